@@ -1,0 +1,57 @@
+import { randomBytes } from 'node:crypto';
+import { InvalidInputError } from './errors.js';
+
+// DESIGN §4.10: every identifier is checked before any disk or git access.
+const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
+const NODE_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+const PROJECT_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+const COMMIT_ID = /^[0-9a-f]{40}$/;
+const RESERVED_SESSION_IDS = new Set(['projects']);
+
+export function isSessionId(value: unknown): value is string {
+  return typeof value === 'string' && SESSION_ID.test(value) && !RESERVED_SESSION_IDS.has(value);
+}
+
+export function assertSessionId(value: unknown): string {
+  if (!isSessionId(value)) throw new InvalidInputError(`invalid session id: ${describe(value)}`);
+  return value;
+}
+
+export function isNodeId(value: unknown): value is string {
+  return typeof value === 'string' && NODE_ID.test(value);
+}
+
+export function assertNodeId(value: unknown): string {
+  if (!isNodeId(value)) throw new InvalidInputError(`invalid node id: ${describe(value)}`);
+  return value;
+}
+
+export function isProjectId(value: unknown): value is string {
+  return typeof value === 'string' && PROJECT_ID.test(value);
+}
+
+export function assertProjectId(value: unknown): string {
+  if (!isProjectId(value)) throw new InvalidInputError(`invalid project id: ${describe(value)}`);
+  return value;
+}
+
+export function assertCommitId(value: unknown): string {
+  if (typeof value !== 'string' || !COMMIT_ID.test(value)) {
+    throw new InvalidInputError(`invalid commit id: ${describe(value)}`);
+  }
+  return value;
+}
+
+/** 12 hex characters, the node id OpenProgram generates. */
+export function newNodeId(): string {
+  return randomBytes(6).toString('hex');
+}
+
+export function newSessionId(): string {
+  return randomBytes(8).toString('hex');
+}
+
+function describe(value: unknown): string {
+  const text = typeof value === 'string' ? JSON.stringify(value) : String(value);
+  return text.length > 80 ? `${text.slice(0, 77)}…` : text;
+}
