@@ -1,0 +1,90 @@
+import type { StoredNode } from '../types.js';
+
+/** A user or model message: what a branch is made of and what can fork. */
+export function isConversationMessage(node: StoredNode): boolean {
+  return node.role === 'user' || node.role === 'llm';
+}
+
+/** A tool node hangs off the assistant node that called it; "" and "ROOT" are no caller. */
+export function callerOf(node: StoredNode): string | null {
+  return node.caller && node.caller !== 'ROOT' ? node.caller : null;
+}
+
+/**
+ * The session's DAG in memory: nodes by id and by seq, plus the two edge indexes the reads
+ * need (conversation children by predecessor, tool calls by caller), kept up to date on append.
+ */
+export class SessionGraph {
+  readonly byId = new Map<string, StoredNode>();
+  readonly bySeq: StoredNode[] = [];
+  private readonly children = new Map<string, string[]>();
+  private readonly calls = new Map<string, string[]>();
+  private static readonly ROOT_KEY = '\u0000root';
+
+  constructor(nodes: StoredNode[]) {
+    const sorted = [...nodes].sort((a, b) => a.seq - b.seq);
+    for (const node of sorted) this.add(node);
+  }
+
+  add(node: StoredNode): void {
+    this.byId.set(node.id, node);
+    const last = this.bySeq[this.bySeq.length - 1];
+    if (!last || last.seq < node.seq) this.bySeq.push(node);
+    else {
+      // Out-of-order seq only happens with foreign files; keep the order exact anyway.
+      const at = this.bySeq.findIndex((other) => other.seq > node.seq);
+      this.bySeq.splice(at, 0, node);
+    }
+    const caller = callerOf(node);
+    if (caller) push(this.calls, caller, node.id);
+    else if (isConversationMessage(node)) push(this.children, node.predecessor ?? SessionGraph.ROOT_KEY, node.id);
+  }
+
+  get(id: string): StoredNode | undefined {
+    return this.byId.get(id);
+  }
+
+  get lastSeq(): number {
+    return this.bySeq[this.bySeq.length - 1]?.seq ?? -1;
+  }
+
+  /** Conversation messages that share this node's predecessor, itself included, by seq. */
+  siblingsOf(node: StoredNode): string[] {
+    return this.children.get(node.predecessor ?? SessionGraph.ROOT_KEY) ?? [node.id];
+  }
+
+  childrenOf(id: string | null): string[] {
+    return this.children.get(id ?? SessionGraph.ROOT_KEY) ?? [];
+  }
+
+  toolCallsOf(id: string): StoredNode[] {
+    return (this.calls.get(id) ?? []).map((callId) => this.byId.get(callId)!);
+  }
+
+  /**
+   * Root → head along predecessor edges. A cycle or a missing predecessor ends the walk
+   * instead of looping or failing: foreign files may be damaged.
+   */
+  branchTo(headId: string | null, include: (node: StoredNode) => boolean = () => true): StoredNode[] {
+    const chain: StoredNode[] = [];
+    const seen = new Set<string>();
+    let current = headId ? this.byId.get(headId) : undefined;
+    while (current && !seen.has(current.id) && include(current)) {
+      seen.add(current.id);
+      chain.push(current);
+      current = current.predecessor ? this.byId.get(current.predecessor) : undefined;
+    }
+    return chain.reverse();
+  }
+
+  /** Conversation messages without conversation children: the tips of every branch. */
+  leaves(): StoredNode[] {
+    return this.bySeq.filter((node) => isConversationMessage(node) && callerOf(node) === null && this.childrenOf(node.id).length === 0);
+  }
+}
+
+function push(map: Map<string, string[]>, key: string, value: string): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}

@@ -1,0 +1,40 @@
+import { EventEmitter } from 'node:events';
+import type { Message, SessionRow } from './types.js';
+
+/** DESIGN §6: everything a client must see, with its payload. */
+export interface StoreEventMap {
+  session_created: SessionRow;
+  session_updated: { id: string } & Partial<SessionRow>;
+  session_deleted: { id: string };
+  message_appended: { sessionId: string; message: Message };
+  turn_committed: { sessionId: string; turn: number; sha: string };
+  project_commit_skipped: { sessionId: string; projectId: string; reason: string; message: string };
+}
+
+export type StoreEventType = keyof StoreEventMap;
+
+export type StoreEvent = {
+  [K in StoreEventType]: { type: K; data: StoreEventMap[K] };
+}[StoreEventType];
+
+/** One 'event' channel carrying the typed union, so a subscriber needs one listener. */
+export class StoreEvents {
+  private readonly emitter = new EventEmitter();
+
+  constructor() {
+    this.emitter.setMaxListeners(0);
+  }
+
+  emit<K extends StoreEventType>(type: K, data: StoreEventMap[K]): void {
+    this.emitter.emit('event', { type, data } as StoreEvent);
+  }
+
+  on(channel: 'event', listener: (event: StoreEvent) => void): () => void {
+    this.emitter.on(channel, listener);
+    return () => this.emitter.off(channel, listener);
+  }
+
+  off(channel: 'event', listener: (event: StoreEvent) => void): void {
+    this.emitter.off(channel, listener);
+  }
+}

@@ -1,0 +1,14 @@
+export { SessionStore, type SessionStoreOptions } from './session-store.js';
+export { StoreEvents, type StoreEvent, type StoreEventMap, type StoreEventType } from './events.js';
+export * from './errors.js';
+export * from './types.js';
+export { isSessionId, isNodeId, isProjectId } from './ids.js';
+export type { TitleModel, TitleRequest } from './titles/title-model.js';
+export type { CreateSessionInput } from './operations/create-session.js';
+export type { AppendMessageInput } from './operations/append-message.js';
+export type { UpdateSessionInput } from './operations/update-session.js';
+export type { BeginTurnResult, FinalizeTurnInput, FinalizeTurnResult } from './operations/commit-turn.js';
+export type { CommitPage } from './operations/read-commits.js';
+export type { Provenance } from './operations/provenance.js';
+export type { ProjectHooks } from './store-context.js';
+export { RepackQueue } from './repo/repack.js';

@@ -1,0 +1,142 @@
+import { ConflictError, InvalidInputError, NotFoundError } from '../errors.js';
+import { assertNodeId, newNodeId } from '../ids.js';
+import { contentOf, nodeRoleOf, toMessage } from '../dag/message-shape.js';
+import { isConversationMessage } from '../dag/graph.js';
+import { previewOf } from '../registry/preview.js';
+import { nodeFileName, writeMeta, writeNodeFile } from '../repo/session-files.js';
+import { changedRowFields, type OpenSession, type StoreContext } from '../store-context.js';
+import type { Message, MessageRole, RegistryEntry, StoredNode } from '../types.js';
+import { withSession } from './session-access.js';
+
+export interface AppendMessageInput {
+  id?: string;
+  role: MessageRole;
+  /** text; a tool result may be any JSON value */
+  content: unknown;
+  parentId?: string | null;
+  calledBy?: string | null;
+  name?: string;
+  input?: unknown;
+  metadata?: Record<string, unknown>;
+}
+
+const ROLES: readonly MessageRole[] = ['user', 'assistant', 'tool', 'system'];
+
+function validate(input: AppendMessageInput): void {
+  if (!input || typeof input !== 'object') throw new InvalidInputError('message must be an object');
+  if (!ROLES.includes(input.role)) throw new InvalidInputError(`role must be one of ${ROLES.join(', ')}`);
+  if (input.id !== undefined) assertNodeId(input.id);
+  if (input.parentId !== undefined && input.parentId !== null) assertNodeId(input.parentId);
+  if (input.calledBy !== undefined && input.calledBy !== null) assertNodeId(input.calledBy);
+  if (input.role !== 'tool' && typeof input.content !== 'string') throw new InvalidInputError('content must be a string');
+  if (input.content === undefined) throw new InvalidInputError('content is required');
+  if (input.name !== undefined && typeof input.name !== 'string') throw new InvalidInputError('name must be a string');
+  if (input.metadata !== undefined && (input.metadata === null || typeof input.metadata !== 'object' || Array.isArray(input.metadata))) {
+    throw new InvalidInputError('metadata must be an object');
+  }
+  if (input.role === 'tool') {
+    if (!input.calledBy) throw new InvalidInputError('a tool result needs calledBy: the assistant message that called it');
+    if (input.parentId) throw new InvalidInputError('a tool result hangs off its caller and has no parentId');
+  }
+}
+
+/**
+ * append_message of the seeds, with DESIGN §5's rules: an omitted parent is the head; the head
+ * moves only when the new node's parent is the head; the same id with the same content is
+ * idempotent, with other content a CONFLICT.
+ */
+export function appendMessage(ctx: StoreContext, sessionId: string, input: AppendMessageInput): Promise<Message> {
+  validate(input);
+  return withSession(ctx, sessionId, (session) => {
+    if (input.id !== undefined) {
+      const existing = session.graph.get(input.id);
+      if (existing) {
+        const same = existing.role === nodeRoleOf(input.role) && contentOf(existing) === contentOf({ output: input.content } as StoredNode);
+        if (!same) throw new ConflictError(`message ${input.id} already exists with other content`);
+        return toMessage(existing);
+      }
+    }
+    const caller = input.calledBy ?? null;
+    if (caller !== null && !session.graph.get(caller)) throw new NotFoundError(`unknown calledBy message: ${caller}`);
+    let predecessor: string | null;
+    if (input.parentId !== undefined) predecessor = input.parentId;
+    else predecessor = caller === null ? session.meta.head_id : null;
+    if (predecessor !== null && !session.graph.get(predecessor)) throw new NotFoundError(`unknown parent message: ${predecessor}`);
+
+    const metadata = { ...(input.metadata ?? {}) };
+    if (input.role === 'system') metadata['role'] = 'system';
+    const node: StoredNode = {
+      id: input.id ?? uniqueNodeId(session),
+      created_at: ctx.now(),
+      seq: session.graph.lastSeq + 1,
+      role: nodeRoleOf(input.role),
+      name: input.name ?? '',
+      input: input.input ?? null,
+      output: input.content,
+      caller: caller ?? '',
+      predecessor,
+      reads: [],
+      metadata,
+    };
+    return writeNode(ctx, session, node);
+  });
+}
+
+/**
+ * A record node (relocation, undo): in the DAG and the history, but it neither moves the head
+ * nor the session's recency (DESIGN §4.1). Its caller is "ROOT".
+ */
+export function appendRecordNode(
+  ctx: StoreContext,
+  sessionId: string,
+  build: (seq: number, now: number) => StoredNode,
+): Promise<Message> {
+  return withSession(ctx, sessionId, (session) => {
+    const node = build(session.graph.lastSeq + 1, ctx.now());
+    assertNodeId(node.id);
+    if (session.graph.get(node.id)) throw new ConflictError(`node ${node.id} already exists`);
+    return writeNode(ctx, session, { ...node, caller: 'ROOT' });
+  });
+}
+
+function uniqueNodeId(session: OpenSession): string {
+  let id = newNodeId();
+  while (session.graph.get(id)) id = newNodeId();
+  return id;
+}
+
+/** Node file, then meta.json, then memory; the registry follows within the debounce window. */
+function writeNode(ctx: StoreContext, session: OpenSession, node: StoredNode): Message {
+  const isRecord = node.caller === 'ROOT';
+  const fileName = nodeFileName(node, session.seqWidth);
+  ctx.writer.journal(session.id);
+  writeNodeFile(session.dir, fileName, node);
+
+  const meta = { ...session.meta };
+  const movesHead = node.caller === '' && isConversationMessage(node) && node.predecessor === (meta.head_id ?? null);
+  if (movesHead) meta.head_id = node.id;
+  const registryFields: Partial<RegistryEntry> = {};
+  if (!isRecord) {
+    meta.updated_at = node.created_at;
+    registryFields.updated_at = node.created_at;
+  }
+  if (node.role === 'user') {
+    const preview = previewOf(node.output);
+    meta.preview = preview;
+    registryFields.preview = preview;
+  }
+  writeMeta(session.dir, meta);
+  session.meta = meta;
+  session.graph.add(node);
+  session.fileNames.set(node.id, fileName);
+
+  const message = toMessage(node);
+  const changed = ctx.registry.patch(session.id, registryFields);
+  if (changed.length > 0) ctx.writer.markDirty();
+  ctx.events.emit('message_appended', { sessionId: session.id, message });
+  if (!isRecord) {
+    const entry = ctx.registry.get(session.id)!;
+    ctx.events.emit('session_updated', { id: session.id, ...changedRowFields(ctx, entry, ['updated_at', 'preview']) });
+  }
+  return message;
+}

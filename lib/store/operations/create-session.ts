@@ -1,0 +1,92 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { ConflictError, InvalidInputError, NotFoundError } from '../errors.js';
+import { assertProjectId, assertSessionId, newSessionId } from '../ids.js';
+import { DIR_MODE } from '../fs/atomic-write.js';
+import { entryFromMeta } from '../registry/entry.js';
+import { readMeta, writeMeta } from '../repo/session-files.js';
+import { initSessionRepo } from '../repo/session-git.js';
+import { defaultRepoDir, toRow, type StoreContext } from '../store-context.js';
+import { saveLocations } from '../registry/locations.js';
+import type { SessionMeta, SessionRow } from '../types.js';
+
+export interface CreateSessionInput {
+  id?: string;
+  agentId?: string;
+  title?: string;
+  source?: string;
+  channel?: string | null;
+  accountId?: string | null;
+  peerDisplay?: string | null;
+  peerId?: string | null;
+  projectId?: string;
+}
+
+export function projectRepoDir(ctx: Pick<StoreContext, 'sessionsDir'>, projectId: string, sessionId: string): string {
+  return join(ctx.sessionsDir, 'projects', projectId, sessionId);
+}
+
+/**
+ * create_session of the seeds. An existing id returns its row unchanged. The repo lands at
+ * sessions/<sid>, or sessions/projects/<pid>/<sid> (recorded in locations.json) for a project.
+ */
+export async function createSession(ctx: StoreContext, input: CreateSessionInput): Promise<{ row: SessionRow; created: boolean }> {
+  const id = input.id === undefined ? newSessionId() : assertSessionId(input.id);
+  const projectId = input.projectId === undefined ? 'default' : assertProjectId(input.projectId);
+  if (input.title !== undefined && typeof input.title !== 'string') throw new InvalidInputError('title must be a string');
+  return ctx.locks.run(id, async () => {
+    const existing = ctx.registry.get(id);
+    if (existing) return { row: toRow(ctx, existing), created: false };
+    if (!ctx.projects.exists(projectId)) throw new NotFoundError(`unknown project: ${projectId}`);
+
+    const dir = projectId === 'default' ? defaultRepoDir(ctx, id) : projectRepoDir(ctx, projectId, id);
+    const onDisk = readMeta(dir);
+    if (onDisk && onDisk.id !== id) throw new ConflictError(`the directory for ${id} holds another session`);
+    ctx.writer.journal(id);
+    const now = ctx.now();
+    const title = input.title?.trim() ?? '';
+    const meta: SessionMeta = onDisk ?? {
+      id,
+      agent_id: input.agentId ?? 'main',
+      title,
+      source: input.source ?? '',
+      created_at: now,
+      updated_at: now,
+      project_id: projectId,
+      head_id: null,
+      status: 'idle',
+      pinned: false,
+      archived: false,
+      unread: false,
+      group: '',
+      channel: input.channel ?? null,
+      account_id: input.accountId ?? null,
+      peer_display: input.peerDisplay ?? null,
+      peer_id: input.peerId ?? null,
+      // A title chosen at creation is a person's (or agent's) choice: automatic titles leave it.
+      _user_titled: title !== '',
+      _auto_titled: false,
+      _title_gen_count: 0,
+      turn_count: 0,
+      workdirs: [],
+      branches: {},
+    };
+    mkdirSync(dir, { recursive: true, mode: DIR_MODE });
+    if (!onDisk) {
+      await initSessionRepo(dir, now);
+      writeMeta(dir, meta);
+    }
+    if (dir !== defaultRepoDir(ctx, id)) {
+      ctx.locations.set(id, dir);
+      saveLocations(ctx);
+    }
+    ctx.writer.journal(id);
+    const entry = entryFromMeta(meta, id, typeof meta.preview === 'string' ? meta.preview : null);
+    ctx.registry.set(entry);
+    await ctx.writer.writeNow();
+    ctx.projects.onSessionBound?.(projectId, id);
+    const row = toRow(ctx, entry);
+    ctx.events.emit('session_created', row);
+    return { row, created: true };
+  });
+}

@@ -1,0 +1,35 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { NotFoundError } from '../errors.js';
+import { assertSessionId } from '../ids.js';
+import { readMeta } from '../repo/session-files.js';
+import { saveLocations } from '../registry/locations.js';
+import { repoDirOf, type StoreContext } from '../store-context.js';
+
+/**
+ * delete_session: the repo (only when its meta.json names this id), the registry entry, the
+ * location and the per-turn recovery files.
+ */
+export function deleteSession(ctx: StoreContext, sessionId: string): Promise<{ id: string }> {
+  assertSessionId(sessionId);
+  return ctx.locks.run(sessionId, async () => {
+    const entry = ctx.registry.get(sessionId);
+    if (!entry) throw new NotFoundError(`unknown session: ${sessionId}`);
+    ctx.writer.journal(sessionId);
+    removeSessionFiles(ctx, sessionId);
+    ctx.cache.delete(sessionId);
+    ctx.registry.delete(sessionId);
+    await ctx.writer.writeNow();
+    ctx.projects.onSessionRemoved?.(entry.project_id, sessionId);
+    ctx.events.emit('session_deleted', { id: sessionId });
+    return { id: sessionId };
+  });
+}
+
+/** Shared by delete and the empty-shell sweep. */
+export function removeSessionFiles(ctx: StoreContext, sessionId: string): void {
+  const dir = repoDirOf(ctx, sessionId);
+  if (readMeta(dir)?.id === sessionId) rmSync(dir, { recursive: true, force: true });
+  if (ctx.locations.delete(sessionId)) saveLocations(ctx);
+  rmSync(join(ctx.sessionsDir, '.file-recovery', sessionId), { recursive: true, force: true });
+}

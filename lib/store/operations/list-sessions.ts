@@ -1,0 +1,39 @@
+import { InvalidInputError } from '../errors.js';
+import { encodeCursor } from '../registry/registry.js';
+import { toRow, type StoreContext } from '../store-context.js';
+import type { ListFilter, ListOptions, ListPage, SessionDetail } from '../types.js';
+import { withSession } from './session-access.js';
+
+export const DEFAULT_LIMIT = 50;
+export const MAX_LIMIT = 200;
+
+/** list_sessions: from memory, newest first, paged by an opaque cursor; never sorts per call. */
+export function listSessions(ctx: StoreContext, options: ListOptions = {}): ListPage {
+  const limit = options.limit ?? DEFAULT_LIMIT;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) throw new InvalidInputError(`limit must be an integer from 1 to ${MAX_LIMIT}`);
+  if (options.scope !== undefined && !['active', 'archived', 'all'].includes(options.scope)) {
+    throw new InvalidInputError('scope must be active, archived or all');
+  }
+  const { entries, more } = ctx.registry.page(options, limit, options.cursor);
+  const last = entries[entries.length - 1];
+  return { rows: entries.map((entry) => toRow(ctx, entry)), nextCursor: more && last ? encodeCursor(last) : null };
+}
+
+export function countSessions(ctx: StoreContext, filter: ListFilter = {}): number {
+  return ctx.registry.count(filter);
+}
+
+export function getSession(ctx: StoreContext, sessionId: string): Promise<SessionDetail> {
+  return withSession(ctx, sessionId, (session) => {
+    const entry = ctx.registry.get(sessionId)!;
+    const meta = session.meta;
+    return {
+      ...toRow(ctx, entry),
+      headId: meta.head_id ?? null,
+      projectId: entry.project_id,
+      turnCount: typeof meta.turn_count === 'number' ? meta.turn_count : 0,
+      workdirs: Array.isArray(meta.workdirs) ? meta.workdirs.filter((dir): dir is string => typeof dir === 'string') : [],
+      userTitled: meta._user_titled === true,
+    };
+  });
+}

@@ -1,0 +1,191 @@
+import { InvalidInputError } from '../errors.js';
+import type { ListFilter, RegistryEntry } from '../types.js';
+
+/** a sorts before b: newest updated_at first, ties by id. */
+function before(a: RegistryEntry, b: RegistryEntry): boolean {
+  return a.updated_at > b.updated_at || (a.updated_at === b.updated_at && a.id < b.id);
+}
+
+interface CursorKey {
+  updated_at: number;
+  id: string;
+}
+
+export function encodeCursor(entry: CursorKey): string {
+  return Buffer.from(JSON.stringify([entry.updated_at, entry.id])).toString('base64url');
+}
+
+export function decodeCursor(cursor: string): CursorKey {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (Array.isArray(value) && typeof value[0] === 'number' && typeof value[1] === 'string') {
+      return { updated_at: value[0], id: value[1] };
+    }
+  } catch {
+    // fall through
+  }
+  throw new InvalidInputError('invalid cursor');
+}
+
+/**
+ * The registry in memory. `order` is kept sorted as entries change (one splice per change),
+ * so a list call walks from its cursor and stops after `limit` matches: it never sorts.
+ */
+export class Registry {
+  private readonly entries = new Map<string, RegistryEntry>();
+  private order: RegistryEntry[] = [];
+  private readonly searchText = new Map<string, string>();
+  /** serialized index.json chunk per entry; dropped when the entry changes */
+  private readonly chunks = new Map<string, string>();
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  get(id: string): RegistryEntry | undefined {
+    return this.entries.get(id);
+  }
+
+  has(id: string): boolean {
+    return this.entries.has(id);
+  }
+
+  values(): IterableIterator<RegistryEntry> {
+    return this.entries.values();
+  }
+
+  /** Replace everything at once (start-up): one sort instead of n inserts. */
+  load(entries: RegistryEntry[]): void {
+    this.entries.clear();
+    this.searchText.clear();
+    this.chunks.clear();
+    for (const entry of entries) {
+      this.entries.set(entry.id, entry);
+      this.searchText.set(entry.id, searchTextOf(entry));
+    }
+    this.order = [...this.entries.values()].sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
+  }
+
+  set(entry: RegistryEntry): void {
+    const previous = this.entries.get(entry.id);
+    if (previous) this.removeFromOrder(previous);
+    this.entries.set(entry.id, entry);
+    this.searchText.set(entry.id, searchTextOf(entry));
+    this.chunks.delete(entry.id);
+    this.order.splice(this.insertionIndex(entry), 0, entry);
+  }
+
+  /** Apply fields; returns the names whose value changed. */
+  patch(id: string, fields: Partial<RegistryEntry>): string[] {
+    const current = this.entries.get(id);
+    if (!current) return [];
+    const changed = Object.keys(fields).filter((key) => fields[key] !== undefined && current[key] !== fields[key]);
+    if (changed.length === 0) return changed;
+    const next = { ...current };
+    for (const key of changed) next[key] = fields[key];
+    this.set(next);
+    return changed;
+  }
+
+  delete(id: string): boolean {
+    const current = this.entries.get(id);
+    if (!current) return false;
+    this.removeFromOrder(current);
+    this.entries.delete(id);
+    this.searchText.delete(id);
+    this.chunks.delete(id);
+    return true;
+  }
+
+  /** Up to `limit` matching entries after the cursor, and whether more follow. */
+  page(filter: ListFilter, limit: number, cursor: string | null | undefined): { entries: RegistryEntry[]; more: boolean } {
+    const start = cursor ? this.upperBound(decodeCursor(cursor)) : 0;
+    const match = matcher(filter, this.searchText);
+    const entries: RegistryEntry[] = [];
+    for (let i = start; i < this.order.length; i++) {
+      const entry = this.order[i]!;
+      if (!match(entry)) continue;
+      if (entries.length === limit) return { entries, more: true };
+      entries.push(entry);
+    }
+    return { entries, more: false };
+  }
+
+  count(filter: ListFilter): number {
+    const match = matcher(filter, this.searchText);
+    let count = 0;
+    for (const entry of this.order) if (match(entry)) count++;
+    return count;
+  }
+
+  /** index.json text: pretty-printed as OpenProgram writes it, each entry serialized once until it changes. */
+  serialize(): string {
+    if (this.entries.size === 0) return '{}';
+    const parts: string[] = [];
+    for (const entry of this.entries.values()) {
+      let chunk = this.chunks.get(entry.id);
+      if (chunk === undefined) {
+        chunk = `  ${JSON.stringify(entry.id)}: ${JSON.stringify(entry, null, 2).replace(/\n/g, '\n  ')}`;
+        this.chunks.set(entry.id, chunk);
+      }
+      parts.push(chunk);
+    }
+    return `{\n${parts.join(',\n')}\n}`;
+  }
+
+  private insertionIndex(entry: RegistryEntry): number {
+    let low = 0;
+    let high = this.order.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (before(this.order[mid]!, entry)) low = mid + 1;
+      else high = mid;
+    }
+    return low;
+  }
+
+  /** First index whose entry sorts after the cursor key. */
+  private upperBound(key: CursorKey): number {
+    let low = 0;
+    let high = this.order.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      const entry = this.order[mid]!;
+      const entryFirst = entry.updated_at > key.updated_at || (entry.updated_at === key.updated_at && entry.id <= key.id);
+      if (entryFirst) low = mid + 1;
+      else high = mid;
+    }
+    return low;
+  }
+
+  private removeFromOrder(entry: RegistryEntry): void {
+    const index = this.insertionIndex(entry);
+    if (this.order[index] === entry) {
+      this.order.splice(index, 1);
+      return;
+    }
+    // Identity lookup as a fallback; the binary search finds it unless a key was mutated in place.
+    const fallback = this.order.indexOf(entry);
+    if (fallback >= 0) this.order.splice(fallback, 1);
+  }
+}
+
+function searchTextOf(entry: RegistryEntry): string {
+  return `${entry.title ?? ''}\n${entry.preview ?? ''}`.toLowerCase();
+}
+
+function matcher(filter: ListFilter, searchText: Map<string, string>): (entry: RegistryEntry) => boolean {
+  const scope = filter.scope ?? 'active';
+  const q = filter.q?.trim().toLowerCase() || null;
+  return (entry) => {
+    if (scope === 'active' && entry.archived) return false;
+    if (scope === 'archived' && !entry.archived) return false;
+    if (filter.pinned !== undefined && entry.pinned !== filter.pinned) return false;
+    if (filter.unread !== undefined && entry.unread !== filter.unread) return false;
+    if (filter.status !== undefined && entry.status !== filter.status) return false;
+    if (filter.source !== undefined && entry.source !== filter.source) return false;
+    if (filter.projectId !== undefined && entry.project_id !== filter.projectId) return false;
+    if (q !== null && !searchText.get(entry.id)!.includes(q)) return false;
+    return true;
+  };
+}

@@ -1,0 +1,83 @@
+import * as fs from 'node:fs';
+import git from 'isomorphic-git';
+import { parseTree } from './git-objects.js';
+import { readCommitObject, readHistoryBody } from './session-git.js';
+import { parseNodeFileName } from './session-files.js';
+
+export interface RawCommit {
+  sha: string;
+  message: string;
+  timestamp: number;
+  parents: string[];
+  tree: string;
+}
+
+/** Newest first, from `start` (default HEAD), bounded: isomorphic-git's log always needs a depth. */
+export async function readCommits(repoDir: string, limit: number, start?: string): Promise<RawCommit[]> {
+  try {
+    const entries = await git.log({ fs, dir: repoDir, ref: start ?? 'HEAD', depth: limit });
+    return entries.map((entry) => ({
+      sha: entry.oid,
+      message: entry.commit.message.replace(/\n$/, ''),
+      timestamp: entry.commit.committer.timestamp,
+      parents: entry.commit.parent,
+      tree: entry.commit.tree,
+    }));
+  } catch {
+    return [];
+  }
+}
+
+/** Count of commits reachable from HEAD (first-parent), for repos that never recorded turn_count. */
+export async function countCommits(repoDir: string, head: string | null): Promise<number> {
+  let count = 0;
+  let oid = head;
+  while (oid) {
+    count++;
+    try {
+      const commit = await readCommitObject(repoDir, oid);
+      oid = commit.parents[0] ?? null;
+    } catch {
+      break;
+    }
+  }
+  return count;
+}
+
+/** Node file names in a commit's history/ tree. */
+export async function historyNamesAt(repoDir: string, rootTree: string): Promise<string[]> {
+  return parseTree(await readHistoryBody(repoDir, rootTree)).map((entry) => entry.name);
+}
+
+/** Node ids a commit added: in its history tree, not in its first parent's. */
+export async function nodesAddedBy(repoDir: string, commit: RawCommit, parentTree: string | null): Promise<string[]> {
+  const mine = await historyNamesAt(repoDir, commit.tree);
+  const theirs = new Set(parentTree ? await historyNamesAt(repoDir, parentTree) : []);
+  return mine
+    .filter((name) => !theirs.has(name))
+    .map((name) => parseNodeFileName(name))
+    .filter((parsed) => parsed !== null)
+    .sort((a, b) => a.seq - b.seq)
+    .map((parsed) => parsed.id);
+}
+
+export async function readBlobAt(repoDir: string, rootTree: string, path: string): Promise<Buffer | null> {
+  try {
+    const { blob } = await git.readBlob({ fs, dir: repoDir, oid: rootTree, filepath: path });
+    return Buffer.from(blob);
+  } catch {
+    return null;
+  }
+}
+
+export async function writeBranchRef(repoDir: string, name: string, sha: string): Promise<void> {
+  await git.writeRef({ fs, dir: repoDir, ref: `refs/heads/${name}`, value: sha, force: true });
+}
+
+export async function listBranchRefs(repoDir: string): Promise<string[]> {
+  try {
+    return await git.listBranches({ fs, dir: repoDir });
+  } catch {
+    return [];
+  }
+}

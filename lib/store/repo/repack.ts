@@ -1,0 +1,86 @@
+import { execFile } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * isomorphic-git never packs, and every turn writes a new history tree, so a long session's
+ * loose objects grow quadratically. The git CLI repacks with deltas in the background, one
+ * repository at a time, never inside a turn. A repack that fails leaves loose objects, which
+ * stay valid; the next trigger tries again.
+ */
+const HARDENED_ENV = {
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_CONFIG_GLOBAL: '/dev/null',
+  GIT_TERMINAL_PROMPT: '0',
+};
+const HARDENED_ARGS = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false', '-c', 'gc.auto=0'];
+
+/** Repack once this many bytes of loose objects have been written since the last one. */
+export const REPACK_LOOSE_BYTES = 1 << 20;
+/** Fold the incremental packs into one when there are more than this. */
+const MAX_PACKS = 8;
+
+export class RepackQueue {
+  private readonly pending = new Set<string>();
+  private readonly order: string[] = [];
+  private running: Promise<void> | null = null;
+  private idleWaiters: (() => void)[] = [];
+  repacks = 0;
+  failures = 0;
+
+  schedule(repoDir: string): void {
+    if (this.pending.has(repoDir)) return;
+    this.pending.add(repoDir);
+    this.order.push(repoDir);
+    if (!this.running) this.running = this.drain();
+  }
+
+  /** Resolves when nothing is queued or running (tests, benchmarks, shutdown). */
+  idle(): Promise<void> {
+    if (!this.running) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  private async drain(): Promise<void> {
+    while (this.order.length > 0) {
+      const repoDir = this.order.shift()!;
+      this.pending.delete(repoDir);
+      try {
+        await repack(repoDir);
+        this.repacks++;
+      } catch {
+        this.failures++;
+      }
+    }
+    this.running = null;
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const wake of waiters) wake();
+  }
+}
+
+function packCount(repoDir: string): number {
+  try {
+    return readdirSync(join(repoDir, '.git', 'objects', 'pack')).filter((name) => name.endsWith('.pack')).length;
+  } catch {
+    return 0;
+  }
+}
+
+function runGit(repoDir: string, args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      'git',
+      [...HARDENED_ARGS, '-C', repoDir, ...args],
+      { env: { ...process.env, ...HARDENED_ENV }, timeout: 120_000 },
+      (error) => (error ? reject(error) : resolve()),
+    );
+  });
+}
+
+/** Incremental pack of the loose objects; a full one when packs pile up. */
+export async function repack(repoDir: string): Promise<void> {
+  const full = packCount(repoDir) >= MAX_PACKS;
+  await runGit(repoDir, full ? ['repack', '-a', '-d', '-q'] : ['repack', '-d', '-q']);
+  await runGit(repoDir, ['prune-packed', '-q']);
+}

@@ -1,0 +1,135 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync, openSync, closeSync } from 'node:fs';
+import { join } from 'node:path';
+import { atomicWriteFileSync, DIR_MODE, FILE_MODE } from '../fs/atomic-write.js';
+import type { SessionMeta, StoredNode } from '../types.js';
+
+/** Files inside one session repository (FORMAT.md "Session repo"). */
+export const META_FILE = 'meta.json';
+export const HISTORY_DIR = 'history';
+
+export function metaPath(repoDir: string): string {
+  return join(repoDir, META_FILE);
+}
+
+export function historyDir(repoDir: string): string {
+  return join(repoDir, HISTORY_DIR);
+}
+
+/** meta.json, or null when missing, unparsable or not an object: such a directory is no session. */
+export function readMeta(repoDir: string): SessionMeta | null {
+  let text: string;
+  try {
+    text = readFileSync(metaPath(repoDir), 'utf8');
+  } catch {
+    return null;
+  }
+  try {
+    const value: unknown = JSON.parse(text);
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
+    return value as SessionMeta;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Atomic but not fsynced: a process crash loses nothing already written, and the turn commit
+ * is what makes a turn survive power loss (DESIGN §4.2).
+ */
+export function writeMeta(repoDir: string, meta: SessionMeta): void {
+  atomicWriteFileSync(metaPath(repoDir), JSON.stringify(meta), { durable: false });
+}
+
+const NODE_FILE = /^(\d+)-([A-Za-z])-(.+)\.json$/;
+
+export interface NodeFileName {
+  name: string;
+  seq: number;
+  letter: string;
+  id: string;
+  width: number;
+}
+
+export function parseNodeFileName(name: string): NodeFileName | null {
+  const match = NODE_FILE.exec(name);
+  if (!match) return null;
+  const digits = match[1]!;
+  return { name, seq: Number(digits), letter: match[2]!, id: match[3]!, width: digits.length };
+}
+
+/** u user, a assistant, t tool, s system (FORMAT.md). */
+export function roleLetter(node: Pick<StoredNode, 'role' | 'metadata'>): string {
+  if (node.role === 'user') return 'u';
+  if (node.role === 'code') return 't';
+  if (node.metadata && node.metadata['role'] === 'system') return 's';
+  return 'a';
+}
+
+export function nodeFileName(node: StoredNode, width: number): string {
+  return `${String(node.seq).padStart(width, '0')}-${roleLetter(node)}-${node.id}.json`;
+}
+
+export function listNodeFiles(repoDir: string): NodeFileName[] {
+  let names: string[];
+  try {
+    names = readdirSync(historyDir(repoDir));
+  } catch {
+    return [];
+  }
+  const files: NodeFileName[] = [];
+  for (const name of names) {
+    const parsed = parseNodeFileName(name);
+    if (parsed) files.push(parsed);
+  }
+  return files;
+}
+
+/** Read a node file; a torn or foreign file is skipped rather than failing the whole session. */
+export function readNodeFile(repoDir: string, name: string): StoredNode | null {
+  try {
+    const value: unknown = JSON.parse(readFileSync(join(historyDir(repoDir), name), 'utf8'));
+    if (!isNodeShape(value)) return null;
+    return normaliseNode(value);
+  } catch {
+    return null;
+  }
+}
+
+function isNodeShape(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const node = value as Record<string, unknown>;
+  return typeof node['id'] === 'string' && typeof node['seq'] === 'number' && typeof node['role'] === 'string';
+}
+
+function normaliseNode(raw: Record<string, unknown>): StoredNode {
+  const metadata = raw['metadata'];
+  return {
+    ...raw,
+    id: raw['id'] as string,
+    seq: raw['seq'] as number,
+    role: raw['role'] as string,
+    created_at: typeof raw['created_at'] === 'number' ? raw['created_at'] : 0,
+    name: typeof raw['name'] === 'string' ? raw['name'] : '',
+    input: raw['input'] ?? null,
+    output: raw['output'] ?? null,
+    caller: typeof raw['caller'] === 'string' ? raw['caller'] : '',
+    predecessor: typeof raw['predecessor'] === 'string' && raw['predecessor'] !== '' ? raw['predecessor'] : null,
+    reads: Array.isArray(raw['reads']) ? (raw['reads'] as string[]) : [],
+    metadata: metadata && typeof metadata === 'object' && !Array.isArray(metadata) ? (metadata as Record<string, unknown>) : {},
+  };
+}
+
+/**
+ * A node file is written once and never changed. Exclusive create: a second writer of the
+ * same name is a bug, not something to overwrite.
+ */
+export function writeNodeFile(repoDir: string, name: string, node: StoredNode): void {
+  const dir = historyDir(repoDir);
+  if (!existsSync(dir)) mkdirSync(dir, { recursive: true, mode: DIR_MODE });
+  const fd = openSync(join(dir, name), 'wx', FILE_MODE);
+  try {
+    writeFileSync(fd, JSON.stringify(node));
+  } finally {
+    closeSync(fd);
+  }
+}

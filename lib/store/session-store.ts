@@ -1,0 +1,202 @@
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { LRUCache } from 'lru-cache';
+import { DIR_MODE } from './fs/atomic-write.js';
+import { KeyedLock } from './fs/keyed-lock.js';
+import { StoreEvents } from './events.js';
+import { Registry } from './registry/registry.js';
+import { DEBOUNCE_MS, RegistryWriter } from './registry/index-file.js';
+import { loadLocations } from './registry/locations.js';
+import { startUp, type StartupReport } from './registry/startup.js';
+import { RepackQueue } from './repo/repack.js';
+import { defaultProjectHooks, type OpenSession, type ProjectHooks, type StoreContext } from './store-context.js';
+import { nowSeconds } from './time.js';
+import type { TitleModel } from './titles/title-model.js';
+import type { BranchInfo, BranchMessage, ListFilter, ListOptions, ListPage, Message, SessionDetail, SessionRow, StoredNode } from './types.js';
+import { createSession, type CreateSessionInput } from './operations/create-session.js';
+import { appendMessage, appendRecordNode, type AppendMessageInput } from './operations/append-message.js';
+import { countSessions, getSession, listSessions } from './operations/list-sessions.js';
+import { setArchived, updateSession, type UpdateSessionInput } from './operations/update-session.js';
+import { deleteSession } from './operations/delete-session.js';
+import { getBranch, getNodes, listBranches } from './operations/read-branch.js';
+import { retry, setHead } from './operations/move-head.js';
+import { beginTurn, finalizeTurn, type BeginTurnResult, type FinalizeTurnInput, type FinalizeTurnResult } from './operations/commit-turn.js';
+import { branchAt, listCommits, type CommitPage } from './operations/read-commits.js';
+import { nodeProvenance, nodesAfter, type Provenance } from './operations/provenance.js';
+import { regenerateTitle } from './titles/auto-title.js';
+
+export interface SessionStoreOptions {
+  /** an OpenProgram state directory (sessions/, projects/) */
+  stateDir: string;
+  /** the user's workspace: default project "Home" and the first allowed root */
+  workspaceRoot?: string;
+  /** roots outside the state directory where session repos and projects may live */
+  allowedRoots?: string[];
+  /** LRU cap of open sessions; default OPENPROGRAM_SESSION_CACHE_CAP or 256 */
+  cacheCap?: number;
+  titleModel?: TitleModel | null;
+  projects?: ProjectHooks;
+  /** shared across the stores of one process so repacks never pile up */
+  repackQueue?: RepackQueue;
+  debounceMs?: number;
+  /** seconds; injectable so tests can age sessions */
+  now?: () => number;
+}
+
+function cacheCapFromEnv(): number {
+  const value = Number(process.env['OPENPROGRAM_SESSION_CACHE_CAP']);
+  return Number.isInteger(value) && value > 0 ? value : 256;
+}
+
+/**
+ * The Session-Git store of one state directory: one method per operation of the seeds, each
+ * delegating to operations/. Usable from a plain Node script.
+ */
+export class SessionStore {
+  readonly events: StoreEvents;
+  readonly startup: StartupReport;
+  private readonly ctx: StoreContext;
+  private closed = false;
+
+  private constructor(ctx: StoreContext, startup: StartupReport) {
+    this.ctx = ctx;
+    this.events = ctx.events;
+    this.startup = startup;
+  }
+
+  static async open(options: SessionStoreOptions): Promise<SessionStore> {
+    const stateDir = resolve(options.stateDir);
+    const sessionsDir = join(stateDir, 'sessions');
+    mkdirSync(sessionsDir, { recursive: true, mode: DIR_MODE });
+    const allowedRoots = [...(options.workspaceRoot ? [options.workspaceRoot] : []), ...(options.allowedRoots ?? [])];
+    const trustedRoots = [stateDir, ...allowedRoots.map((root) => resolve(root))];
+    const registry = new Registry();
+    const { trusted, untrusted } = loadLocations(sessionsDir, trustedRoots);
+    const ctx: StoreContext = {
+      stateDir,
+      sessionsDir,
+      trustedRoots,
+      registry,
+      writer: new RegistryWriter(sessionsDir, registry, options.debounceMs ?? DEBOUNCE_MS),
+      events: new StoreEvents(),
+      locks: new KeyedLock(),
+      cache: new LRUCache<string, OpenSession>({ max: options.cacheCap ?? cacheCapFromEnv() }),
+      locations: trusted,
+      untrustedLocations: untrusted,
+      repack: options.repackQueue ?? new RepackQueue(),
+      titleModel: options.titleModel ?? null,
+      projects: options.projects ?? defaultProjectHooks,
+      now: options.now ?? nowSeconds,
+      background: new Set(),
+    };
+    return new SessionStore(ctx, startUp(ctx));
+  }
+
+  get stateDir(): string {
+    return this.ctx.stateDir;
+  }
+
+  // Sessions
+  async createSession(input: CreateSessionInput = {}): Promise<{ row: SessionRow; created: boolean }> {
+    return createSession(this.ctx, input);
+  }
+  async getSession(id: string): Promise<SessionDetail> {
+    return getSession(this.ctx, id);
+  }
+  hasSession(id: string): boolean {
+    return this.ctx.registry.has(id);
+  }
+  listSessions(options?: ListOptions): ListPage {
+    return listSessions(this.ctx, options);
+  }
+  countSessions(filter?: ListFilter): number {
+    return countSessions(this.ctx, filter);
+  }
+  async updateSession(id: string, input: UpdateSessionInput): Promise<SessionRow> {
+    return updateSession(this.ctx, id, input);
+  }
+  async setArchived(id: string, archived: boolean): Promise<SessionRow> {
+    return setArchived(this.ctx, id, archived);
+  }
+  async deleteSession(id: string): Promise<{ id: string }> {
+    return deleteSession(this.ctx, id);
+  }
+  async regenerateTitle(id: string): Promise<SessionRow> {
+    return regenerateTitle(this.ctx, id);
+  }
+
+  // Messages and branches
+  async appendMessage(sessionId: string, message: AppendMessageInput): Promise<Message> {
+    return appendMessage(this.ctx, sessionId, message);
+  }
+  appendRecordNode(sessionId: string, build: (seq: number, now: number) => StoredNode): Promise<Message> {
+    return appendRecordNode(this.ctx, sessionId, build);
+  }
+  async getBranch(sessionId: string, headId?: string | null): Promise<BranchMessage[]> {
+    return getBranch(this.ctx, sessionId, headId);
+  }
+  async getNodes(sessionId: string): Promise<Message[]> {
+    return getNodes(this.ctx, sessionId);
+  }
+  async listBranches(sessionId: string): Promise<BranchInfo[]> {
+    return listBranches(this.ctx, sessionId);
+  }
+  async setHead(sessionId: string, headId: string): Promise<{ headId: string }> {
+    return setHead(this.ctx, sessionId, headId);
+  }
+  async retry(sessionId: string, assistantId: string): Promise<{ parentId: string | null }> {
+    return retry(this.ctx, sessionId, assistantId);
+  }
+
+  // Turns and the timeline
+  async beginTurn(sessionId: string): Promise<BeginTurnResult> {
+    return beginTurn(this.ctx, sessionId);
+  }
+  async finalizeTurn(sessionId: string, input?: FinalizeTurnInput): Promise<FinalizeTurnResult> {
+    return finalizeTurn(this.ctx, sessionId, input);
+  }
+  async listCommits(sessionId: string, options?: { limit?: number; cursor?: string | null }): Promise<CommitPage> {
+    return listCommits(this.ctx, sessionId, options);
+  }
+  async branchAt(sessionId: string, sha: string): Promise<{ headId: string | null; messages: BranchMessage[] }> {
+    return branchAt(this.ctx, sessionId, sha);
+  }
+
+  // Provenance (entity-memory.zh.md §5)
+  async nodeProvenance(sessionId: string, nodeId: string): Promise<Provenance | null> {
+    return nodeProvenance(this.ctx, sessionId, nodeId);
+  }
+  async nodesAfter(sessionId: string, seq: number): Promise<Message[]> {
+    return nodesAfter(this.ctx, sessionId, seq);
+  }
+  async sessionCommits(sessionId: string, limit = 50): Promise<CommitPage['commits']> {
+    if (!this.ctx.registry.has(sessionId)) return [];
+    return (await this.listCommits(sessionId, { limit }).catch(() => ({ commits: [] }))).commits;
+  }
+
+  // Lifecycle
+  /** Registry to disk now (append-path changes are otherwise debounced). */
+  async flush(): Promise<void> {
+    return this.ctx.writer.writeNow();
+  }
+  /** For signal handlers: no awaiting, nothing left in memory only. */
+  flushSync(): void {
+    if (!this.closed) this.ctx.writer.flushSync();
+  }
+  /** Background work done: model titles, repacks. */
+  async idle(): Promise<void> {
+    while (this.ctx.background.size > 0) await Promise.allSettled([...this.ctx.background]);
+    await this.ctx.repack.idle();
+  }
+  async close(): Promise<void> {
+    if (this.closed) return;
+    await this.idle();
+    this.ctx.writer.flushSync();
+    this.ctx.writer.close();
+    this.closed = true;
+  }
+  /** Test and benchmark access to internals that have no API (cache size, registry writes). */
+  get internals(): { cacheSize: number; registryWrites: number; repacks: number } {
+    return { cacheSize: this.ctx.cache.size, registryWrites: this.ctx.writer.writes, repacks: this.ctx.repack.repacks };
+  }
+}

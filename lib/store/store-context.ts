@@ -1,0 +1,134 @@
+import { existsSync } from 'node:fs';
+import { join, resolve, sep } from 'node:path';
+import { LRUCache } from 'lru-cache';
+import type { Registry } from './registry/registry.js';
+import type { RegistryWriter } from './registry/index-file.js';
+import type { StoreEvents } from './events.js';
+import type { KeyedLock } from './fs/keyed-lock.js';
+import type { RepackQueue } from './repo/repack.js';
+import type { CommitState } from './repo/session-git.js';
+import type { SessionGraph } from './dag/graph.js';
+import type { TitleModel } from './titles/title-model.js';
+import type { RegistryEntry, SessionMeta, SessionRow } from './types.js';
+import { secondsToMs } from './time.js';
+
+/** A session loaded from disk: what every read and write of it works on. */
+export interface OpenSession {
+  id: string;
+  dir: string;
+  meta: SessionMeta;
+  graph: SessionGraph;
+  /** history/ file name per node id */
+  fileNames: Map<string, string>;
+  seqWidth: number;
+  commit: CommitState | null;
+  /** first-parent depth of the head commit (session init = 0), once known */
+  headDepth: number | null;
+}
+
+/** What the session store asks of the project layer (lib/store/projects). */
+export interface ProjectHooks {
+  nameOf(projectId: string): string;
+  exists(projectId: string): boolean;
+  onSessionBound?(projectId: string, sessionId: string): void;
+  onSessionRemoved?(projectId: string, sessionId: string): void;
+}
+
+export const defaultProjectHooks: ProjectHooks = {
+  nameOf: (projectId) => (projectId === 'default' ? 'Home' : projectId),
+  exists: (projectId) => projectId === 'default',
+};
+
+export interface StoreContext {
+  stateDir: string;
+  sessionsDir: string;
+  trustedRoots: string[];
+  registry: Registry;
+  writer: RegistryWriter;
+  events: StoreEvents;
+  locks: KeyedLock;
+  cache: LRUCache<string, OpenSession>;
+  /** repo directory of sessions that are not at sessions/<sid> (locations.json) */
+  locations: Map<string, string>;
+  /** locations.json entries outside the trusted roots: kept in the file, never used */
+  untrustedLocations: Map<string, unknown>;
+  repack: RepackQueue;
+  titleModel: TitleModel | null;
+  projects: ProjectHooks;
+  now: () => number;
+  /** background work (model titles) for idle() */
+  background: Set<Promise<unknown>>;
+}
+
+export function defaultRepoDir(ctx: Pick<StoreContext, 'sessionsDir'>, sessionId: string): string {
+  return join(ctx.sessionsDir, sessionId);
+}
+
+export function repoDirOf(ctx: Pick<StoreContext, 'sessionsDir' | 'locations'>, sessionId: string): string {
+  return ctx.locations.get(sessionId) ?? defaultRepoDir(ctx, sessionId);
+}
+
+/** True when `path` is one of `roots` or inside one (lexically; callers resolve real paths first). */
+export function isInside(path: string, roots: readonly string[]): boolean {
+  const target = resolve(path);
+  return roots.some((root) => {
+    const base = resolve(root);
+    return target === base || target.startsWith(base.endsWith(sep) ? base : base + sep);
+  });
+}
+
+export function isSessionDir(dir: string): boolean {
+  return existsSync(join(dir, 'meta.json'));
+}
+
+export function toRow(ctx: Pick<StoreContext, 'projects'>, entry: RegistryEntry): SessionRow {
+  return {
+    id: entry.id,
+    agentId: entry.agent_id,
+    title: entry.title,
+    createdAt: secondsToMs(entry.created_at),
+    updatedAt: secondsToMs(entry.updated_at),
+    source: entry.source,
+    channel: entry.channel,
+    accountId: entry.account_id,
+    peerDisplay: entry.peer_display,
+    peerId: entry.peer_id,
+    pinned: entry.pinned,
+    archived: entry.archived,
+    group: entry.group,
+    status: entry.status,
+    unread: entry.unread,
+    preview: entry.preview,
+    project: ctx.projects.nameOf(entry.project_id),
+  };
+}
+
+const ROW_FIELD: Record<string, keyof SessionRow> = {
+  agent_id: 'agentId',
+  title: 'title',
+  created_at: 'createdAt',
+  updated_at: 'updatedAt',
+  source: 'source',
+  channel: 'channel',
+  account_id: 'accountId',
+  peer_display: 'peerDisplay',
+  peer_id: 'peerId',
+  pinned: 'pinned',
+  archived: 'archived',
+  group: 'group',
+  status: 'status',
+  unread: 'unread',
+  preview: 'preview',
+  project_id: 'project',
+};
+
+/** The changed registry fields as a partial row, for session_updated. */
+export function changedRowFields(ctx: Pick<StoreContext, 'projects'>, entry: RegistryEntry, changed: string[]): Partial<SessionRow> {
+  const row = toRow(ctx, entry);
+  const out: Record<string, unknown> = {};
+  for (const key of changed) {
+    const field = ROW_FIELD[key];
+    if (field) out[field] = row[field];
+  }
+  return out as Partial<SessionRow>;
+}

@@ -1,0 +1,31 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SessionStore, type SessionStoreOptions } from '../session-store.js';
+
+/** A fresh state directory per test, removed afterwards. */
+export function tempDir(prefix = 'em-store-'): { dir: string; cleanup: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export async function openTempStore(
+  options: Partial<SessionStoreOptions> = {},
+): Promise<{ store: SessionStore; dir: string; cleanup: () => Promise<void> }> {
+  const { dir, cleanup } = tempDir();
+  const store = await SessionStore.open({ stateDir: dir, debounceMs: 50, ...options });
+  return {
+    store,
+    dir,
+    cleanup: async () => {
+      await store.close();
+      cleanup();
+    },
+  };
+}
+
+/** A clock tests can move: seconds. */
+export function manualClock(start = 1_800_000_000): { now: () => number; advance: (seconds: number) => void } {
+  let current = start;
+  return { now: () => current, advance: (seconds) => (current += seconds) };
+}

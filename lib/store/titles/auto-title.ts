@@ -1,0 +1,99 @@
+import { PreconditionError } from '../errors.js';
+import { contentOf, toMessage } from '../dag/message-shape.js';
+import { branchMessages } from '../operations/read-branch.js';
+import { updateSessionFields, withSession } from '../operations/session-access.js';
+import { sliceCodePoints } from '../text.js';
+import { toRow, type OpenSession, type StoreContext } from '../store-context.js';
+import type { BranchMessage, SessionRow } from '../types.js';
+import { cleanModelTitle, titleFromText } from './truncate.js';
+import { RETITLE_AT_TURNS, TITLE_SYSTEM_PROMPT, type TitleRequest } from './title-model.js';
+
+/**
+ * _maybe_auto_title of the seeds, run at the end of finalize: phase 1 (truncation) at turn 1,
+ * phase 2 (the model) in the background after turns 1, 6, 16 and 40 of the current branch.
+ * _user_titled stops both for good.
+ */
+export async function maybeAutoTitle(ctx: StoreContext, session: OpenSession): Promise<void> {
+  if (session.meta._user_titled) return;
+  const branch = branchMessages(session.graph, session.meta.head_id);
+  const turn = branch.filter((message) => message.role === 'user').length;
+  if (!RETITLE_AT_TURNS.includes(turn)) return;
+  const lastTitledTurn = typeof session.meta['_title_turn'] === 'number' ? (session.meta['_title_turn'] as number) : 0;
+  if (turn <= lastTitledTurn) return;
+
+  let phaseOneTitle: string | null = null;
+  if (turn === 1 || !session.meta._auto_titled) {
+    const firstUser = branch.find((message) => message.role === 'user');
+    phaseOneTitle = titleFromText(firstUser?.content ?? '');
+    await updateSessionFields(ctx, session, {
+      title: phaseOneTitle,
+      _auto_titled: true,
+      _title_gen_count: Math.max(1, session.meta._title_gen_count ?? 0),
+      _title_turn: turn,
+    });
+  } else {
+    await updateSessionFields(ctx, session, { _title_turn: turn }, { writeNow: false });
+  }
+  const model = ctx.titleModel;
+  if (!model) return;
+  const request = titleRequest(branch, phaseOneTitle !== null);
+  const job = model
+    .complete(request)
+    .then((raw) => applyModelTitle(ctx, session.id, cleanModelTitle(raw), phaseOneTitle))
+    .catch(() => undefined); // a failed title leaves the truncated one; the user is not bothered
+  ctx.background.add(job);
+  void job.finally(() => ctx.background.delete(job));
+}
+
+/** First generation: the first user message and reply (500 each); later: the last 20 messages. */
+export function titleRequest(branch: BranchMessage[], first: boolean): TitleRequest {
+  const conversation = branch.filter((message) => message.role === 'user' || message.role === 'assistant');
+  let messages: TitleRequest['messages'];
+  if (first) {
+    const user = conversation.find((message) => message.role === 'user');
+    const reply = conversation.find((message) => message.role === 'assistant');
+    messages = [
+      { role: 'user', content: sliceCodePoints(user?.content ?? '', 500) },
+      ...(reply ? [{ role: 'assistant' as const, content: sliceCodePoints(reply.content, 500) }] : []),
+    ];
+  } else {
+    messages = conversation.slice(-20).map((message) => ({ role: message.role as 'user' | 'assistant', content: message.content }));
+  }
+  return { system: TITLE_SYSTEM_PROMPT, messages, maxTokens: 50, temperature: 0.3 };
+}
+
+/** The race check of phase 2: a rename (or, the first time, any change of the title) wins. */
+function applyModelTitle(ctx: StoreContext, sessionId: string, title: string, phaseOneTitle: string | null): Promise<void> {
+  if (title === '') return Promise.resolve();
+  return withSession(ctx, sessionId, async (session) => {
+    if (session.meta._user_titled) return;
+    if (phaseOneTitle !== null && session.meta.title !== phaseOneTitle) return;
+    await updateSessionFields(ctx, session, {
+      title,
+      _auto_titled: true,
+      _title_gen_count: (session.meta._title_gen_count ?? 0) + 1,
+    });
+  }).catch(() => undefined); // deleted meanwhile: nothing to title
+}
+
+/** "Regenerate title": the model now, without the lock, so automatic titles go on. */
+export async function regenerateTitle(ctx: StoreContext, sessionId: string): Promise<SessionRow> {
+  const model = ctx.titleModel;
+  const branch = await withSession(ctx, sessionId, (session) => {
+    if (!model) throw new PreconditionError('no model is configured, so titles cannot be generated');
+    return branchMessages(session.graph, session.meta.head_id);
+  });
+  if (branch.length === 0) throw new PreconditionError('the session has no messages to title');
+  const title = cleanModelTitle(await model!.complete(titleRequest(branch, false)));
+  if (title === '') throw new PreconditionError('the model returned an empty title');
+  return withSession(ctx, sessionId, async (session) => {
+    const entry = await updateSessionFields(ctx, session, {
+      title,
+      _user_titled: false,
+      _auto_titled: true,
+      _title_gen_count: (session.meta._title_gen_count ?? 0) + 1,
+    });
+    return toRow(ctx, entry);
+  });
+}
+

@@ -1,0 +1,167 @@
+/** On-disk shapes (FORMAT.md, snake_case, Unix seconds) and API shapes (camelCase, ms). */
+
+export type NodeRole = 'user' | 'llm' | 'code';
+
+/** One history/ file. Unknown keys are kept as they are. */
+export interface StoredNode {
+  id: string;
+  created_at: number;
+  seq: number;
+  role: NodeRole | string;
+  name: string;
+  input: unknown;
+  output: unknown;
+  caller: string;
+  predecessor: string | null;
+  reads: string[];
+  metadata: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+/** meta.json: the known fields; everything else is carried through untouched. */
+export interface SessionMeta {
+  id: string;
+  agent_id: string;
+  title: string;
+  source: string;
+  created_at: number;
+  updated_at: number;
+  project_id: string;
+  head_id: string | null;
+  status: string;
+  pinned: boolean;
+  archived: boolean;
+  unread: boolean;
+  group: string;
+  channel?: string | null;
+  account_id?: string | null;
+  peer_display?: string | null;
+  peer_id?: string | null;
+  _user_titled?: boolean;
+  _auto_titled?: boolean;
+  _title_gen_count?: number;
+  turn_count?: number;
+  workdirs?: string[];
+  branches?: Record<string, BranchLabel>;
+  preview?: string | null;
+  [key: string]: unknown;
+}
+
+export interface BranchLabel {
+  name: string;
+  created_at: number;
+  updated_at: number;
+  [key: string]: unknown;
+}
+
+/** index.json entry: the 15 fields plus preview (plus project_id, ours, so listing never opens meta.json). */
+export interface RegistryEntry {
+  id: string;
+  agent_id: string;
+  title: string;
+  created_at: number;
+  updated_at: number;
+  source: string;
+  channel: string | null;
+  account_id: string | null;
+  peer_display: string | null;
+  peer_id: string | null;
+  pinned: boolean;
+  archived: boolean;
+  group: string;
+  status: string;
+  unread: boolean;
+  preview: string | null;
+  project_id: string;
+  [key: string]: unknown;
+}
+
+export type SessionStatus = 'idle' | 'running' | 'failed' | 'cancelled';
+
+/** A listed row: DESIGN §5, 17 fields, times in ms. */
+export interface SessionRow {
+  id: string;
+  agentId: string;
+  title: string;
+  createdAt: number;
+  updatedAt: number;
+  source: string;
+  channel: string | null;
+  accountId: string | null;
+  peerDisplay: string | null;
+  peerId: string | null;
+  pinned: boolean;
+  archived: boolean;
+  group: string;
+  status: string;
+  unread: boolean;
+  preview: string | null;
+  project: string;
+}
+
+export interface SessionDetail extends SessionRow {
+  headId: string | null;
+  projectId: string;
+  turnCount: number;
+  workdirs: string[];
+  userTitled: boolean;
+}
+
+export type MessageRole = 'user' | 'assistant' | 'tool' | 'system';
+
+export interface Message {
+  id: string;
+  seq: number;
+  role: MessageRole;
+  content: string;
+  parentId: string | null;
+  calledBy: string | null;
+  name: string;
+  input: unknown;
+  metadata: Record<string, unknown>;
+  createdAt: number;
+}
+
+export interface BranchMessage extends Message {
+  siblings: string[];
+  toolCalls: Message[];
+}
+
+export interface BranchInfo {
+  headId: string;
+  name: string;
+  createdAt: number;
+  updatedAt: number;
+  current: boolean;
+}
+
+export interface TurnCommitInfo {
+  sha: string;
+  message: string;
+  createdAt: number;
+  turn: number;
+  nodeIds: string[];
+  projectCommit: string | null;
+}
+
+export type ListScope = 'active' | 'archived' | 'all';
+
+export interface ListFilter {
+  scope?: ListScope;
+  pinned?: boolean;
+  unread?: boolean;
+  status?: string;
+  source?: string;
+  projectId?: string;
+  q?: string;
+}
+
+export interface ListOptions extends ListFilter {
+  limit?: number;
+  cursor?: string | null;
+}
+
+export interface ListPage {
+  rows: SessionRow[];
+  nextCursor: string | null;
+}
