@@ -126,14 +126,16 @@ export async function loadCommitState(repoDir: string): Promise<CommitState> {
 export function hasTurnChanges(repoDir: string, state: CommitState, historyNamesOnDisk: readonly string[]): boolean {
   if (historyNamesOnDisk.some((name) => !state.historyNames.has(name))) return true;
   const files = collectOtherFiles(repoDir);
+  // meta.json rides along with real changes; .gitkeep alone is no turn either.
+  const ignored = (path: string): boolean => path === META_FILE || path.endsWith('/.gitkeep');
   for (const [path, stat] of files) {
-    if (path === META_FILE) continue;
+    if (ignored(path)) continue;
     const known = state.files.get(path);
     if (!known) return true;
     if (known.size === stat.size && known.mtimeMs === stat.mtimeMs) continue;
     if (hashObject('blob', fs.readFileSync(join(repoDir, path))) !== known.oid) return true;
   }
-  for (const path of state.files.keys()) if (path !== META_FILE && !files.has(path)) return true;
+  for (const path of state.files.keys()) if (!ignored(path) && !files.has(path)) return true;
   return false;
 }
 

@@ -1,0 +1,189 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConflictError, InvalidInputError, NotFoundError } from '../errors.js';
+import type { StoreEvent } from '../events.js';
+import { manualClock, openTempStore } from '../testing/temp-store.js';
+
+describe('the conversation DAG', () => {
+  const cleanups: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0)) await cleanup();
+  });
+  async function fresh(options: Parameters<typeof openTempStore>[0] = {}) {
+    const temp = await openTempStore(options);
+    cleanups.push(temp.cleanup);
+    await temp.store.createSession({ id: 's' });
+    return temp;
+  }
+
+  it('chains messages on the head when no parent is given and moves the head', async () => {
+    const { store } = await fresh();
+    const u = await store.appendMessage('s', { role: 'user', content: 'hi' });
+    expect(u.parentId).toBeNull();
+    expect(u.seq).toBe(0);
+    const a = await store.appendMessage('s', { role: 'assistant', content: 'hello', name: 'model-x' });
+    expect(a.parentId).toBe(u.id);
+    expect((await store.getSession('s')).headId).toBe(a.id);
+    expect(a).toMatchObject({ role: 'assistant', name: 'model-x', calledBy: null, seq: 1 });
+  });
+
+  it('moves the head only when the parent is the head; siblings fork', async () => {
+    const { store } = await fresh();
+    const u = await store.appendMessage('s', { role: 'user', content: 'q' });
+    const a1 = await store.appendMessage('s', { role: 'assistant', content: 'first' });
+    const a2 = await store.appendMessage('s', { role: 'assistant', content: 'second', parentId: u.id });
+    expect((await store.getSession('s')).headId).toBe(a1.id); // parent was not the head
+    const branch = await store.getBranch('s', a2.id);
+    expect(branch.map((m) => m.content)).toEqual(['q', 'second']);
+    expect(branch[1]!.siblings).toEqual([a1.id, a2.id]);
+    await store.setHead('s', a2.id);
+    expect((await store.getBranch('s')).map((m) => m.content)).toEqual(['q', 'second']);
+    const branches = await store.listBranches('s');
+    expect(branches.map((b) => [b.headId, b.current])).toEqual([
+      [a1.id, false],
+      [a2.id, true],
+    ]);
+  });
+
+  it('hangs tool results off their caller, folded under it, without moving the head', async () => {
+    const { store } = await fresh();
+    await store.appendMessage('s', { role: 'user', content: 'list' });
+    const call = await store.appendMessage('s', { role: 'assistant', content: 'looking' });
+    const tool = await store.appendMessage('s', { role: 'tool', content: { files: ['a'] }, calledBy: call.id, name: 'ls', input: { path: '.' } });
+    expect(tool).toMatchObject({ parentId: null, calledBy: call.id, content: '{"files":["a"]}', name: 'ls', input: { path: '.' } });
+    expect((await store.getSession('s')).headId).toBe(call.id);
+    const done = await store.appendMessage('s', { role: 'assistant', content: 'found a' });
+    const branch = await store.getBranch('s');
+    expect(branch.map((m) => m.id)).toEqual([branch[0]!.id, call.id, done.id]);
+    expect(branch[1]!.toolCalls.map((t) => t.id)).toEqual([tool.id]);
+    await expect(store.appendMessage('s', { role: 'tool', content: 'x' })).rejects.toBeInstanceOf(InvalidInputError);
+    await expect(store.appendMessage('s', { role: 'tool', content: 'x', calledBy: 'missing' })).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it('is idempotent for the same id and content, and a CONFLICT for other content', async () => {
+    const { store, dir } = await fresh();
+    const first = await store.appendMessage('s', { id: 'm1', role: 'user', content: 'same' });
+    const again = await store.appendMessage('s', { id: 'm1', role: 'user', content: 'same' });
+    expect(again).toEqual(first);
+    await expect(store.appendMessage('s', { id: 'm1', role: 'user', content: 'other' })).rejects.toBeInstanceOf(ConflictError);
+    expect(readdirSync(join(dir, 'sessions', 's', 'history'))).toHaveLength(1);
+  });
+
+  it('refuses malformed messages and writes nothing', async () => {
+    const { store, dir } = await fresh();
+    const bad: unknown[] = [
+      { role: 'robot', content: 'x' },
+      { role: 'user', content: 42 },
+      { role: 'user', content: 'x', metadata: [] },
+      { role: 'user', content: 'x', parentId: 'missing' },
+      { role: 'user', content: 'x', name: 5 },
+    ];
+    for (const message of bad) {
+      await expect(store.appendMessage('s', message as never)).rejects.toThrow();
+    }
+    expect(() => readdirSync(join(dir, 'sessions', 's', 'history'))).toThrow();
+  });
+
+  it('50 concurrent appends all land with unique, consecutive seqs', async () => {
+    const { store } = await fresh();
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => store.appendMessage('s', { role: 'user', content: `m${i}`, parentId: null })),
+    );
+    const seqs = results.map((m) => m.seq).sort((a, b) => a - b);
+    expect(seqs).toEqual(Array.from({ length: 50 }, (_, i) => i));
+    const nodes = await store.getNodes('s');
+    expect(nodes).toHaveLength(50);
+    expect(new Set(nodes.map((n) => n.content)).size).toBe(50);
+  });
+
+  it('appending moves updated_at and the preview; the event carries both', async () => {
+    const clock = manualClock();
+    const { store } = await fresh({ now: clock.now });
+    const events: StoreEvent[] = [];
+    store.events.on('event', (event) => events.push(event));
+    clock.advance(60);
+    await store.appendMessage('s', { role: 'user', content: '  what\nnow  ' });
+    const row = await store.getSession('s');
+    expect(row.updatedAt).toBe(Math.round(clock.now() * 1000));
+    expect(row.preview).toBe('what now');
+    expect(events.map((e) => e.type)).toEqual(['message_appended', 'session_updated']);
+    expect(events[1]!.data).toEqual({ id: 's', updatedAt: row.updatedAt, preview: 'what now' });
+    // An assistant reply moves recency but keeps the preview (the latest user message).
+    clock.advance(5);
+    await store.appendMessage('s', { role: 'assistant', content: 'reply' });
+    expect((await store.getSession('s')).preview).toBe('what now');
+    expect((await store.getSession('s')).updatedAt).toBe(Math.round(clock.now() * 1000));
+  });
+
+  it('record nodes neither move the head nor the recency', async () => {
+    const clock = manualClock();
+    const { store } = await fresh({ now: clock.now });
+    const u = await store.appendMessage('s', { role: 'user', content: 'x' });
+    const before = await store.getSession('s');
+    clock.advance(100);
+    const record = await store.appendRecordNode('s', (seq, now) => ({
+      id: 'reloc_0123456789',
+      created_at: now,
+      seq,
+      role: 'code',
+      name: 'project/relocate',
+      input: null,
+      output: '/a → /b',
+      caller: 'ROOT',
+      predecessor: null,
+      reads: [],
+      metadata: { display: 'runtime' },
+    }));
+    const after = await store.getSession('s');
+    expect(after.headId).toBe(u.id);
+    expect(after.updatedAt).toBe(before.updatedAt);
+    expect((await store.getNodes('s')).map((n) => n.id)).toContain(record.id);
+    expect((await store.getBranch('s')).map((m) => m.id)).toEqual([u.id]);
+  });
+
+  it('retry: sibling reply, head moves to it, git branch retry-<id> at the commit holding the retried reply', async () => {
+    const { store, dir } = await fresh();
+    await store.appendMessage('s', { role: 'user', content: 'colour?' });
+    const blue = await store.appendMessage('s', { role: 'assistant', content: 'Blue' });
+    const turn = await store.finalizeTurn('s');
+    const { parentId } = await store.retry('s', blue.id);
+    const green = await store.appendMessage('s', { role: 'assistant', content: 'Green', parentId: parentId! });
+    expect((await store.getSession('s')).headId).toBe(green.id);
+    const branch = await store.getBranch('s');
+    expect(branch.map((m) => m.content)).toEqual(['colour?', 'Green']);
+    expect(branch[1]!.siblings).toEqual([blue.id, green.id]);
+    const { default: git } = await import('isomorphic-git');
+    const fs = await import('node:fs');
+    const repo = join(dir, 'sessions', 's');
+    expect(await git.resolveRef({ fs, dir: repo, ref: `retry-${blue.id}` })).toBe(turn.sessionCommit);
+    const second = await store.finalizeTurn('s');
+    expect((await store.listCommits('s')).commits[0]!.message).toBe('turn: retry');
+    expect(second.turn).toBe(2);
+    await expect(store.retry('s', branch[0]!.id)).rejects.toBeInstanceOf(InvalidInputError);
+  });
+
+  it('a retry of a reply not yet committed records the branch at the commit that will hold it', async () => {
+    const { store, dir } = await fresh();
+    await store.appendMessage('s', { role: 'user', content: 'q' });
+    const reply = await store.appendMessage('s', { role: 'assistant', content: 'draft' });
+    await store.retry('s', reply.id);
+    await store.appendMessage('s', { role: 'assistant', content: 'better' });
+    const turn = await store.finalizeTurn('s');
+    const { default: git } = await import('isomorphic-git');
+    const fs = await import('node:fs');
+    expect(await git.resolveRef({ fs, dir: join(dir, 'sessions', 's'), ref: `retry-${reply.id}` })).toBe(turn.sessionCommit);
+  });
+
+  it('walks a damaged DAG with a cycle without looping', async () => {
+    const { store } = await fresh();
+    const a = await store.appendMessage('s', { id: 'a1', role: 'user', content: 'a' });
+    const b = await store.appendMessage('s', { id: 'b1', role: 'assistant', content: 'b', parentId: a.id });
+    // Forge a cycle the way a foreign writer could: a's predecessor is b.
+    const internal = (await import('./session-access.js')).openSession;
+    const session = internal((store as unknown as { ctx: Parameters<typeof internal>[0] }).ctx, 's');
+    session.graph.get('a1')!.predecessor = b.id;
+    const branch = await store.getBranch('s', b.id);
+    expect(branch.map((m) => m.id).sort()).toEqual(['a1', 'b1']);
+  });
+});

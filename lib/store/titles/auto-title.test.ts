@@ -1,0 +1,128 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { PreconditionError } from '../errors.js';
+import { openTempStore } from '../testing/temp-store.js';
+import type { SessionStore } from '../session-store.js';
+import type { TitleModel, TitleRequest } from './title-model.js';
+
+/** A model whose answers the test releases by hand. */
+class ControlledModel implements TitleModel {
+  readonly requests: TitleRequest[] = [];
+  private waiting: ((title: string) => void)[] = [];
+  complete(request: TitleRequest): Promise<string> {
+    this.requests.push(request);
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+  answer(title: string): void {
+    this.waiting.shift()?.(title);
+  }
+  get pending(): number {
+    return this.waiting.length;
+  }
+}
+
+async function turn(store: SessionStore, id: string, user: string, reply = 'ok'): Promise<void> {
+  await store.appendMessage(id, { role: 'user', content: user });
+  await store.appendMessage(id, { role: 'assistant', content: reply });
+  await store.finalizeTurn(id);
+}
+
+describe('automatic titles', () => {
+  const cleanups: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0)) await cleanup();
+  });
+  async function fresh(model: TitleModel | null) {
+    const temp = await openTempStore({ titleModel: model });
+    cleanups.push(async () => {
+      if (model instanceof ControlledModel) while (model.pending > 0) model.answer('');
+      await temp.cleanup();
+    });
+    await temp.store.createSession({ id: 's' });
+    return temp;
+  }
+
+  it('without a model: the preview until the first turn ends, then the truncated title stays', async () => {
+    const { store } = await fresh(null);
+    await store.appendMessage('s', { role: 'user', content: '[attachment: x.png]\nPlan a trip to Kyoto in spring with a friend who likes temples\nmore' });
+    expect((await store.getSession('s')).title).toBe('');
+    await store.appendMessage('s', { role: 'assistant', content: 'Sure' });
+    await store.finalizeTurn('s');
+    const row = await store.getSession('s');
+    expect(row.title).toBe('Plan a trip to Kyoto in spring with a friend who l…');
+    await turn(store, 's', 'second');
+    expect((await store.getSession('s')).title).toBe(row.title);
+  });
+
+  it('phase 2 replaces the truncated title in the background, with the request of FORMAT.md', async () => {
+    const model = new ControlledModel();
+    const { store } = await fresh(model);
+    await turn(store, 's', 'x'.repeat(600), 'y'.repeat(600));
+    expect((await store.getSession('s')).title).toBe(`${'x'.repeat(50)}…`); // finalize did not wait for the model
+    expect(model.requests[0]).toEqual({
+      system: 'Generate a short, descriptive title (3-7 words) for this conversation. Return ONLY the title, no quotes, no prefix.',
+      messages: [
+        { role: 'user', content: 'x'.repeat(500) },
+        { role: 'assistant', content: 'y'.repeat(500) },
+      ],
+      maxTokens: 50,
+      temperature: 0.3,
+    });
+    model.answer('Title: "Long Letters"');
+    await store.idle();
+    expect((await store.getSession('s')).title).toBe('Long Letters');
+  });
+
+  it('a rename during the model call wins, and stops automatic titles for good', async () => {
+    const model = new ControlledModel();
+    const { store } = await fresh(model);
+    await turn(store, 's', 'hello');
+    await store.updateSession('s', { title: 'Mine' });
+    model.answer('Model Title');
+    await store.idle();
+    expect((await store.getSession('s')).title).toBe('Mine');
+    for (let i = 2; i <= 6; i++) await turn(store, 's', `turn ${i}`);
+    expect(model.requests).toHaveLength(1);
+    expect((await store.getSession('s')).title).toBe('Mine');
+  });
+
+  it('runs again after turns 6, 16 and 40 of the current branch with the last 20 messages', async () => {
+    const model = new ControlledModel();
+    const { store } = await fresh(model);
+    await turn(store, 's', 'turn 1');
+    model.answer('First');
+    await store.idle();
+    for (let i = 2; i <= 16; i++) {
+      await turn(store, 's', `turn ${i}`);
+      if (model.pending > 0) {
+        model.answer(`Title at ${i}`);
+        await store.idle();
+      }
+    }
+    expect(model.requests).toHaveLength(3);
+    expect(model.requests[1]!.messages).toHaveLength(12);
+    expect(model.requests[2]!.messages).toHaveLength(20);
+    expect(model.requests[2]!.messages[19]).toEqual({ role: 'assistant', content: 'ok' });
+    expect((await store.getSession('s')).title).toBe('Title at 16');
+  });
+
+  it('regenerate runs the model now without setting the lock', async () => {
+    const model = new ControlledModel();
+    const { store } = await fresh(model);
+    await turn(store, 's', 'hello');
+    model.answer('Auto');
+    await store.idle();
+    await store.updateSession('s', { title: 'Locked' });
+    const regenerating = store.regenerateTitle('s');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    model.answer('Fresh Title');
+    const row = await regenerating;
+    expect(row.title).toBe('Fresh Title');
+    expect((await store.getSession('s')).userTitled).toBe(false);
+  });
+
+  it('regenerate without a model is refused with the reason', async () => {
+    const { store } = await fresh(null);
+    await turn(store, 's', 'hello');
+    await expect(store.regenerateTitle('s')).rejects.toBeInstanceOf(PreconditionError);
+  });
+});
