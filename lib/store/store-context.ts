@@ -22,6 +22,8 @@ export interface OpenSession {
   fileNames: Map<string, string>;
   seqWidth: number;
   commit: CommitState | null;
+  /** history/ files written since the commit state was loaded, not yet committed */
+  uncommitted: string[];
   /** first-parent depth of the head commit (session init = 0), once known */
   headDepth: number | null;
 }

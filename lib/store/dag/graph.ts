@@ -19,6 +19,7 @@ export class SessionGraph {
   readonly bySeq: StoredNode[] = [];
   private readonly children = new Map<string, string[]>();
   private readonly calls = new Map<string, string[]>();
+  private readonly userCounts = new Map<string, number>();
   private static readonly ROOT_KEY = '\u0000root';
 
   constructor(nodes: StoredNode[]) {
@@ -58,7 +59,8 @@ export class SessionGraph {
   }
 
   toolCallsOf(id: string): StoredNode[] {
-    return (this.calls.get(id) ?? []).map((callId) => this.byId.get(callId)!);
+    const calls = this.calls.get(id);
+    return calls ? calls.map((callId) => this.byId.get(callId)!) : NO_NODES;
   }
 
   /**
@@ -77,11 +79,40 @@ export class SessionGraph {
     return chain.reverse();
   }
 
+  /**
+   * User messages from the root to `id`: the turn number of the titles policy. Memoised per
+   * node (nodes never change), so it costs one walk per new node, not one per call.
+   */
+  userCountTo(id: string | null): number {
+    const pending: StoredNode[] = [];
+    const seen = new Set<string>();
+    let current = id ? this.byId.get(id) : undefined;
+    let base = 0;
+    while (current && !seen.has(current.id)) {
+      const known = this.userCounts.get(current.id);
+      if (known !== undefined) {
+        base = known;
+        break;
+      }
+      seen.add(current.id);
+      pending.push(current);
+      current = current.predecessor ? this.byId.get(current.predecessor) : undefined;
+    }
+    for (let i = pending.length - 1; i >= 0; i--) {
+      const node = pending[i]!;
+      if (node.role === 'user') base++;
+      this.userCounts.set(node.id, base);
+    }
+    return base;
+  }
+
   /** Conversation messages without conversation children: the tips of every branch. */
   leaves(): StoredNode[] {
     return this.bySeq.filter((node) => isConversationMessage(node) && callerOf(node) === null && this.childrenOf(node.id).length === 0);
   }
 }
+
+const NO_NODES: StoredNode[] = [];
 
 function push(map: Map<string, string[]>, key: string, value: string): void {
   const list = map.get(key);

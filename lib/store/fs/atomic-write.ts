@@ -6,8 +6,22 @@ import { randomBytes } from 'node:crypto';
 export const FILE_MODE = 0o600;
 export const DIR_MODE = 0o700;
 
+// Unique per process and call; the random part guards against a reused pid after a crash.
+const TEMP_PREFIX = `${process.pid}.${randomBytes(3).toString('hex')}`;
+let tempCounter = 0;
+
 function tempPathFor(path: string): string {
-  return `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  return `${path}.${TEMP_PREFIX}.${++tempCounter}.tmp`;
+}
+
+function openForWrite(path: string): number {
+  try {
+    return openSync(path, 'w', FILE_MODE);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    mkdirSync(dirname(path), { recursive: true, mode: DIR_MODE });
+    return openSync(path, 'w', FILE_MODE);
+  }
 }
 
 function fsyncDirSync(dir: string): void {
@@ -28,9 +42,8 @@ function fsyncDirSync(dir: string): void {
  */
 export function atomicWriteFileSync(path: string, data: string | Uint8Array, options: { durable?: boolean } = {}): void {
   const durable = options.durable ?? true;
-  mkdirSync(dirname(path), { recursive: true, mode: DIR_MODE });
   const tmp = tempPathFor(path);
-  const fd = openSync(tmp, 'w', FILE_MODE);
+  const fd = openForWrite(tmp);
   try {
     const buffer = typeof data === 'string' ? Buffer.from(data) : data;
     let offset = 0;

@@ -129,6 +129,7 @@ function writeNode(ctx: StoreContext, session: OpenSession, node: StoredNode): M
   session.meta = meta;
   session.graph.add(node);
   session.fileNames.set(node.id, fileName);
+  if (session.commit) session.uncommitted.push(fileName);
 
   const message = toMessage(node);
   const changed = ctx.registry.patch(session.id, registryFields);

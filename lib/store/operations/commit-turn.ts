@@ -16,8 +16,13 @@ import type { SessionStatus } from '../types.js';
 import { updateSessionFields, withSession } from './session-access.js';
 import { maybeAutoTitle } from '../titles/auto-title.js';
 
+/** The last commit's state; once loaded, appends keep `uncommitted` so a commit never rescans. */
 export async function ensureCommitState(session: OpenSession): Promise<CommitState> {
-  if (!session.commit) session.commit = await loadCommitState(session.dir);
+  if (!session.commit) {
+    const state = await loadCommitState(session.dir);
+    session.uncommitted = [...session.fileNames.values()].filter((name) => !state.historyNames.has(name));
+    session.commit = state;
+  }
   return session.commit;
 }
 
@@ -39,7 +44,7 @@ export interface BeginTurnResult {
 export function beginTurn(ctx: StoreContext, sessionId: string): Promise<BeginTurnResult> {
   return withSession(ctx, sessionId, async (session) => {
     if (session.meta.status === 'running') throw new ConflictError('a turn is already running in this session');
-    await updateSessionFields(ctx, session, { status: 'running' });
+    await updateSessionFields(ctx, session, { status: 'running' }, { writeNow: false });
     return { turn: turnCountOf(session) + 1, projectClean: null };
   });
 }
@@ -76,22 +81,23 @@ export function finalizeTurn(ctx: StoreContext, sessionId: string, input: Finali
   return withSession(ctx, sessionId, async (session) => {
     const state = await ensureCommitState(session);
     if (typeof session.meta.turn_count !== 'number') await headDepth(session);
-    const names = [...session.fileNames.values()];
-    if (!hasTurnChanges(session.dir, state, names)) {
-      if (session.meta.status !== status) await updateSessionFields(ctx, session, { status });
+    const added = session.uncommitted.filter((name) => !state.historyNames.has(name));
+    // Status is journaled and in meta.json, so the registry may follow within the debounce window.
+    if (!hasTurnChanges(session.dir, state, added)) {
+      if (session.meta.status !== status) await updateSessionFields(ctx, session, { status }, { writeNow: false });
       return { turn: turnCountOf(session), sessionCommit: null, projectCommit: null, projectCommitSkipped: null };
     }
-    const added = names.filter((name) => !state.historyNames.has(name));
     const message = input.commitMessage ?? defaultCommitMessage(session, added);
     const turn = turnCountOf(session) + 1;
     const pendingRefs = pendingRetryRefs(session);
-    await updateSessionFields(ctx, session, { status, turn_count: turn });
+    await updateSessionFields(ctx, session, { status, turn_count: turn }, { writeNow: false });
     if (pendingRefs.length > 0) {
       delete session.meta['_pending_retry_refs'];
       writeMeta(session.dir, session.meta);
     }
-    const result = commitTurnFiles(session.dir, state, names, message, ctx.now());
+    const result = await commitTurnFiles(session.dir, state, added, message, ctx.now());
     if (!result) return { turn: turnCountOf(session), sessionCommit: null, projectCommit: null, projectCommitSkipped: null };
+    session.uncommitted = [];
     for (const assistantId of pendingRefs) await writeBranchRef(session.dir, `retry-${assistantId}`, result.sha);
     if (session.headDepth !== null) session.headDepth++;
     ctx.events.emit('turn_committed', { sessionId, turn, sha: result.sha });

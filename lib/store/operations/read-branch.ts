@@ -8,17 +8,18 @@ import { withSession } from './session-access.js';
 
 /** Root → head messages with the forks (siblings) and tool calls of each. */
 export function branchMessages(graph: SessionGraph, headId: string | null, include?: (node: StoredNode) => boolean): BranchMessage[] {
-  return graph
-    .branchTo(headId, include)
-    .filter(isConversationMessage)
-    .map((node) => ({
-      ...toMessage(node),
-      siblings: graph.siblingsOf(node).filter((id) => !include || include(graph.get(id)!)),
-      toolCalls: graph
-        .toolCallsOf(node.id)
-        .filter((call) => !include || include(call))
-        .map(toMessage),
-    }));
+  const out: BranchMessage[] = [];
+  // A plain loop: this runs over 10,000-message branches, where every allocation shows.
+  for (const node of graph.branchTo(headId, include)) {
+    if (!isConversationMessage(node)) continue;
+    const siblings = graph.siblingsOf(node);
+    const calls = graph.toolCallsOf(node.id);
+    const message = toMessage(node) as BranchMessage;
+    message.siblings = include ? siblings.filter((id) => include(graph.get(id)!)) : siblings.slice();
+    message.toolCalls = calls.length === 0 ? [] : (include ? calls.filter(include) : calls).map(toMessage);
+    out.push(message);
+  }
+  return out;
 }
 
 export function getBranch(ctx: Parameters<typeof withSession>[0], sessionId: string, headId?: string | null): Promise<BranchMessage[]> {

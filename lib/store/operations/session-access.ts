@@ -22,7 +22,7 @@ export function loadSession(dir: string, id: string): OpenSession | null {
   }
   // An existing session keeps the width it was written with, so name order stays seq order.
   const seqWidth = files.length > 0 ? Math.min(...files.map((file) => file.width)) : NEW_SEQ_WIDTH;
-  return { id, dir, meta, graph: new SessionGraph(nodes), fileNames, seqWidth, commit: null, headDepth: null };
+  return { id, dir, meta, graph: new SessionGraph(nodes), fileNames, seqWidth, commit: null, uncommitted: [], headDepth: null };
 }
 
 /** The open session for `id`, from the cache or disk. Unknown ids are NOT_FOUND and create nothing. */

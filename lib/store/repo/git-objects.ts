@@ -10,6 +10,8 @@ import { join } from 'node:path';
  */
 export type GitObjectType = 'blob' | 'tree' | 'commit';
 
+const LARGE_OBJECT_BYTES = 64 * 1024;
+
 export const EMPTY_TREE_OID = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 
 export function hashObject(type: GitObjectType, body: Uint8Array): string {
@@ -27,26 +29,29 @@ export interface ObjectWriteResult {
   path: string | null;
 }
 
-/**
- * Write one loose object unless it exists. Deflate level 1: these objects are repacked with
- * deltas in the background, so spending CPU on compression here buys nothing.
- */
+/** Write one loose object unless it exists; `durable` fsyncs it before returning. */
 export function writeLooseObject(gitdir: string, type: GitObjectType, body: Uint8Array, durable: boolean): ObjectWriteResult {
   const oid = hashObject(type, body);
   const dir = join(gitdir, 'objects', oid.slice(0, 2));
   const path = join(dir, oid.slice(2));
   // An object already in a pack may be written loose once more: harmless, the next repack drops it.
   if (existsSync(path)) return { oid, bytes: 0, path: null };
-  mkdirSync(dir, { recursive: true });
   const header = Buffer.from(`${type} ${body.length}\0`);
-  const compressed = deflateSync(Buffer.concat([header, body]), { level: 1 });
-  // 'wx' makes a concurrent writer of the same object harmless: same content either way.
-  let fd: number;
-  try {
-    fd = openSync(`${path}`, 'wx', 0o444);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return { oid, bytes: 0, path: null };
-    throw error;
+  // Large objects (a long session's history tree) are stored, not compressed: deflate costs
+  // ~7 ms per 500 KB and the background repack compresses them with deltas anyway.
+  const compressed = deflateSync(Buffer.concat([header, body]), { level: body.length > LARGE_OBJECT_BYTES ? 0 : 1 });
+  let fd: number | null = null;
+  // A background `git prune-packed` removes empty fan-out directories: make it again if it vanished.
+  for (let attempt = 0; fd === null; attempt++) {
+    mkdirSync(dir, { recursive: true });
+    try {
+      // 'wx': a concurrent writer of the same object is harmless, the content is the same.
+      fd = openSync(path, 'wx', 0o444);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') return { oid, bytes: 0, path: null };
+      if (code !== 'ENOENT' || attempt >= 5) throw error;
+    }
   }
   try {
     writeSync(fd, compressed);

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync, openSync, closeSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync, openSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
 import { atomicWriteFileSync, DIR_MODE, FILE_MODE } from '../fs/atomic-write.js';
 import type { SessionMeta, StoredNode } from '../types.js';
@@ -125,8 +125,14 @@ function normaliseNode(raw: Record<string, unknown>): StoredNode {
  */
 export function writeNodeFile(repoDir: string, name: string, node: StoredNode): void {
   const dir = historyDir(repoDir);
-  if (!existsSync(dir)) mkdirSync(dir, { recursive: true, mode: DIR_MODE });
-  const fd = openSync(join(dir, name), 'wx', FILE_MODE);
+  let fd: number;
+  try {
+    fd = openSync(join(dir, name), 'wx', FILE_MODE);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    mkdirSync(dir, { recursive: true, mode: DIR_MODE }); // the first message makes history/
+    fd = openSync(join(dir, name), 'wx', FILE_MODE);
+  }
   try {
     writeFileSync(fd, JSON.stringify(node));
   } finally {

@@ -123,8 +123,8 @@ export async function loadCommitState(repoDir: string): Promise<CommitState> {
  * Whether a turn has anything to commit: new history files, or a change to a file other than
  * meta.json (which changes on every append and head switch and is committed along with them).
  */
-export function hasTurnChanges(repoDir: string, state: CommitState, historyNamesOnDisk: readonly string[]): boolean {
-  if (historyNamesOnDisk.some((name) => !state.historyNames.has(name))) return true;
+export function hasTurnChanges(repoDir: string, state: CommitState, addedHistoryNames: readonly string[]): boolean {
+  if (addedHistoryNames.length > 0) return true;
   const files = collectOtherFiles(repoDir);
   // meta.json rides along with real changes; .gitkeep alone is no turn either.
   const ignored = (path: string): boolean => path === META_FILE || path.endsWith('/.gitkeep');
@@ -151,18 +151,18 @@ export interface TurnCommitResult {
  * extended, not rebuilt: node files never change and their names only grow. Returns null when
  * nothing changed since the last commit.
  */
-export function commitTurnFiles(
+export async function commitTurnFiles(
   repoDir: string,
   state: CommitState,
-  historyNamesOnDisk: readonly string[],
+  addedHistoryNames: readonly string[],
   message: string,
   nowSeconds: number,
-): TurnCommitResult | null {
+): Promise<TurnCommitResult | null> {
   const gitdir = gitdirOf(repoDir);
   const written: string[] = [];
   let bytes = 0;
   const write = (type: 'blob' | 'tree' | 'commit', body: Uint8Array): string => {
-    const result = writeLooseObject(gitdir, type, body, true);
+    const result = writeLooseObject(gitdir, type, body, false);
     if (result.path) {
       written.push(result.path);
       bytes += result.bytes;
@@ -171,7 +171,7 @@ export function commitTurnFiles(
   };
 
   // history/: new files only.
-  const added = historyNamesOnDisk.filter((name) => !state.historyNames.has(name)).sort();
+  const added = [...addedHistoryNames].sort();
   const addedEntries: TreeEntry[] = added.map((name) => ({
     mode: '100644',
     name,
@@ -222,6 +222,9 @@ export function commitTurnFiles(
       message,
     }),
   );
+  // Objects first, all fsynced together (the filesystem joins concurrent syncs into one
+  // journal commit), then the ref: a power loss leaves the old head or the complete new one.
+  await Promise.all(written.map(fsyncFile));
   atomicWriteFileSync(join(gitdir, BRANCH_REF), `${sha}\n`, { durable: true });
 
   state.head = sha;
@@ -233,6 +236,15 @@ export function commitTurnFiles(
   state.looseBytes += bytes;
   state.looseObjects += written.length;
   return { sha, addedHistoryNames: added, writtenBytes: bytes, writtenObjects: written.length };
+}
+
+async function fsyncFile(path: string): Promise<void> {
+  const handle = await fs.promises.open(path, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
 }
 
 const SKIP_TOP = new Set(['.git', HISTORY_DIR]);

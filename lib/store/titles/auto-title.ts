@@ -15,9 +15,10 @@ import { RETITLE_AT_TURNS, TITLE_SYSTEM_PROMPT, type TitleRequest } from './titl
  */
 export async function maybeAutoTitle(ctx: StoreContext, session: OpenSession): Promise<void> {
   if (session.meta._user_titled) return;
-  const branch = branchMessages(session.graph, session.meta.head_id);
-  const turn = branch.filter((message) => message.role === 'user').length;
+  // Count first: building the branch's messages is the expensive part, needed only at a threshold.
+  const turn = session.graph.userCountTo(session.meta.head_id);
   if (!RETITLE_AT_TURNS.includes(turn)) return;
+  const branch = branchMessages(session.graph, session.meta.head_id);
   const lastTitledTurn = typeof session.meta['_title_turn'] === 'number' ? (session.meta['_title_turn'] as number) : 0;
   if (turn <= lastTitledTurn) return;
 

@@ -1,0 +1,376 @@
+import { lstat, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ForbiddenPathError, InvalidInputError } from '../errors.js';
+import { assertSessionId } from '../ids.js';
+import { realpathOrNull } from './allowed-roots.js';
+import { AGENT_EMAIL, agentCommitMessage, agentName } from './commit-message.js';
+import {
+  commitTree,
+  installTempIndex,
+  moveHead,
+  readHeadCommit,
+  revertIndexEntries,
+  stagedChanges,
+  syncIndexEntries,
+  withTempIndex,
+  writeTree,
+  type Ident,
+} from './commit-plumbing.js';
+import { GitCommandError, runGit, splitNul } from './git-cli.js';
+import { withLock } from './path-lock.js';
+import { normalizeProjectPath } from './project-paths.js';
+import { assertRepoSafe, locateGitDirs, type GitDirs } from './repo-safety.js';
+
+/**
+ * The project side of a turn (DESIGN §4.8). At the start note what is already dirty; at the end
+ * commit the agent's work under the agent's identity when that cannot sweep up the user's:
+ * known writes are committed path by path if none of them was dirty at the start, unknown
+ * writes only when the whole tree was clean at the start. Otherwise nothing is committed and
+ * the result says why, for the `project_commit_skipped` event.
+ */
+
+export type ProjectRepoState = 'ok' | 'missing_folder' | 'not_a_repo' | 'unsafe_config';
+
+export interface ProjectTurnSnapshot {
+  /** The real path of the project folder when it exists, else the path given. */
+  projectPath: string;
+  state: ProjectRepoState;
+  /** Why the state is not ok. */
+  message: string | null;
+  head: string | null;
+  /** Paths (relative, `/`) that differed from HEAD, were staged, or were untracked at turn start. */
+  dirtyPaths: Set<string>;
+  clean: boolean;
+}
+
+export type SkipReason = 'dirty_tree' | 'not_a_repo' | 'missing_folder' | 'disabled' | 'nothing_to_commit' | 'unsafe_config';
+
+export interface FinishProjectTurnOptions {
+  /** Defaults to the snapshot's folder; pass the current one if the project was relocated. */
+  projectPath?: string;
+  /** Paths the agent wrote (relative to the project). Omitted: unknown (an external agent). */
+  writtenPaths?: readonly string[];
+  sessionId: string;
+  turn: number;
+  userMessage: string;
+  model: string;
+  /** The project's auto-commit switch (default on). */
+  autoCommit?: boolean;
+  /** Commit time in milliseconds (default now). */
+  now?: number;
+}
+
+export interface FinishProjectTurnResult {
+  sha: string | null;
+  skipped: null | { reason: SkipReason; message: string };
+  /** Files the commit changed. */
+  paths: string[];
+  /** Known writes left out because .gitignore ignores them (never committed). */
+  ignoredPaths: string[];
+  /** False when the user's git held the index lock throughout; the commit stands, `git status` may look stale. */
+  indexUpdated: boolean;
+}
+
+export interface BeginProjectTurnOptions {
+  /** When given, a repository whose git directory lies outside these roots is refused. */
+  allowedRoots?: readonly string[];
+}
+
+interface WorkingTreeStatus {
+  head: string | null;
+  dirty: Set<string>;
+  conflicted: boolean;
+}
+
+/**
+ * `git status --porcelain=v2 -z --branch`: v2 rather than v1 because it carries HEAD in the same
+ * process. Renames are off, so a moved file shows as its deletion and its new path.
+ */
+export async function readWorkingTreeStatus(projectPath: string, untracked: 'all' | 'no' = 'all'): Promise<WorkingTreeStatus> {
+  const { stdout } = await runGit(projectPath, [
+    'status', '--porcelain=v2', '-z', '--branch', `--untracked-files=${untracked}`, '--no-renames',
+  ]);
+  const fields = splitNul(stdout);
+  const dirty = new Set<string>();
+  let head: string | null = null;
+  let conflicted = false;
+  for (let i = 0; i < fields.length; i++) {
+    const entry = fields[i] ?? '';
+    const kind = entry[0];
+    if (kind === '#') {
+      const match = /^# branch\.oid (\S+)/.exec(entry);
+      if (match?.[1] && match[1] !== '(initial)') head = match[1];
+    } else if (kind === '1') {
+      dirty.add(fieldAfter(entry, 8));
+    } else if (kind === '2') {
+      dirty.add(fieldAfter(entry, 9));
+      const orig = fields[++i];
+      if (orig) dirty.add(orig);
+    } else if (kind === 'u') {
+      conflicted = true;
+      dirty.add(fieldAfter(entry, 10));
+    } else if (kind === '?') {
+      dirty.add(entry.slice(2));
+    }
+  }
+  return { head, dirty, conflicted };
+}
+
+/** The text after the n-th space (paths may themselves contain spaces). */
+function fieldAfter(entry: string, n: number): string {
+  let at = -1;
+  for (let k = 0; k < n; k++) {
+    at = entry.indexOf(' ', at + 1);
+    if (at < 0) return '';
+  }
+  return entry.slice(at + 1);
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Turn start: the project's HEAD and what is already dirty there. Never throws for the repo's state. */
+export async function beginProjectTurn(projectPath: string, options: BeginProjectTurnOptions = {}): Promise<ProjectTurnSnapshot> {
+  const base = { head: null, dirtyPaths: new Set<string>(), clean: false };
+  const real = await realpathOrNull(projectPath);
+  if (!real || !(await isDirectory(real))) {
+    return { ...base, projectPath, state: 'missing_folder', message: missingMessage(projectPath) };
+  }
+  const probe = await probeRepo(real, options.allowedRoots);
+  if (probe.state !== 'ok') return { ...base, projectPath: real, state: probe.state, message: probe.message };
+  const status = await readWorkingTreeStatus(real);
+  return {
+    projectPath: real,
+    state: 'ok',
+    message: null,
+    head: status.head,
+    dirtyPaths: status.dirty,
+    clean: status.dirty.size === 0 && !status.conflicted,
+  };
+}
+
+async function probeRepo(
+  real: string,
+  allowedRoots?: readonly string[],
+): Promise<{ state: 'ok'; dirs: GitDirs } | { state: 'not_a_repo' | 'unsafe_config'; message: string }> {
+  const dirs = await locateGitDirs(real);
+  if (!dirs) return { state: 'not_a_repo', message: `not committed: ${real} is not a git repository` };
+  try {
+    await assertRepoSafe(real, allowedRoots ? { allowedRoots } : {});
+  } catch (error) {
+    if (error instanceof ForbiddenPathError) return { state: 'unsafe_config', message: `not committed: ${error.message}` };
+    throw error;
+  }
+  return { state: 'ok', dirs };
+}
+
+function missingMessage(path: string): string {
+  return `not committed: the project folder ${path} is missing; relocate the project to repair it`;
+}
+
+function skipped(reason: SkipReason, message: string): FinishProjectTurnResult {
+  return { sha: null, skipped: { reason, message }, paths: [], ignoredPaths: [], indexUpdated: true };
+}
+
+/** A merge, rebase, cherry-pick or revert stopped half-way: HEAD and the index belong to it. */
+async function operationInProgress(dirs: GitDirs): Promise<string | null> {
+  const markers: Array<[string, string]> = [
+    ['MERGE_HEAD', 'a merge'],
+    ['rebase-merge', 'a rebase'],
+    ['rebase-apply', 'a rebase or am'],
+    ['CHERRY_PICK_HEAD', 'a cherry-pick'],
+    ['REVERT_HEAD', 'a revert'],
+  ];
+  for (const [name, what] of markers) {
+    if (await lstat(join(dirs.gitDir, name)).then(() => true, () => false)) return what;
+  }
+  return null;
+}
+
+/** Known paths overlapping the dirty set (a written directory overlaps the dirty files below it). */
+function overlapping(written: readonly string[], dirty: ReadonlySet<string>): string[] {
+  const hits: string[] = [];
+  for (const path of written) {
+    if (dirty.has(path)) {
+      hits.push(path);
+      continue;
+    }
+    const prefix = `${path}/`;
+    for (const d of dirty) {
+      if (d.startsWith(prefix) || path.startsWith(`${d.replace(/\/$/, '')}/`)) {
+        hits.push(path);
+        break;
+      }
+    }
+  }
+  return hits;
+}
+
+function listForMessage(paths: readonly string[]): string {
+  const shown = paths.slice(0, 5).join(', ');
+  return paths.length > 5 ? `${shown} and ${paths.length - 5} more` : shown;
+}
+
+/**
+ * Turn end: commit the agent's work in the project repo, or say why not. The user's index is
+ * never used for staging and their other staged or unstaged changes stay exactly as they were.
+ */
+export async function finishProjectTurn(
+  snapshot: ProjectTurnSnapshot,
+  options: FinishProjectTurnOptions,
+): Promise<FinishProjectTurnResult> {
+  const sessionId = assertSessionId(options.sessionId);
+  if (!Number.isSafeInteger(options.turn) || options.turn < 1) throw new InvalidInputError(`invalid turn number: ${options.turn}`);
+  const written = options.writtenPaths ? [...new Set(options.writtenPaths.map(normalizeProjectPath))] : null;
+  if (written && written.length === 0) return skipped('nothing_to_commit', 'the agent changed no files in the project');
+  if (options.autoCommit === false) return skipped('disabled', 'auto-commit is off for this project; the agent\'s edits are left uncommitted');
+
+  const given = options.projectPath ?? snapshot.projectPath;
+  const real = await realpathOrNull(given);
+  if (snapshot.state === 'missing_folder' || !real || !(await isDirectory(real))) {
+    return skipped('missing_folder', missingMessage(given));
+  }
+  if (snapshot.state === 'not_a_repo' || snapshot.state === 'unsafe_config') {
+    return skipped(snapshot.state, snapshot.message ?? `not committed: ${real} cannot be used`);
+  }
+
+  return withLock(`project:${real}`, async () => {
+    const probe = await probeRepo(real);
+    if (probe.state !== 'ok') return skipped(probe.state, probe.message);
+    const busy = await operationInProgress(probe.dirs);
+    if (busy) return skipped('dirty_tree', `not committed: ${busy} is in progress in ${real}; the agent's edits are left in the working tree`);
+
+    if (written) {
+      const hit = overlapping(written, snapshot.dirtyPaths);
+      if (hit.length > 0) {
+        return skipped('dirty_tree', `not committed: ${listForMessage(hit)} had uncommitted changes before the turn, so the agent's edits are left in the working tree beside yours`);
+      }
+    } else if (!snapshot.clean) {
+      return skipped('dirty_tree', 'not committed: the project had uncommitted changes before the turn, so the agent\'s edits cannot be told apart from yours; they are left in the working tree');
+    }
+
+    const identity: Ident = { name: agentName(options.model), email: AGENT_EMAIL };
+    const message = agentCommitMessage(sessionId, options.turn, options.userMessage);
+    const time = (options.now ?? Date.now()) / 1000;
+    return commitChanges(real, probe.dirs, written, { identity, message, time, reflog: `openprogram: agent turn ${options.turn}` });
+  });
+}
+
+interface CommitRequest {
+  identity: Ident;
+  message: string;
+  time: number;
+  reflog: string;
+}
+
+/** Is `path` one of the written paths or below a written directory? */
+function coveredBy(path: string, written: readonly string[]): boolean {
+  return written.some((w) => path === w || path.startsWith(`${w}/`));
+}
+
+/**
+ * Stage `paths` (or everything when null) in a private index that starts as a copy of the real
+ * one (for its stat cache), drop whatever else differs from HEAD there (the user's staged
+ * work), commit it on top of HEAD and sync the committed entries into the real index. Callers
+ * hold the project lock. Each git process costs several milliseconds to start from a big
+ * server, so the common path uses five: add, diff-index, write-tree, commit-tree, update-ref
+ * (the private index then becomes the real one; see installTempIndex).
+ */
+export async function commitChanges(
+  real: string,
+  dirs: GitDirs,
+  paths: readonly string[] | null,
+  request: CommitRequest,
+): Promise<FinishProjectTurnResult> {
+  const head = await readHeadCommit(real, dirs);
+  return withTempIndex(dirs.gitDir, head !== null, async (temp) => {
+    const indexFile = temp.file;
+    const env = { GIT_INDEX_FILE: indexFile };
+    let ignoredPaths: string[] = [];
+    if (paths) {
+      ignoredPaths = await stageKnownPaths(real, env, paths);
+    } else {
+      await runGit(real, ['add', '-A'], { env });
+    }
+    let changes = await stagedChanges(real, head, indexFile);
+    if (changes.some((c) => c.status === 'U')) {
+      // The copied index was mid-merge: start again from exactly HEAD.
+      temp.seededFrom = null;
+      await runGit(real, head ? ['read-tree', head] : ['read-tree', '--empty'], { env });
+      if (paths) ignoredPaths = await stageKnownPaths(real, env, paths);
+      else await runGit(real, ['add', '-A'], { env });
+      changes = await stagedChanges(real, head, indexFile);
+    }
+    if (paths) {
+      // Anything else that differs from HEAD was staged by the user: keep it out of the commit.
+      const foreign = changes.filter((c) => !coveredBy(c.path, paths));
+      if (foreign.length > 0) {
+        await revertIndexEntries(real, indexFile, foreign);
+        changes = changes.filter((c) => coveredBy(c.path, paths));
+        // The private index now lacks the user's staging: it must not replace the real one.
+        temp.seededFrom = null;
+      }
+    }
+    if (changes.length === 0) return { ...skipped('nothing_to_commit', 'no file changes to commit'), ignoredPaths };
+    const tree = await writeTree(real, indexFile);
+    const sha = await commitTree(real, {
+      tree,
+      parent: head,
+      message: request.message,
+      author: request.identity,
+      committer: request.identity,
+      time: request.time,
+    });
+    await moveHead(real, sha, head, request.reflog);
+    const indexUpdated = (await installTempIndex(dirs.gitDir, temp)) || (await syncIndexEntries(real, changes));
+    return { sha, skipped: null, paths: changes.map((c) => c.path), ignoredPaths, indexUpdated };
+  });
+}
+
+/**
+ * `git add -A` of exactly these paths (literal names, not patterns), in the private index.
+ * git refuses ignored paths (exit 1, the others are still added) and fails outright on a
+ * missing path it does not track; both fall back to asking check-ignore and update-index.
+ * Returns the ignored paths, which are never committed.
+ */
+async function stageKnownPaths(real: string, env: Record<string, string>, paths: readonly string[]): Promise<string[]> {
+  const res = await runGit(real, ['-c', 'advice.addIgnoredFile=false', 'add', '-A', '--', ...paths.map((p) => `:(literal)${p}`)], {
+    env,
+    okCodes: [0, 1, 128],
+  });
+  if (res.code === 0) return [];
+  if (res.code === 1 && /ignored/.test(res.stderr)) return ignoredAmong(real, paths, env);
+  if (res.code === 128 && /did not match any files/.test(res.stderr)) {
+    const ignored = await ignoredAmong(real, paths, env);
+    const keep = paths.filter((p) => !ignored.includes(p));
+    const files: string[] = [];
+    const directories: string[] = [];
+    for (const path of keep) {
+      const info = await lstat(join(real, path)).catch(() => null);
+      if (info?.isDirectory()) directories.push(path);
+      else files.push(path);
+    }
+    // update-index --remove drops a vanished tracked file and ignores an unknown one.
+    if (files.length > 0) {
+      await runGit(real, ['update-index', '--add', '--remove', '--replace', '-z', '--stdin'], { env, input: files.map((f) => `${f}\0`).join('') });
+    }
+    if (directories.length > 0) await runGit(real, ['add', '-A', '--', ...directories.map((d) => `:(literal)${d}`)], { env });
+    return ignored;
+  }
+  throw new GitCommandError(['add'], res.code, res.stderr);
+}
+
+/** Untracked paths that .gitignore excludes (tracked files are never reported, as git add agrees). */
+async function ignoredAmong(real: string, paths: readonly string[], env: Record<string, string>): Promise<string[]> {
+  const res = await runGit(real, ['check-ignore', '-z', '--stdin'], {
+    env,
+    input: paths.map((p) => `${p}\0`).join(''),
+    okCodes: [0, 1],
+  });
+  return splitNul(res.stdout);
+}
