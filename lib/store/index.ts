@@ -10,5 +10,16 @@ export type { UpdateSessionInput } from './operations/update-session.js';
 export type { BeginTurnResult, FinalizeTurnInput, FinalizeTurnResult } from './operations/commit-turn.js';
 export type { CommitPage } from './operations/read-commits.js';
 export type { Provenance } from './operations/provenance.js';
-export type { ProjectHooks } from './store-context.js';
 export { RepackQueue } from './repo/repack.js';
+export type { UndoOutcome } from './operations/undo-turn.js';
+export { FROZEN_ERROR } from './operations/bind-project.js';
+export {
+  ProjectStore,
+  MAX_ATTACHMENT_BYTES,
+  type ProjectSummary,
+  type ProjectDetail,
+  type ProjectCommit,
+  type AttachmentUpload,
+  type SavedAttachment,
+  type ResolvedAttachment,
+} from './projects/index.js';

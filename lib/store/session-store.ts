@@ -9,7 +9,8 @@ import { DEBOUNCE_MS, RegistryWriter } from './registry/index-file.js';
 import { loadLocations } from './registry/locations.js';
 import { startUp, type StartupReport } from './registry/startup.js';
 import { RepackQueue } from './repo/repack.js';
-import { defaultProjectHooks, type OpenSession, type ProjectHooks, type StoreContext } from './store-context.js';
+import type { OpenSession, StoreContext } from './store-context.js';
+import { FileRecovery, ProjectStore } from './projects/index.js';
 import { nowSeconds } from './time.js';
 import type { TitleModel } from './titles/title-model.js';
 import type { BranchInfo, BranchMessage, ListFilter, ListOptions, ListPage, Message, SessionDetail, SessionRow, StoredNode } from './types.js';
@@ -24,6 +25,13 @@ import { beginTurn, finalizeTurn, type BeginTurnResult, type FinalizeTurnInput, 
 import { branchAt, listCommits, type CommitPage } from './operations/read-commits.js';
 import { nodeProvenance, nodesAfter, type Provenance } from './operations/provenance.js';
 import { regenerateTitle } from './titles/auto-title.js';
+import { setSessionProject } from './operations/bind-project.js';
+import { relocateProject } from './operations/relocate-project.js';
+import { setWorkdirs } from './operations/set-workdirs.js';
+import { redoTurn, snapshotBeforeEdit, undoTurn, type UndoOutcome } from './operations/undo-turn.js';
+import { resolveSessionAttachment, saveSessionAttachment } from './operations/session-attachments.js';
+import { projectCommits, type AttachmentUpload, type ProjectCommit, type ProjectDetail, type ProjectSummary, type ResolvedAttachment, type SavedAttachment } from './projects/index.js';
+import { assertProjectId } from './ids.js';
 
 export interface SessionStoreOptions {
   /** an OpenProgram state directory (sessions/, projects/) */
@@ -35,7 +43,6 @@ export interface SessionStoreOptions {
   /** LRU cap of open sessions; default OPENPROGRAM_SESSION_CACHE_CAP or 256 */
   cacheCap?: number;
   titleModel?: TitleModel | null;
-  projects?: ProjectHooks;
   /** shared across the stores of one process so repacks never pile up */
   repackQueue?: RepackQueue;
   debounceMs?: number;
@@ -68,8 +75,10 @@ export class SessionStore {
     const stateDir = resolve(options.stateDir);
     const sessionsDir = join(stateDir, 'sessions');
     mkdirSync(sessionsDir, { recursive: true, mode: DIR_MODE });
-    const allowedRoots = [...(options.workspaceRoot ? [options.workspaceRoot] : []), ...(options.allowedRoots ?? [])];
-    const trustedRoots = [stateDir, ...allowedRoots.map((root) => resolve(root))];
+    const workspaceRoot = resolve(options.workspaceRoot ?? join(stateDir, 'workspace'));
+    const allowedRoots = [workspaceRoot, ...(options.allowedRoots ?? []).map((root) => resolve(root))];
+    const trustedRoots = [stateDir, ...allowedRoots];
+    const projects = await ProjectStore.open({ stateDir, workspaceRoot, allowedRoots });
     const registry = new Registry();
     const { trusted, untrusted } = loadLocations(sessionsDir, trustedRoots);
     const ctx: StoreContext = {
@@ -85,7 +94,10 @@ export class SessionStore {
       untrustedLocations: untrusted,
       repack: options.repackQueue ?? new RepackQueue(),
       titleModel: options.titleModel ?? null,
-      projects: options.projects ?? defaultProjectHooks,
+      projects,
+      recovery: new FileRecovery(stateDir),
+      allowedRoots,
+      turns: new Map(),
       now: options.now ?? nowSeconds,
       background: new Set(),
     };
@@ -160,6 +172,59 @@ export class SessionStore {
   }
   async branchAt(sessionId: string, sha: string): Promise<{ headId: string | null; messages: BranchMessage[] }> {
     return branchAt(this.ctx, sessionId, sha);
+  }
+
+  async undoTurn(sessionId: string, turn: number): Promise<UndoOutcome> {
+    return undoTurn(this.ctx, sessionId, turn);
+  }
+  async redoTurn(sessionId: string, turn: number): Promise<UndoOutcome> {
+    return redoTurn(this.ctx, sessionId, turn);
+  }
+  /** The built-in file tools call this before they change a project file during a turn. */
+  async snapshotBeforeEdit(sessionId: string, relPath: string): Promise<void> {
+    return snapshotBeforeEdit(this.ctx, sessionId, relPath);
+  }
+
+  // Projects (entity-memory.zh.md §4)
+  get projects(): ProjectStore {
+    return this.ctx.projects;
+  }
+  async listProjects(): Promise<ProjectSummary[]> {
+    return this.ctx.projects.list();
+  }
+  async createProject(path: string, name?: string): Promise<ProjectDetail & { created: boolean }> {
+    return this.ctx.projects.resolve(path, name);
+  }
+  async relocateProject(projectId: string, path: string, sessionId?: string): Promise<{ oldPath: string; path: string; nodeId: string | null }> {
+    return relocateProject(this.ctx, projectId, path, sessionId);
+  }
+  /** Registry only: the project's git history and its sessions stay as they are. */
+  async unregisterProject(projectId: string): Promise<{ id: string }> {
+    const removed = await this.ctx.projects.unregister(assertProjectId(projectId));
+    return { id: removed.id };
+  }
+  async setProjectAutoCommit(projectId: string, on: boolean): Promise<ProjectDetail> {
+    return this.ctx.projects.setAutoCommit(assertProjectId(projectId), on);
+  }
+  async setSessionProject(sessionId: string, projectId: string): Promise<SessionRow> {
+    return setSessionProject(this.ctx, sessionId, projectId);
+  }
+  async setWorkdirs(sessionId: string, workdirs: string[]): Promise<SessionRow> {
+    return setWorkdirs(this.ctx, sessionId, workdirs);
+  }
+  /** The agent commits of a project, newest first, bounded. The default project has none. */
+  async projectCommits(projectId: string, limit = 50): Promise<ProjectCommit[]> {
+    const project = await this.ctx.projects.get(assertProjectId(projectId));
+    if (project.isDefault) return [];
+    const where = await this.ctx.projects.workdirState(project.id);
+    if (where.state === 'missing') return [];
+    return projectCommits(where.path, { limit });
+  }
+  async saveAttachment(sessionId: string, upload: AttachmentUpload): Promise<SavedAttachment> {
+    return saveSessionAttachment(this.ctx, sessionId, upload);
+  }
+  async resolveAttachment(sessionId: string, name: string): Promise<ResolvedAttachment> {
+    return resolveSessionAttachment(this.ctx, sessionId, name);
   }
 
   // Provenance (entity-memory.zh.md §5)

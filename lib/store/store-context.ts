@@ -9,6 +9,7 @@ import type { RepackQueue } from './repo/repack.js';
 import type { CommitState } from './repo/session-git.js';
 import type { SessionGraph } from './dag/graph.js';
 import type { TitleModel } from './titles/title-model.js';
+import type { FileRecovery, ProjectStore, ProjectTurnSnapshot } from './projects/index.js';
 import type { RegistryEntry, SessionMeta, SessionRow } from './types.js';
 import { secondsToMs } from './time.js';
 
@@ -28,18 +29,13 @@ export interface OpenSession {
   headDepth: number | null;
 }
 
-/** What the session store asks of the project layer (lib/store/projects). */
-export interface ProjectHooks {
-  nameOf(projectId: string): string;
-  exists(projectId: string): boolean;
-  onSessionBound?(projectId: string, sessionId: string): void;
-  onSessionRemoved?(projectId: string, sessionId: string): void;
+/** A turn between begin and finalize: what the project looked like when it started. */
+export interface RunningTurn {
+  turn: number;
+  projectId: string;
+  projectPath: string | null;
+  snapshot: ProjectTurnSnapshot | null;
 }
-
-export const defaultProjectHooks: ProjectHooks = {
-  nameOf: (projectId) => (projectId === 'default' ? 'Home' : projectId),
-  exists: (projectId) => projectId === 'default',
-};
 
 export interface StoreContext {
   stateDir: string;
@@ -56,7 +52,11 @@ export interface StoreContext {
   untrustedLocations: Map<string, unknown>;
   repack: RepackQueue;
   titleModel: TitleModel | null;
-  projects: ProjectHooks;
+  projects: ProjectStore;
+  recovery: FileRecovery;
+  /** allowed roots for project folders and extra working directories */
+  allowedRoots: string[];
+  turns: Map<string, RunningTurn>;
   now: () => number;
   /** background work (model titles) for idle() */
   background: Set<Promise<unknown>>;
@@ -83,7 +83,7 @@ export function isSessionDir(dir: string): boolean {
   return existsSync(join(dir, 'meta.json'));
 }
 
-export function toRow(ctx: Pick<StoreContext, 'projects'>, entry: RegistryEntry): SessionRow {
+export function toRow(ctx: { projects: Pick<ProjectStore, 'nameOf'> }, entry: RegistryEntry): SessionRow {
   return {
     id: entry.id,
     agentId: entry.agent_id,
@@ -125,7 +125,7 @@ const ROW_FIELD: Record<string, keyof SessionRow> = {
 };
 
 /** The changed registry fields as a partial row, for session_updated. */
-export function changedRowFields(ctx: Pick<StoreContext, 'projects'>, entry: RegistryEntry, changed: string[]): Partial<SessionRow> {
+export function changedRowFields(ctx: { projects: Pick<ProjectStore, 'nameOf'> }, entry: RegistryEntry, changed: string[]): Partial<SessionRow> {
   const row = toRow(ctx, entry);
   const out: Record<string, unknown> = {};
   for (const key of changed) {

@@ -1,4 +1,5 @@
-import { ConflictError, InvalidInputError } from '../errors.js';
+import { ConflictError, InvalidInputError, PreconditionError } from '../errors.js';
+import { beginProjectTurn, finishProjectTurn, type ProjectTurnSnapshot } from '../projects/index.js';
 import { countCommits, writeBranchRef } from '../repo/commit-log.js';
 import { REPACK_LOOSE_BYTES } from '../repo/repack.js';
 import { parseNodeFileName, writeMeta } from '../repo/session-files.js';
@@ -11,8 +12,8 @@ import {
   type CommitState,
 } from '../repo/session-git.js';
 import { sliceCodePoints } from '../text.js';
-import type { OpenSession, StoreContext } from '../store-context.js';
-import type { SessionStatus } from '../types.js';
+import type { OpenSession, RunningTurn, StoreContext } from '../store-context.js';
+import type { SessionStatus, StoredNode } from '../types.js';
 import { updateSessionFields, withSession } from './session-access.js';
 import { maybeAutoTitle } from '../titles/auto-title.js';
 
@@ -37,15 +38,34 @@ export async function headDepth(session: OpenSession): Promise<number> {
 
 export interface BeginTurnResult {
   turn: number;
+  /** whether the project's working tree was clean; null for the default project (no repo) */
   projectClean: boolean | null;
 }
 
-/** turn.begin: status running; a second begin while one runs is a CONFLICT. */
+/**
+ * turn.begin: status running; a second begin while one runs is a CONFLICT. A session bound to a
+ * project whose folder is missing is refused with the location, never run in another folder.
+ * The project's dirty paths are noted for the auto-commit at the end (DESIGN §4.8).
+ */
 export function beginTurn(ctx: StoreContext, sessionId: string): Promise<BeginTurnResult> {
   return withSession(ctx, sessionId, async (session) => {
-    if (session.meta.status === 'running') throw new ConflictError('a turn is already running in this session');
+    if (session.meta.status === 'running' || ctx.turns.has(sessionId)) throw new ConflictError('a turn is already running in this session');
+    const projectId = ctx.registry.get(sessionId)!.project_id;
+    let projectPath: string | null = null;
+    let snapshot: ProjectTurnSnapshot | null = null;
+    if (projectId !== 'default' && ctx.projects.has(projectId)) {
+      const where = await ctx.projects.workdirState(projectId);
+      if (where.state === 'missing') {
+        throw new PreconditionError(`the folder of project ${ctx.projects.nameOf(projectId)} is missing (${where.path}); repair it with relocate before starting a turn`);
+      }
+      projectPath = where.path;
+      snapshot = await beginProjectTurn(where.path, { allowedRoots: ctx.allowedRoots });
+    }
+    const turn = turnCountOf(session) + 1;
+    ctx.turns.set(sessionId, { turn, projectId, projectPath, snapshot });
+    // Journaled and in meta.json: the registry may follow within the debounce window.
     await updateSessionFields(ctx, session, { status: 'running' }, { writeNow: false });
-    return { turn: turnCountOf(session) + 1, projectClean: null };
+    return { turn, projectClean: snapshot ? snapshot.state === 'ok' && snapshot.clean : null };
   });
 }
 
@@ -57,6 +77,10 @@ function turnCountOf(session: OpenSession): number {
 export interface FinalizeTurnInput {
   commitMessage?: string;
   status?: SessionStatus;
+  /** project-relative paths the agent wrote, when known (the built-in tools); omitted: unknown */
+  writtenPaths?: string[];
+  /** the model of the turn, for the agent identity of the project commit */
+  model?: string;
 }
 
 export interface FinalizeTurnResult {
@@ -69,8 +93,9 @@ export interface FinalizeTurnResult {
 const FINAL_STATUSES: readonly string[] = ['idle', 'failed', 'cancelled'];
 
 /**
- * The end of a turn: status, turn_count and one commit of everything the turn wrote, then
- * the title policy. Nothing new → no commit (and no new turn number).
+ * The end of a turn: the project's auto-commit (when a begin noted its state), then status,
+ * turn_count and one session commit of everything the turn wrote, then the title policy.
+ * Nothing new in the session → no commit and no new turn number.
  */
 export function finalizeTurn(ctx: StoreContext, sessionId: string, input: FinalizeTurnInput = {}): Promise<FinalizeTurnResult> {
   const status = input.status ?? 'idle';
@@ -78,17 +103,25 @@ export function finalizeTurn(ctx: StoreContext, sessionId: string, input: Finali
   if (input.commitMessage !== undefined && (typeof input.commitMessage !== 'string' || input.commitMessage.trim() === '')) {
     throw new InvalidInputError('commitMessage must be a non-empty string');
   }
+  if (input.writtenPaths !== undefined && (!Array.isArray(input.writtenPaths) || input.writtenPaths.some((path) => typeof path !== 'string'))) {
+    throw new InvalidInputError('writtenPaths must be a list of paths');
+  }
   return withSession(ctx, sessionId, async (session) => {
+    const running = ctx.turns.get(sessionId) ?? null;
+    ctx.turns.delete(sessionId);
     const state = await ensureCommitState(session);
     if (typeof session.meta.turn_count !== 'number') await headDepth(session);
     const added = session.uncommitted.filter((name) => !state.historyNames.has(name));
-    // Status is journaled and in meta.json, so the registry may follow within the debounce window.
     if (!hasTurnChanges(session.dir, state, added)) {
       if (session.meta.status !== status) await updateSessionFields(ctx, session, { status }, { writeNow: false });
       return { turn: turnCountOf(session), sessionCommit: null, projectCommit: null, projectCommitSkipped: null };
     }
-    const message = input.commitMessage ?? defaultCommitMessage(session, added);
     const turn = turnCountOf(session) + 1;
+    const userMessage = turnUserMessage(session, added);
+    const project = running?.snapshot ? await commitProjectTurn(ctx, session, running, { ...input, turn, userMessage }) : null;
+
+    let message = input.commitMessage ?? defaultCommitMessage(session, added, userMessage);
+    if (project?.sha) message += `\n\nOpenProgram-Project-Commit: ${project.sha}`;
     const pendingRefs = pendingRetryRefs(session);
     await updateSessionFields(ctx, session, { status, turn_count: turn }, { writeNow: false });
     if (pendingRefs.length > 0) {
@@ -107,21 +140,63 @@ export function finalizeTurn(ctx: StoreContext, sessionId: string, input: Finali
       ctx.repack.schedule(session.dir);
     }
     await maybeAutoTitle(ctx, session);
-    return { turn, sessionCommit: result.sha, projectCommit: null, projectCommitSkipped: null };
+    return { turn, sessionCommit: result.sha, projectCommit: project?.sha ?? null, projectCommitSkipped: project?.skipped ?? null };
   });
 }
 
-/** `turn: <first line of the turn's user message, 60 code points>`; a reply-only turn is a retry. */
-function defaultCommitMessage(session: OpenSession, addedNames: string[]): string {
-  const added = addedNames
+/**
+ * DESIGN §4.8 at the end of a turn: commit the agent's writes in the project repo when the
+ * tree allowed it, else say why (project_commit_skipped). Seals the turn's undo record.
+ */
+async function commitProjectTurn(
+  ctx: StoreContext,
+  session: OpenSession,
+  running: RunningTurn,
+  input: FinalizeTurnInput & { turn: number; userMessage: string },
+): Promise<{ sha: string | null; skipped: { reason: string; message: string } | null }> {
+  const snapshot = running.snapshot!;
+  const projectId = running.projectId;
+  const autoCommit = ctx.projects.has(projectId) ? (await ctx.projects.get(projectId)).autoCommit : false;
+  const model = input.model ?? (typeof session.meta['model'] === 'string' ? (session.meta['model'] as string) : 'unknown model');
+  const result = await finishProjectTurn(snapshot, {
+    projectPath: running.projectPath ?? undefined,
+    writtenPaths: input.writtenPaths,
+    sessionId: session.id,
+    turn: input.turn,
+    userMessage: input.userMessage,
+    model,
+    autoCommit,
+    allowedRoots: ctx.allowedRoots,
+  });
+  if (result.skipped && result.skipped.reason !== 'nothing_to_commit') {
+    ctx.events.emit('project_commit_skipped', { sessionId: session.id, projectId, reason: result.skipped.reason, message: result.skipped.message });
+  }
+  if (running.projectPath) await ctx.recovery.sealTurn(session.id, input.turn, running.projectPath, { commitSha: result.sha ?? undefined });
+  const skipped = result.skipped && result.skipped.reason !== 'nothing_to_commit' ? result.skipped : null;
+  return { sha: result.sha, skipped };
+}
+
+/** The user message that started the turn: the newest one it added, else the newest on the branch. */
+function turnUserMessage(session: OpenSession, addedNames: string[]): string {
+  const added = nodesOf(session, addedNames);
+  const user = [...added].reverse().find((node) => node.role === 'user') ?? [...session.graph.branchTo(session.meta.head_id)].reverse().find((node) => node.role === 'user');
+  return String(user?.output ?? '');
+}
+
+function nodesOf(session: OpenSession, names: string[]): StoredNode[] {
+  return names
     .map((name) => parseNodeFileName(name))
     .filter((parsed) => parsed !== null)
     .sort((a, b) => a.seq - b.seq)
     .map((parsed) => session.graph.get(parsed.id))
     .filter((node) => node !== undefined);
-  const user = [...added].reverse().find((node) => node.role === 'user');
-  if (user) {
-    const firstLine = String(user.output ?? '').trim().split('\n')[0]?.trim() ?? '';
+}
+
+/** `turn: <first line of the turn's user message, 60 code points>`; a reply-only turn is a retry. */
+function defaultCommitMessage(session: OpenSession, addedNames: string[], userMessage: string): string {
+  const added = nodesOf(session, addedNames);
+  if (added.some((node) => node.role === 'user')) {
+    const firstLine = userMessage.trim().split('\n')[0]?.trim() ?? '';
     return `turn: ${sliceCodePoints(firstLine, 60)}`;
   }
   const forked = added.some((node) => node.role === 'llm' && session.graph.siblingsOf(node).length > 1);

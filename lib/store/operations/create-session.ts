@@ -37,7 +37,7 @@ export async function createSession(ctx: StoreContext, input: CreateSessionInput
   return ctx.locks.run(id, async () => {
     const existing = ctx.registry.get(id);
     if (existing) return { row: toRow(ctx, existing), created: false };
-    if (!ctx.projects.exists(projectId)) throw new NotFoundError(`unknown project: ${projectId}`);
+    if (!ctx.projects.has(projectId)) throw new NotFoundError(`unknown project: ${projectId}`);
 
     const dir = projectId === 'default' ? defaultRepoDir(ctx, id) : projectRepoDir(ctx, projectId, id);
     const onDisk = readMeta(dir);
@@ -84,7 +84,7 @@ export async function createSession(ctx: StoreContext, input: CreateSessionInput
     const entry = entryFromMeta(meta, id, typeof meta.preview === 'string' ? meta.preview : null);
     ctx.registry.set(entry);
     await ctx.writer.writeNow();
-    ctx.projects.onSessionBound?.(projectId, id);
+    if (projectId !== 'default') await ctx.projects.addSession(projectId, id);
     const row = toRow(ctx, entry);
     ctx.events.emit('session_created', row);
     return { row, created: true };

@@ -20,7 +20,8 @@ export function deleteSession(ctx: StoreContext, sessionId: string): Promise<{ i
     ctx.cache.delete(sessionId);
     ctx.registry.delete(sessionId);
     await ctx.writer.writeNow();
-    ctx.projects.onSessionRemoved?.(entry.project_id, sessionId);
+    ctx.turns.delete(sessionId);
+    await ctx.projects.forgetSession(sessionId);
     ctx.events.emit('session_deleted', { id: sessionId });
     return { id: sessionId };
   });

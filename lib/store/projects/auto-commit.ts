@@ -58,6 +58,8 @@ export interface FinishProjectTurnOptions {
   autoCommit?: boolean;
   /** Commit time in milliseconds (default now). */
   now?: number;
+  /** As for beginProjectTurn: refuse git directories outside these roots. */
+  allowedRoots?: readonly string[];
 }
 
 export interface FinishProjectTurnResult {
@@ -240,7 +242,7 @@ export async function finishProjectTurn(
   }
 
   return withLock(`project:${real}`, async () => {
-    const probe = await probeRepo(real);
+    const probe = await probeRepo(real, options.allowedRoots);
     if (probe.state !== 'ok') return skipped(probe.state, probe.message);
     const busy = await operationInProgress(probe.dirs);
     if (busy) return skipped('dirty_tree', `not committed: ${busy} is in progress in ${real}; the agent's edits are left in the working tree`);

@@ -239,7 +239,7 @@ export class ProjectStore {
     assertSessionId(sessionId);
     await this.mutate(async () => {
       if (id === DEFAULT_PROJECT_ID) this.ensureDefaultEntry();
-      const entry = this.usableEntry(id) ? this.entry(id) : undefined;
+      const entry = id === DEFAULT_PROJECT_ID || this.usableEntry(id) ? this.entry(id) : undefined;
       if (!entry) throw new NotFoundError(`unknown project: ${id}`);
       for (const [otherId, other] of Object.entries(this.registry)) {
         if (otherId !== id && isRecord(other) && Array.isArray(other.session_ids) && other.session_ids.includes(sessionId)) {

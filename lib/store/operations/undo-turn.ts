@@ -1,0 +1,75 @@
+import { randomBytes } from 'node:crypto';
+import { InvalidInputError, PreconditionError } from '../errors.js';
+import type { StoreContext } from '../store-context.js';
+import { appendRecordNode } from './append-message.js';
+import { withSession } from './session-access.js';
+
+export interface UndoOutcome {
+  turn: number;
+  method: 'reset' | 'files';
+  paths: string[];
+  commit: { from: string | null; to: string | null } | null;
+  nodeId: string;
+}
+
+function assertTurn(turn: unknown): number {
+  if (typeof turn !== 'number' || !Number.isSafeInteger(turn) || turn < 1) throw new InvalidInputError('turn must be a positive integer');
+  return turn;
+}
+
+async function projectPathOf(ctx: StoreContext, sessionId: string): Promise<string> {
+  const projectId = await withSession(ctx, sessionId, () => ctx.registry.get(sessionId)!.project_id);
+  if (projectId === 'default' || !ctx.projects.has(projectId)) {
+    throw new PreconditionError('this session has no project repository, so there are no file edits to undo');
+  }
+  const where = await ctx.projects.workdirState(projectId);
+  if (where.state === 'missing') throw new PreconditionError(`the project folder is missing (${where.path}); repair it first`);
+  return where.path;
+}
+
+/**
+ * Per-turn undo of the agent's file edits (entity-memory.zh.md "附件与恢复"): restores the
+ * snapshots or moves the agent commit back; refused with the reason otherwise. Recorded in the
+ * session as a turn/undo record node, so the history says it happened.
+ */
+export async function undoTurn(ctx: StoreContext, sessionId: string, turn: number): Promise<UndoOutcome> {
+  assertTurn(turn);
+  if (ctx.turns.has(sessionId)) throw new PreconditionError('a turn is running in this session; undo after it ends');
+  const path = await projectPathOf(ctx, sessionId);
+  const result = await ctx.recovery.undoTurn(sessionId, turn, path);
+  const record = await recordNode(ctx, sessionId, 'turn/undo', `undid the file edits of turn ${turn}`, { turn, method: result.method, paths: result.restored, commit: result.commit });
+  return { turn, method: result.method, paths: result.restored, commit: result.commit, nodeId: record };
+}
+
+export async function redoTurn(ctx: StoreContext, sessionId: string, turn: number): Promise<UndoOutcome> {
+  assertTurn(turn);
+  if (ctx.turns.has(sessionId)) throw new PreconditionError('a turn is running in this session; redo after it ends');
+  const path = await projectPathOf(ctx, sessionId);
+  const result = await ctx.recovery.redoTurn(sessionId, turn, path);
+  const record = await recordNode(ctx, sessionId, 'turn/redo', `redid the file edits of turn ${turn}`, { turn, method: result.method, paths: result.reapplied, commit: result.commit });
+  return { turn, method: result.method, paths: result.reapplied, commit: result.commit, nodeId: record };
+}
+
+/** Keep a file's content before the agent edits it during the running turn. */
+export async function snapshotBeforeEdit(ctx: StoreContext, sessionId: string, relPath: string): Promise<void> {
+  const running = ctx.turns.get(sessionId);
+  if (!running || !running.projectPath) throw new PreconditionError('no running turn in a project for this session');
+  await ctx.recovery.snapshotBefore(sessionId, running.turn, running.projectPath, relPath);
+}
+
+async function recordNode(ctx: StoreContext, sessionId: string, name: string, output: string, metadata: Record<string, unknown>): Promise<string> {
+  const message = await appendRecordNode(ctx, sessionId, (seq, now) => ({
+    id: `${name === 'turn/undo' ? 'undo' : 'redo'}_${randomBytes(5).toString('hex')}`,
+    created_at: now,
+    seq,
+    role: 'code',
+    name,
+    input: null,
+    output,
+    caller: 'ROOT',
+    predecessor: null,
+    reads: [],
+    metadata: { display: 'runtime', ...metadata },
+  }));
+  return message.id;
+}
