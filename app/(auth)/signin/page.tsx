@@ -1,0 +1,30 @@
+import { redirect } from 'next/navigation';
+import { SetupAdminForm } from '@/components/auth/setup-admin-form';
+import { SignInForm } from '@/components/auth/sign-in-form';
+import { describeSignInError, safeCallbackUrl } from '@/components/auth/sign-in-messages';
+import { SignUpForm } from '@/components/auth/sign-up-form';
+import { getRequestContext, getServerCaller } from '@/trpc/server';
+
+export const metadata = { title: 'Sign in · Entity Memory' };
+
+type SearchParams = Promise<Record<string, string | string[] | undefined>>;
+
+export default async function SignInPage({ searchParams }: { searchParams: SearchParams }) {
+  const params = await searchParams;
+  const callbackUrl = safeCallbackUrl(typeof params.callbackUrl === 'string' ? params.callbackUrl : undefined);
+  if ((await getRequestContext()).user) redirect(callbackUrl);
+  const status = await (await getServerCaller()).auth.status();
+  // next-auth sends failed non-JS sign-ins back here with ?error=.
+  const error = typeof params.error === 'string' ? describeSignInError(params.error) : null;
+
+  return (
+    <main className="mx-auto flex min-h-screen max-w-sm flex-col justify-center gap-10 px-4 py-12">
+      <div>
+        <h1 className="text-2xl font-semibold">Entity Memory</h1>
+        <p className="mt-1 text-sm text-neutral-600 dark:text-neutral-400">Every agent conversation kept as replayable history in git.</p>
+      </div>
+      {status.needsSetup ? <SetupAdminForm /> : <SignInForm callbackUrl={callbackUrl} initialError={error} />}
+      {!status.needsSetup && status.signupOpen ? <SignUpForm /> : null}
+    </main>
+  );
+}

@@ -1,0 +1,6 @@
+export const dynamic = 'force-dynamic';
+
+/** Liveness, without authentication. */
+export function GET(): Response {
+  return Response.json({ ok: true });
+}

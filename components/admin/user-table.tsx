@@ -1,0 +1,86 @@
+'use client';
+
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { inferRouterOutputs } from '@trpc/server';
+import { useState } from 'react';
+import { Button } from '@/components/ui/button';
+import { FormMessage } from '@/components/ui/form-message';
+import type { AppRouter } from '@/server/api/root';
+import { useTRPC } from '@/trpc/client';
+
+type UserRow = inferRouterOutputs<AppRouter>['admin']['listUsers'][number];
+
+export function UserTable({ initialUsers, currentUserId }: { initialUsers: UserRow[]; currentUserId: string }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const users = useQuery(trpc.admin.listUsers.queryOptions(undefined, { initialData: initialUsers }));
+  const [message, setMessage] = useState<{ error?: string; success?: string }>({});
+  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.admin.listUsers.queryKey() });
+  const setDisabled = useMutation(trpc.admin.setDisabled.mutationOptions({ onSuccess: refresh }));
+  const resetPassword = useMutation(trpc.admin.resetPassword.mutationOptions());
+
+  async function run(action: () => Promise<unknown>, success: string) {
+    try {
+      await action();
+      setMessage({ success });
+    } catch (failure) {
+      setMessage({ error: (failure as Error).message });
+    }
+  }
+
+  return (
+    <div className="space-y-2">
+      <table className="w-full text-left text-sm">
+        <caption className="sr-only">Users</caption>
+        <thead>
+          <tr className="border-b border-neutral-200 dark:border-neutral-800">
+            <th scope="col" className="py-2">Email</th>
+            <th scope="col">Role</th>
+            <th scope="col">Status</th>
+            <th scope="col"><span className="sr-only">Actions</span></th>
+          </tr>
+        </thead>
+        <tbody>
+          {(users.data ?? []).map((user) => (
+            <tr key={user.id} className="border-b border-neutral-100 dark:border-neutral-900">
+              <td className="py-2 font-medium">
+                {user.email}
+                {user.id === currentUserId ? <span className="text-neutral-500"> (you)</span> : null}
+              </td>
+              <td>{user.admin ? 'admin' : 'user'}</td>
+              <td>{user.disabled ? 'disabled' : 'active'}</td>
+              <td className="space-x-2 py-1 text-right">
+                <Button
+                  variant="secondary"
+                  aria-label={`Reset the password of ${user.email}`}
+                  onClick={() => {
+                    const password = window.prompt(`New password for ${user.email} (8 characters or more). Their sign-ins end at once.`);
+                    if (password) {
+                      void run(() => resetPassword.mutateAsync({ userId: user.id, password }), `Password of ${user.email} reset.`);
+                    }
+                  }}
+                >
+                  Reset password
+                </Button>
+                <Button
+                  variant={user.disabled ? 'secondary' : 'danger'}
+                  aria-label={`${user.disabled ? 'Enable' : 'Disable'} ${user.email}`}
+                  disabled={setDisabled.isPending}
+                  onClick={() =>
+                    void run(
+                      () => setDisabled.mutateAsync({ userId: user.id, disabled: !user.disabled }),
+                      `${user.email} ${user.disabled ? 'enabled' : 'disabled'}.`,
+                    )
+                  }
+                >
+                  {user.disabled ? 'Enable' : 'Disable'}
+                </Button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <FormMessage error={message.error} success={message.success} />
+    </div>
+  );
+}

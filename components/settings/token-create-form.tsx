@@ -1,0 +1,64 @@
+'use client';
+
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { Button } from '@/components/ui/button';
+import { FormMessage } from '@/components/ui/form-message';
+import { TextField } from '@/components/ui/text-field';
+import { useTRPC } from '@/trpc/client';
+
+/** Creates a token and shows it once; it cannot be seen again after this. */
+export function TokenCreateForm() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const create = useMutation(
+    trpc.token.create.mutationOptions({
+      onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.token.list.queryKey() }),
+    }),
+  );
+  const [created, setCreated] = useState<{ name: string; token: string } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const formElement = event.currentTarget;
+    const form = new FormData(formElement);
+    const name = String(form.get('name'));
+    const expires = String(form.get('expires') ?? '');
+    setError(null);
+    try {
+      const expiresAt = expires ? new Date(`${expires}T23:59:59`).getTime() : null;
+      const { token } = await create.mutateAsync({ name, expiresAt });
+      setCreated({ name, token });
+      formElement.reset();
+    } catch (failure) {
+      setError((failure as Error).message);
+    }
+  }
+
+  return (
+    <div className="space-y-3">
+      <form onSubmit={onSubmit} className="flex flex-wrap items-end gap-3" aria-label="Create an API token">
+        <TextField label="Token name" name="name" required maxLength={100} className="min-w-48 flex-1" />
+        <TextField label="Expires (optional)" name="expires" type="date" />
+        <Button type="submit" disabled={create.isPending}>
+          Create token
+        </Button>
+      </form>
+      <FormMessage error={error} />
+      {created ? (
+        <div role="status" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm dark:border-amber-700 dark:bg-amber-950">
+          <p>
+            Token <strong>{created.name}</strong> created. Copy it now: it is shown only once.
+          </p>
+          <code data-testid="new-token" className="mt-2 block break-all rounded bg-white px-2 py-1 font-mono dark:bg-neutral-900">
+            {created.token}
+          </code>
+          <Button variant="secondary" className="mt-2" onClick={() => setCreated(null)}>
+            Done
+          </Button>
+        </div>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,66 @@
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ApiTokenStore } from './api-tokens.js';
+import { sha256Hex } from './token-secret.js';
+import { useTempDir } from './test-helpers.js';
+
+describe('ApiTokenStore', () => {
+  const tempDir = useTempDir();
+
+  it('stores only the sha256 of a token and authenticates it', () => {
+    const dir = tempDir();
+    const store = new ApiTokenStore(dir);
+    const { id, token } = store.create('u1', { name: 'agent' });
+    expect(token).toMatch(/^em_[A-Za-z0-9_-]{43}$/);
+    const text = readFileSync(join(dir, 'tokens.json'), 'utf8');
+    expect(text).not.toContain(token);
+    expect(text).toContain(sha256Hex(token));
+    expect(statSync(join(dir, 'tokens.json')).mode & 0o777).toBe(0o600);
+    expect(new ApiTokenStore(dir).authenticate(token)).toEqual({ userId: 'u1', tokenId: id });
+    expect(store.authenticate(`${token}x`)).toBeNull();
+    expect(store.authenticate('Bearer nonsense')).toBeNull();
+  });
+
+  it('records last use, written on flush', () => {
+    let now = 1_000;
+    const dir = tempDir();
+    const store = new ApiTokenStore(dir, () => now);
+    const { token } = store.create('u1', { name: 'agent' });
+    expect(store.list('u1')[0]?.lastUsedAt).toBeNull();
+    now = 2_000;
+    store.authenticate(token);
+    expect(store.list('u1')[0]?.lastUsedAt).toBe(2_000);
+    store.flushSync();
+    expect(new ApiTokenStore(dir).list('u1')[0]?.lastUsedAt).toBe(2_000);
+  });
+
+  it('stops an expired token and refuses an expiry in the past', () => {
+    let now = 1_000;
+    const store = new ApiTokenStore(tempDir(), () => now);
+    const { token } = store.create('u1', { name: 'short-lived', expiresAt: 5_000 });
+    expect(store.authenticate(token)).not.toBeNull();
+    now = 5_000;
+    expect(store.authenticate(token)).toBeNull();
+    expect(store.list('u1')[0]?.expired).toBe(true);
+    expect(() => store.create('u1', { name: 'x', expiresAt: 4_000 })).toThrow(/future/);
+  });
+
+  it('revokes at once, and only the owner can', () => {
+    const store = new ApiTokenStore(tempDir());
+    const { id, token } = store.create('u1', { name: 'agent' });
+    expect(() => store.revoke('u2', id)).toThrow(expect.objectContaining({ code: 'NOT_FOUND' }));
+    expect(store.authenticate(token)).not.toBeNull();
+    store.revoke('u1', id);
+    expect(store.authenticate(token)).toBeNull();
+    expect(store.list('u1')).toEqual([]);
+  });
+
+  it('lists a user its own tokens only, and refuses empty names', () => {
+    const store = new ApiTokenStore(tempDir());
+    store.create('u1', { name: 'a' });
+    store.create('u2', { name: 'b' });
+    expect(store.list('u1').map((t) => t.name)).toEqual(['a']);
+    expect(() => store.create('u1', { name: '  ' })).toThrow(expect.objectContaining({ code: 'BAD_REQUEST' }));
+  });
+});

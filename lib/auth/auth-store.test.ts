@@ -1,0 +1,98 @@
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import { AuthStore } from './auth-store.js';
+import { SignInRateLimiter } from './rate-limit.js';
+import { useTempDir } from './test-helpers.js';
+
+describe('AuthStore', () => {
+  const tempDir = useTempDir();
+
+  it('issues a setup code on first run and accepts it exactly once', async () => {
+    const store = new AuthStore(tempDir());
+    const log = await store.bootstrap({});
+    const code = /setup code: (\S+)/.exec(log.join('\n'))?.[1];
+    expect(code).toBeDefined();
+    expect(store.needsSetup).toBe(true);
+    await expect(store.createFirstAdmin({ code: 'WRONG-CODE-0000', email: 'a@x.org', password: 'password-1', ip: null }))
+      .rejects.toMatchObject({ code: 'FORBIDDEN' });
+    const admin = await store.createFirstAdmin({ code: code!, email: 'a@x.org', password: 'password-1', ip: null });
+    expect(admin.admin).toBe(true);
+    await expect(store.createFirstAdmin({ code: code!, email: 'b@x.org', password: 'password-1', ip: null }))
+      .rejects.toMatchObject({ code: 'CONFLICT' });
+  });
+
+  it('creates the admin from the environment once, then ignores it with a warning', async () => {
+    const dir = tempDir();
+    const env = { adminEmail: 'root@x.org', adminPassword: 'password-1' };
+    const first = await new AuthStore(dir).bootstrap(env);
+    expect(first.join('\n')).toMatch(/Created the admin account root@x.org/);
+    const second = new AuthStore(dir);
+    expect((await second.bootstrap({ ...env, adminEmail: 'other@x.org' })).join('\n')).toMatch(/ignored: an admin already exists/);
+    expect(second.users.list().map((u) => u.email)).toEqual(['root@x.org']);
+    expect(second.needsSetup).toBe(false);
+  });
+
+  it('reports bad admin variables instead of failing the start', async () => {
+    const store = new AuthStore(tempDir());
+    const log = (await store.bootstrap({ adminEmail: 'root@x.org', adminPassword: 'short' })).join('\n');
+    expect(log).toMatch(/not used: password must be at least 8 characters/);
+    expect(log).toMatch(/setup code: /);
+  });
+
+  it('rate-limits sign-in before hashing', async () => {
+    const store = new AuthStore(tempDir(), {
+      limiter: new SignInRateLimiter({ email: { max: 2, windowMs: 60_000 }, ip: { max: 100, windowMs: 60_000 } }),
+    });
+    await store.bootstrap({ adminEmail: 'root@x.org', adminPassword: 'password-1' });
+    const verify = vi.spyOn(store.users, 'verifyCredentials');
+    expect(await store.signIn('root@x.org', 'nope-nope', '1.2.3.4')).toEqual({ ok: false, reason: 'invalid' });
+    expect(await store.signIn('root@x.org', 'nope-nope', '1.2.3.4')).toEqual({ ok: false, reason: 'invalid' });
+    expect(verify).toHaveBeenCalledTimes(2);
+    const refused = await store.signIn('root@x.org', 'password-1', '1.2.3.4');
+    expect(refused).toMatchObject({ ok: false, reason: 'rate_limited' });
+    expect(verify).toHaveBeenCalledTimes(2); // the refused attempt never reached the hash
+    verify.mockRestore();
+  });
+
+  it('validates sessions by user, enabled flag and session version', async () => {
+    const store = new AuthStore(tempDir());
+    await store.bootstrap({ adminEmail: 'root@x.org', adminPassword: 'password-1' });
+    const user = await store.users.create({ email: 'a@x.org', password: 'password-1' });
+    expect(store.sessionUser(user.id, 1)?.email).toBe('a@x.org');
+    store.users.setDisabled(user.id, true);
+    expect(store.sessionUser(user.id, 1)).toBeNull();
+    store.users.setDisabled(user.id, false);
+    expect(store.sessionUser(user.id, 1)).toBeNull(); // the old cookie stays dead after re-enabling
+    expect(store.sessionUser(user.id, 2)?.email).toBe('a@x.org');
+  });
+
+  it('refuses tokens of a disabled user', async () => {
+    const store = new AuthStore(tempDir());
+    await store.bootstrap({ adminEmail: 'root@x.org', adminPassword: 'password-1' });
+    const user = await store.users.create({ email: 'a@x.org', password: 'password-1' });
+    const { token } = store.tokens.create(user.id, { name: 'agent' });
+    expect(store.authenticateToken(token)?.user.id).toBe(user.id);
+    store.users.setDisabled(user.id, true);
+    expect(store.authenticateToken(token)).toBeNull();
+  });
+
+  it('opens sign-up only when the admin allows it', async () => {
+    const store = new AuthStore(tempDir());
+    await expect(store.signUp({ email: 'a@x.org', password: 'password-1' })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    store.users.setSignupOpen(true);
+    expect((await store.signUp({ email: 'a@x.org', password: 'password-1' })).admin).toBe(false);
+  });
+
+  it('writes a CLI token (0600) and recognises only the current one', () => {
+    const dir = tempDir();
+    const store = new AuthStore(dir);
+    const first = store.writeCliToken();
+    expect(readFileSync(join(dir, 'cli-token'), 'utf8').trim()).toBe(first);
+    expect(statSync(join(dir, 'cli-token')).mode & 0o777).toBe(0o600);
+    expect(store.isCliToken(first)).toBe(true);
+    const second = store.writeCliToken();
+    expect(store.isCliToken(first)).toBe(false);
+    expect(store.isCliToken(second)).toBe(true);
+  });
+});

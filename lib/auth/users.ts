@@ -1,0 +1,238 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { atomicWriteFileSync } from '../store/fs/atomic-write.js';
+import { AuthError } from './errors.js';
+import { assertPasswordPolicy, burnPasswordCheck, hashPassword, verifyPassword } from './password.js';
+
+export interface UserRecord {
+  id: string;
+  email: string;
+  passwordHash: string;
+  admin: boolean;
+  disabled: boolean;
+  /** Carried in every sign-in cookie; bumping it ends all of the user's sign-ins at once. */
+  sessionVersion: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** What leaves lib/auth: never the hash. */
+export interface PublicUser {
+  id: string;
+  email: string;
+  admin: boolean;
+  disabled: boolean;
+  sessionVersion: number;
+  createdAt: number;
+}
+
+interface UsersFile {
+  version: 1;
+  signupOpen: boolean;
+  users: UserRecord[];
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+$/;
+export const EMAIL_MAX_LENGTH = 254;
+// User ids name directories (data/users/<id>): hex only, so they are always safe path segments.
+const USER_ID = /^[0-9a-f]{16}$/;
+
+export function normaliseEmail(email: string): string {
+  const trimmed = email.trim().toLowerCase();
+  if (trimmed.length > EMAIL_MAX_LENGTH || !EMAIL.test(trimmed)) {
+    throw new AuthError('BAD_REQUEST', 'email must look like name@example.org');
+  }
+  return trimmed;
+}
+
+export function isUserId(value: unknown): value is string {
+  return typeof value === 'string' && USER_ID.test(value);
+}
+
+export function toPublicUser(user: UserRecord): PublicUser {
+  const { id, email, admin, disabled, sessionVersion, createdAt } = user;
+  return { id, email, admin, disabled, sessionVersion, createdAt };
+}
+
+/**
+ * Users and the sign-up setting, in `<authDir>/users.json`. The in-memory copy is the truth for
+ * this process; every change is written at once, atomically, before the call returns.
+ */
+export class UserStore {
+  private readonly path: string;
+  private state: UsersFile;
+  private readonly byId = new Map<string, UserRecord>();
+  private readonly byEmail = new Map<string, UserRecord>();
+
+  constructor(authDir: string, private readonly now: () => number = Date.now) {
+    this.path = join(authDir, 'users.json');
+    this.state = this.load();
+    for (const user of this.state.users) this.index(user);
+  }
+
+  get signupOpen(): boolean {
+    return this.state.signupOpen;
+  }
+
+  setSignupOpen(open: boolean): void {
+    this.state.signupOpen = open;
+    this.save();
+  }
+
+  hasUsers(): boolean {
+    return this.state.users.length > 0;
+  }
+
+  hasAdmin(): boolean {
+    return this.state.users.some((user) => user.admin);
+  }
+
+  /** The account the CLI acts as when it names nobody. */
+  firstEnabledAdmin(): UserRecord | undefined {
+    return this.state.users.find((user) => user.admin && !user.disabled);
+  }
+
+  list(): PublicUser[] {
+    return this.state.users.map(toPublicUser);
+  }
+
+  get(id: string): UserRecord | undefined {
+    return this.byId.get(id);
+  }
+
+  findByEmail(email: string): UserRecord | undefined {
+    try {
+      return this.byEmail.get(normaliseEmail(email));
+    } catch {
+      return undefined;
+    }
+  }
+
+  async create(input: { email: string; password: string; admin?: boolean }): Promise<PublicUser> {
+    const email = normaliseEmail(input.email);
+    assertPasswordPolicy(input.password);
+    this.assertEmailFree(email);
+    const passwordHash = await hashPassword(input.password);
+    // Checked again: another create may have finished while this one was hashing.
+    this.assertEmailFree(email);
+    const at = this.now();
+    const user: UserRecord = {
+      id: this.newId(),
+      email,
+      passwordHash,
+      admin: input.admin ?? false,
+      disabled: false,
+      sessionVersion: 1,
+      createdAt: at,
+      updatedAt: at,
+    };
+    this.state.users.push(user);
+    this.index(user);
+    try {
+      this.save();
+    } catch (error) {
+      this.state.users.pop();
+      this.byId.delete(user.id);
+      this.byEmail.delete(user.email);
+      throw error;
+    }
+    return toPublicUser(user);
+  }
+
+  /** The user when the password matches and the account is enabled; null otherwise, in similar time. */
+  async verifyCredentials(email: string, password: string): Promise<UserRecord | null> {
+    const user = this.findByEmail(email);
+    if (!user) return burnPasswordCheck(password).then(() => null);
+    const ok = await verifyPassword(password, user.passwordHash);
+    return ok && !user.disabled ? user : null;
+  }
+
+  setDisabled(id: string, disabled: boolean): PublicUser {
+    const user = this.require(id);
+    if (disabled && user.admin && !this.state.users.some((u) => u.admin && !u.disabled && u.id !== id)) {
+      throw new AuthError('CONFLICT', 'the last enabled admin cannot be disabled');
+    }
+    return this.update(user, (u) => {
+      u.disabled = disabled;
+      // Ends every open sign-in of a disabled user at once.
+      if (disabled) u.sessionVersion += 1;
+    });
+  }
+
+  async resetPassword(id: string, password: string): Promise<PublicUser> {
+    this.require(id);
+    assertPasswordPolicy(password);
+    const passwordHash = await hashPassword(password);
+    return this.update(this.require(id), (u) => {
+      u.passwordHash = passwordHash;
+      u.sessionVersion += 1;
+    });
+  }
+
+  async changePassword(id: string, current: string, next: string): Promise<PublicUser> {
+    const user = this.require(id);
+    assertPasswordPolicy(next);
+    if (!(await verifyPassword(current, user.passwordHash))) {
+      throw new AuthError('BAD_REQUEST', 'the current password is wrong');
+    }
+    const passwordHash = await hashPassword(next);
+    return this.update(this.require(id), (u) => {
+      u.passwordHash = passwordHash;
+    });
+  }
+
+  private update(user: UserRecord, change: (user: UserRecord) => void): PublicUser {
+    const before = { ...user };
+    change(user);
+    user.updatedAt = this.now();
+    try {
+      this.save();
+    } catch (error) {
+      Object.assign(user, before);
+      throw error;
+    }
+    return toPublicUser(user);
+  }
+
+  private require(id: string): UserRecord {
+    const user = isUserId(id) ? this.byId.get(id) : undefined;
+    if (!user) throw new AuthError('NOT_FOUND', 'no such user');
+    return user;
+  }
+
+  private assertEmailFree(email: string): void {
+    if (this.byEmail.has(email)) throw new AuthError('CONFLICT', 'a user with this email already exists');
+  }
+
+  private newId(): string {
+    for (;;) {
+      const id = randomBytes(8).toString('hex');
+      if (!this.byId.has(id)) return id;
+    }
+  }
+
+  private index(user: UserRecord): void {
+    this.byId.set(user.id, user);
+    this.byEmail.set(user.email, user);
+  }
+
+  private load(): UsersFile {
+    let text: string;
+    try {
+      text = readFileSync(this.path, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, signupOpen: false, users: [] };
+      throw error;
+    }
+    // A corrupt users file must stop the server rather than silently start with no users
+    // (which would offer the first-run admin setup to anyone holding the log).
+    const parsed = JSON.parse(text) as Partial<UsersFile>;
+    if (!parsed || !Array.isArray(parsed.users)) throw new Error(`${this.path} is not a users file`);
+    return { version: 1, signupOpen: parsed.signupOpen === true, users: parsed.users };
+  }
+
+  private save(): void {
+    atomicWriteFileSync(this.path, `${JSON.stringify(this.state, null, 2)}\n`);
+  }
+}

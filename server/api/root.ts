@@ -1,0 +1,27 @@
+import { createCallerFactory, createTRPCRouter } from './trpc';
+import { adminRouter } from './routers/admin';
+import { authRouter } from './routers/auth';
+import { tokenRouter } from './routers/token';
+import { userRouter } from './routers/user';
+
+/**
+ * Every router, one per domain (server/api/routers/<domain>.ts). The store's routers go here too:
+ * session, message, branch, turn, project, timeline, chat.
+ */
+export const appRouter = createTRPCRouter({
+  auth: authRouter,
+  user: userRouter,
+  token: tokenRouter,
+  admin: adminRouter,
+  // session: sessionRouter,
+  // message: messageRouter,
+  // branch: branchRouter,
+  // turn: turnRouter,
+  // project: projectRouter,
+  // timeline: timelineRouter,
+  // chat: chatRouter,
+});
+
+export type AppRouter = typeof appRouter;
+
+export const createCaller = createCallerFactory(appRouter);

@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { getAuthStore } from '@/server/runtime';
+import { cookieOnlyProcedure, createTRPCRouter } from '../trpc';
+import { tokenIdInput, tokenNameInput } from '../schemas';
+
+/** Personal API tokens. Cookie only: a token cannot mint or see other tokens. */
+export const tokenRouter = createTRPCRouter({
+  /** The only time the token itself is shown. */
+  create: cookieOnlyProcedure
+    .input(z.object({ name: tokenNameInput, expiresAt: z.number().int().positive().nullish() }).strict())
+    .mutation(({ ctx, input }) => {
+      const { id, token } = getAuthStore().tokens.create(ctx.user.id, input);
+      return { id, token };
+    }),
+
+  list: cookieOnlyProcedure.query(({ ctx }) => getAuthStore().tokens.list(ctx.user.id)),
+
+  revoke: cookieOnlyProcedure.input(z.object({ id: tokenIdInput }).strict()).mutation(({ ctx, input }) => {
+    getAuthStore().tokens.revoke(ctx.user.id, input.id);
+    return { id: input.id };
+  }),
+});

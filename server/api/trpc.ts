@@ -1,0 +1,91 @@
+/**
+ * The request path of every procedure, on one screen: context (who is calling), the procedure
+ * bases (what they may call), and the two checks every call passes (domain errors → tRPC codes,
+ * Origin on cookie mutations).
+ */
+import { initTRPC, TRPCError } from '@trpc/server';
+import type { UserRecord } from '@/lib/auth/index';
+import { isCrossOriginRequest } from '@/server/auth/origin';
+import { authenticateRequest, type AuthVia } from '@/server/auth/request-auth';
+import { clientIp } from '@/server/auth/client-ip';
+import { getAuthStore, getUserStore } from '@/server/runtime';
+import { errorFormatter, toTRPCError } from './errors';
+
+export interface Context {
+  headers: Headers;
+  /** null when signed out */
+  user: UserRecord | null;
+  via: AuthVia | null;
+  /** set when a credential was given and is wrong: protected procedures answer 401 with it */
+  authError: string | null;
+  ip: string | null;
+}
+
+/** Build the context from request headers (HTTP requests and the server components' caller). */
+export async function createTRPCContext({ headers }: { headers: Headers }): Promise<Context> {
+  const outcome = await authenticateRequest(headers, getAuthStore());
+  return {
+    headers,
+    user: outcome.kind === 'ok' ? outcome.auth.user : null,
+    via: outcome.kind === 'ok' ? outcome.auth.via : null,
+    authError: outcome.kind === 'invalid' ? outcome.message : null,
+    ip: clientIp(headers),
+  };
+}
+
+// Plain JSON, no transformer: any agent can call the API with curl (DESIGN §5).
+const t = initTRPC.context<Context>().create({ errorFormatter });
+
+export const createTRPCRouter = t.router;
+export const createCallerFactory = t.createCallerFactory;
+
+const domainErrors = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok) {
+    const mapped = toTRPCError(result.error);
+    if (mapped) throw mapped;
+  }
+  return result;
+});
+
+const originCheck = t.middleware(({ ctx, type, next }) => {
+  // Bearer requests carry no ambient credential, so only cookie (and anonymous) calls are checked.
+  if (type === 'mutation' && ctx.via !== 'token' && ctx.via !== 'cli' && isCrossOriginRequest(ctx.headers, process.env.NEXTAUTH_URL)) {
+    throw new TRPCError({ code: 'FORBIDDEN', message: 'cross-origin request refused' });
+  }
+  return next();
+});
+
+/** Anyone, signed in or not. */
+export const publicProcedure = t.procedure.use(domainErrors).use(originCheck);
+
+/** A signed-in user (cookie), an API token, or the CLI; ctx.user is non-null. */
+export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
+  if (!ctx.user || !ctx.via) {
+    throw new TRPCError({ code: 'UNAUTHORIZED', message: ctx.authError ?? 'sign in or send Authorization: Bearer <token>' });
+  }
+  return next({ ctx: { ...ctx, user: ctx.user, via: ctx.via } });
+});
+
+/** Not with a personal API token: a token cannot create tokens, change the password or administer. */
+export const cookieOnlyProcedure = protectedProcedure.use(({ ctx, next }) => {
+  if (ctx.via === 'token') {
+    throw new TRPCError({ code: 'FORBIDDEN', message: 'API tokens cannot call this procedure; sign in instead' });
+  }
+  return next();
+});
+
+/** An admin, signed in (or the CLI acting as one). */
+export const adminProcedure = cookieOnlyProcedure.use(({ ctx, next }) => {
+  if (!ctx.user.admin) throw new TRPCError({ code: 'FORBIDDEN', message: 'admins only' });
+  return next();
+});
+
+/**
+ * protectedProcedure with the caller's own session store in ctx.store. The store is chosen by the
+ * authenticated user only, so a handler cannot reach another user's sessions; a session procedure
+ * that also loads the session by id builds on this.
+ */
+export const storeProcedure = protectedProcedure.use(async ({ ctx, next }) => {
+  return next({ ctx: { ...ctx, store: await getUserStore(ctx.user.id) } });
+});

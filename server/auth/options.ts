@@ -1,0 +1,86 @@
+import type { NextAuthOptions } from 'next-auth';
+import CredentialsProvider from 'next-auth/providers/credentials';
+import { z } from 'zod';
+import { getAuthStore } from '@/server/runtime';
+import { clientIp } from './client-ip';
+import './types';
+
+// Without NEXTAUTH_URL, next-auth would build every URL on http://localhost:3000; trusting the
+// Host header instead lets the app run on any address with no configuration.
+if (!process.env.NEXTAUTH_URL) process.env.AUTH_TRUST_HOST ??= 'true';
+
+const SESSION_MAX_AGE_S = 30 * 24 * 60 * 60;
+
+const credentialsInput = z.object({
+  email: z.string().trim().min(1).max(254),
+  password: z.string().min(1).max(1024),
+});
+
+/** Secure cookies when the app is served over https (NEXTAUTH_URL, or a TLS proxy's x-forwarded-proto). */
+export function isHttpsRequest(headers: Headers): boolean {
+  if (process.env.NEXTAUTH_URL?.startsWith('https://')) return true;
+  return headers.get('x-forwarded-proto')?.split(',')[0]?.trim() === 'https';
+}
+
+/**
+ * next-auth v4: email and password through the credentials provider, JWT sessions. The JWT carries
+ * the user id and session version only; both are checked against users.json on every request
+ * (server/auth/session-cookie.ts), so disabling a user or resetting a password ends sign-ins at once.
+ */
+export function authOptions(secure: boolean): NextAuthOptions {
+  const auth = getAuthStore();
+  return {
+    secret: auth.secret,
+    session: { strategy: 'jwt', maxAge: SESSION_MAX_AGE_S },
+    // next-auth's defaults are already httpOnly, SameSite=Lax, path /; Secure (and the __Secure-
+    // prefix) follow `secure`.
+    useSecureCookies: secure,
+    pages: { signIn: '/signin', error: '/signin' },
+    providers: [
+      CredentialsProvider({
+        id: 'credentials',
+        name: 'Email',
+        credentials: { email: { label: 'Email', type: 'email' }, password: { label: 'Password', type: 'password' } },
+        async authorize(credentials, req) {
+          const parsed = credentialsInput.safeParse(credentials);
+          if (!parsed.success) return null;
+          const result = await auth.signIn(parsed.data.email, parsed.data.password, clientIp(req.headers ?? {}));
+          if (result.ok) return { id: result.user.id, email: result.user.email, sessionVersion: result.user.sessionVersion };
+          if (result.reason === 'rate_limited') {
+            const minutes = Math.max(1, Math.ceil(result.retryAfterMs / 60_000));
+            // next-auth passes a thrown message to the sign-in page as ?error=.
+            throw new Error(`Too many failed sign-ins. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`);
+          }
+          return null;
+        },
+      }),
+    ],
+    callbacks: {
+      jwt({ token, user }) {
+        if (user) {
+          token.uid = user.id;
+          token.sv = user.sessionVersion;
+        } else if (typeof token.uid !== 'string' || typeof token.sv !== 'number' || !auth.sessionUser(token.uid, token.sv)) {
+          // next-auth answers a throw here by clearing the cookie: /api/auth/session signs out too.
+          throw new Error('the session has ended (user disabled or password reset)');
+        }
+        return token;
+      },
+      session({ session, token }) {
+        const user = typeof token.uid === 'string' ? auth.users.get(token.uid) : undefined;
+        if (user) session.user = { id: user.id, email: user.email, admin: user.admin };
+        return session;
+      },
+      // Only ever redirect within this app.
+      redirect({ url, baseUrl }) {
+        if (url.startsWith('/') && !url.startsWith('//')) return `${baseUrl}${url}`;
+        try {
+          if (new URL(url).origin === new URL(baseUrl).origin) return url;
+        } catch {
+          // fall through
+        }
+        return baseUrl;
+      },
+    },
+  };
+}

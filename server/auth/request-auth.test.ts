@@ -1,0 +1,65 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { encode } from 'next-auth/jwt';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AuthStore } from '@/lib/auth/index';
+import { authenticateRequest, CLI_USER_HEADER } from './request-auth';
+
+describe('authenticateRequest', () => {
+  let dir: string;
+  let auth: AuthStore;
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'em-request-auth-'));
+    auth = new AuthStore(join(dir, 'auth'));
+    await auth.bootstrap({ adminEmail: 'root@x.org', adminPassword: 'password-1' });
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  async function cookieFor(uid: string, sv: number, secret = auth.secret): Promise<Headers> {
+    const token = await encode({ token: { uid, sv }, secret });
+    return new Headers({ cookie: `other=1; next-auth.session-token=${token}` });
+  }
+
+  it('accepts a genuine cookie while the session version is current', async () => {
+    const user = await auth.users.create({ email: 'a@x.org', password: 'password-1' });
+    const outcome = await authenticateRequest(await cookieFor(user.id, 1), auth);
+    expect(outcome.kind === 'ok' && outcome.auth.via).toBe('cookie');
+    if (outcome.kind !== 'ok') throw new Error('not ok');
+    expect(outcome.auth.stillValid()).toBe(true);
+    auth.users.setDisabled(user.id, true);
+    expect(outcome.auth.stillValid()).toBe(false);
+    expect((await authenticateRequest(await cookieFor(user.id, 1), auth)).kind).toBe('anonymous');
+  });
+
+  it('ignores a cookie signed with another secret or naming an old version', async () => {
+    const user = await auth.users.create({ email: 'a@x.org', password: 'password-1' });
+    expect((await authenticateRequest(await cookieFor(user.id, 1, 'another-secret-another-secret-1234'), auth)).kind).toBe('anonymous');
+    expect((await authenticateRequest(await cookieFor(user.id, 0), auth)).kind).toBe('anonymous');
+    expect((await authenticateRequest(new Headers(), auth)).kind).toBe('anonymous');
+  });
+
+  it('takes a Bearer token over a cookie, and never falls back when it is wrong', async () => {
+    const user = await auth.users.create({ email: 'a@x.org', password: 'password-1' });
+    const { token } = auth.tokens.create(user.id, { name: 'agent' });
+    const headers = await cookieFor(user.id, 1);
+    headers.set('authorization', `Bearer ${token}`);
+    const outcome = await authenticateRequest(headers, auth);
+    expect(outcome.kind === 'ok' && outcome.auth.via).toBe('token');
+    headers.set('authorization', 'Bearer em_wrong');
+    expect((await authenticateRequest(headers, auth)).kind).toBe('invalid');
+    headers.set('authorization', 'Token abc');
+    expect((await authenticateRequest(headers, auth)).kind).toBe('invalid');
+  });
+
+  it('lets the CLI token act as the first admin or as a named user', async () => {
+    const user = await auth.users.create({ email: 'a@x.org', password: 'password-1' });
+    const cli = auth.writeCliToken();
+    const asAdmin = await authenticateRequest(new Headers({ authorization: `Bearer ${cli}` }), auth);
+    expect(asAdmin.kind === 'ok' && [asAdmin.auth.via, asAdmin.auth.user.email]).toEqual(['cli', 'root@x.org']);
+    const asUser = await authenticateRequest(new Headers({ authorization: `Bearer ${cli}`, [CLI_USER_HEADER]: 'A@x.org' }), auth);
+    expect(asUser.kind === 'ok' && asUser.auth.user.id).toBe(user.id);
+    const unknown = await authenticateRequest(new Headers({ authorization: `Bearer ${cli}`, [CLI_USER_HEADER]: 'nobody@x.org' }), auth);
+    expect(unknown.kind).toBe('invalid');
+  });
+});

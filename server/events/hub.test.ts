@@ -1,0 +1,89 @@
+import { EventEmitter } from 'node:events';
+import { describe, expect, it } from 'vitest';
+import { EventHub, type DeliveredEvent, type EventSourceLike } from './hub.js';
+
+function emitter(): EventEmitter & EventSourceLike {
+  return new EventEmitter() as EventEmitter & EventSourceLike;
+}
+
+function collect(hub: EventHub, userId: string, lastEventId?: string) {
+  const got: DeliveredEvent[] = [];
+  const sub = hub.subscribe(userId, (e) => got.push(e), lastEventId);
+  if (!sub) throw new Error('refused');
+  return { got, sub };
+}
+
+describe('EventHub', () => {
+  it('delivers a store event to every stream of its user and none of another user', () => {
+    const hub = new EventHub({ boot: 'b1' });
+    const storeA = emitter();
+    const storeB = emitter();
+    hub.attach('A', storeA);
+    hub.attach('B', storeB);
+    const a1 = collect(hub, 'A');
+    const a2 = collect(hub, 'A');
+    const b = collect(hub, 'B');
+    storeA.emit('event', { type: 'session_created', data: { id: 's1' } });
+    expect(a1.got).toEqual([{ id: 'b1-1', type: 'session_created', data: { id: 's1' } }]);
+    expect(a2.got).toEqual(a1.got);
+    expect(b.got).toEqual([]);
+  });
+
+  it('numbers events per user, increasing', () => {
+    const hub = new EventHub({ boot: 'b1' });
+    expect(hub.publish('A', { type: 'x', data: {} }).id).toBe('b1-1');
+    expect(hub.publish('B', { type: 'x', data: {} }).id).toBe('b1-1');
+    expect(hub.publish('A', { type: 'x', data: {} }).id).toBe('b1-2');
+  });
+
+  it('attaches a source once, and detaching stops forwarding', () => {
+    const hub = new EventHub({ boot: 'b1' });
+    const store = emitter();
+    const detach = hub.attach('A', store);
+    expect(hub.attach('A', store)).toBe(detach);
+    const a = collect(hub, 'A');
+    store.emit('event', { type: 'x', data: 1 });
+    detach();
+    store.emit('event', { type: 'x', data: 2 });
+    expect(a.got.map((e) => e.data)).toEqual([1]);
+  });
+
+  it('replays exactly what a reconnecting stream missed', () => {
+    const hub = new EventHub({ boot: 'b1' });
+    for (let i = 1; i <= 5; i++) hub.publish('A', { type: 'x', data: i });
+    const { got, sub } = collect(hub, 'A', 'b1-2');
+    expect(sub.replay).toEqual({ kind: 'events', events: [3, 4, 5].map((i) => ({ id: `b1-${i}`, type: 'x', data: i })) });
+    hub.publish('A', { type: 'x', data: 6 });
+    expect(got.map((e) => e.id)).toEqual(['b1-6']);
+    expect(collect(hub, 'A', 'b1-6').sub.replay).toEqual({ kind: 'events', events: [] });
+  });
+
+  it('asks for a resync for an id from another boot, a future id, garbage, or one older than the buffer', () => {
+    const hub = new EventHub({ boot: 'b2', bufferSize: 3 });
+    for (let i = 1; i <= 5; i++) hub.publish('A', { type: 'x', data: i });
+    for (const id of ['b1-4', 'b2-9', 'nonsense', 'b2-1']) {
+      expect(collect(hub, 'A', id).sub.replay).toEqual({ kind: 'resync', id: 'b2-5' });
+    }
+    // b2-2 is just old enough: events 3..5 are all still buffered.
+    expect(collect(hub, 'A', 'b2-2').sub.replay).toMatchObject({ kind: 'events', events: [{ id: 'b2-3' }, { id: 'b2-4' }, { id: 'b2-5' }] });
+  });
+
+  it('keeps a ring of the newest events', () => {
+    const hub = new EventHub({ boot: 'b1', bufferSize: 1000 });
+    for (let i = 1; i <= 2500; i++) hub.publish('A', { type: 'x', data: i });
+    const replay = collect(hub, 'A', 'b1-1500').sub.replay;
+    expect(replay.kind === 'events' && replay.events.map((e) => e.data)).toEqual(Array.from({ length: 1000 }, (_, i) => 1501 + i));
+    expect(collect(hub, 'A', 'b1-1499').sub.replay.kind).toBe('resync');
+  });
+
+  it('refuses the 21st open stream of a user, and frees a slot on close', () => {
+    const hub = new EventHub({ boot: 'b1' });
+    const subs = Array.from({ length: 20 }, () => hub.subscribe('A', () => {}));
+    expect(subs.every(Boolean)).toBe(true);
+    expect(hub.subscribe('A', () => {})).toBeNull();
+    expect(hub.subscribe('B', () => {})).not.toBeNull();
+    subs[0]!.close();
+    expect(hub.openStreams('A')).toBe(19);
+    expect(hub.subscribe('A', () => {})).not.toBeNull();
+  });
+});

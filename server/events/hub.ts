@@ -1,0 +1,148 @@
+import { randomBytes } from 'node:crypto';
+
+/** What a store emits (lib/store's StoreEvent is one of these; chat events are another). */
+export interface HubEvent {
+  type: string;
+  data: unknown;
+}
+
+/** The part of a store's `events` emitter the hub needs. */
+export interface EventSourceLike {
+  on(event: 'event', listener: (event: HubEvent) => void): unknown;
+  off(event: 'event', listener: (event: HubEvent) => void): unknown;
+}
+
+/** An event as it goes out on the wire: `id: <boot>-<n>`, `event: <type>`, `data: <JSON>`. */
+export interface DeliveredEvent extends HubEvent {
+  id: string;
+}
+
+export type Replay =
+  | { kind: 'events'; events: DeliveredEvent[] }
+  /** the client's Last-Event-ID is older than the buffer, from another boot, or not ours: refetch */
+  | { kind: 'resync'; id: string };
+
+export interface Subscription {
+  replay: Replay;
+  close(): void;
+}
+
+export const EVENT_BUFFER_SIZE = 1_000;
+export const MAX_STREAMS_PER_USER = 20;
+
+const EVENT_ID = /^([0-9a-z]+)-(\d{1,15})$/;
+
+class UserChannel {
+  /** sequence number of the newest event; ids are `<boot>-<seq>`, seq from 1 */
+  seq = 0;
+  // Ring buffer of the newest events: slot (seq - 1) % size.
+  readonly buffer: (DeliveredEvent | undefined)[];
+  readonly listeners = new Set<(event: DeliveredEvent) => void>();
+
+  constructor(readonly size: number) {
+    this.buffer = new Array(size);
+  }
+
+  push(event: DeliveredEvent): void {
+    this.buffer[(this.seq - 1) % this.size] = event;
+  }
+
+  /** events with seq > after, oldest first; the caller has checked they are all still buffered */
+  since(after: number): DeliveredEvent[] {
+    const out: DeliveredEvent[] = [];
+    for (let s = after + 1; s <= this.seq; s++) out.push(this.buffer[(s - 1) % this.size]!);
+    return out;
+  }
+}
+
+/**
+ * Per-user live events (DESIGN §6). Stores are attached as they open; each event gets the next id
+ * of its user, goes into that user's ring buffer and out to that user's open streams only.
+ */
+export class EventHub {
+  readonly boot: string;
+  private readonly channels = new Map<string, UserChannel>();
+  private readonly attached = new Map<EventSourceLike, () => void>();
+
+  constructor(
+    private readonly options: { boot?: string; bufferSize?: number; maxStreamsPerUser?: number } = {},
+  ) {
+    // Base36 time plus randomness: unique per process start, and never contains '-'.
+    this.boot = options.boot ?? `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
+  }
+
+  /** Forward a store's events to its user's streams. Attaching the same source twice is a no-op. */
+  attach(userId: string, source: EventSourceLike): () => void {
+    const existing = this.attached.get(source);
+    if (existing) return existing;
+    const listener = (event: HubEvent) => {
+      this.publish(userId, event);
+    };
+    source.on('event', listener);
+    const detach = () => {
+      source.off('event', listener);
+      this.attached.delete(source);
+    };
+    this.attached.set(source, detach);
+    return detach;
+  }
+
+  /** Number, buffer and deliver one event of a user (the chat dispatcher publishes chat_* here). */
+  publish(userId: string, event: HubEvent): DeliveredEvent {
+    const channel = this.channel(userId);
+    channel.seq += 1;
+    const delivered: DeliveredEvent = { id: `${this.boot}-${channel.seq}`, type: event.type, data: event.data };
+    channel.push(delivered);
+    for (const listener of channel.listeners) {
+      try {
+        listener(delivered);
+      } catch (error) {
+        // One broken stream must not stop the others.
+        console.error('[events] listener failed:', error);
+      }
+    }
+    return delivered;
+  }
+
+  /**
+   * Open a stream: what it missed since `lastEventId` (or `resync`), then live events through
+   * `listener`. Replay and registration happen in one synchronous step, so nothing falls between.
+   * Returns null when the user already has the maximum number of open streams.
+   */
+  subscribe(userId: string, listener: (event: DeliveredEvent) => void, lastEventId?: string | null): Subscription | null {
+    const channel = this.channel(userId);
+    if (channel.listeners.size >= (this.options.maxStreamsPerUser ?? MAX_STREAMS_PER_USER)) return null;
+    const replay = this.replay(channel, lastEventId);
+    channel.listeners.add(listener);
+    return {
+      replay,
+      close: () => {
+        channel.listeners.delete(listener);
+      },
+    };
+  }
+
+  openStreams(userId: string): number {
+    return this.channels.get(userId)?.listeners.size ?? 0;
+  }
+
+  private replay(channel: UserChannel, lastEventId: string | null | undefined): Replay {
+    if (lastEventId === undefined || lastEventId === null || lastEventId === '') return { kind: 'events', events: [] };
+    const head = `${this.boot}-${channel.seq}`;
+    const match = EVENT_ID.exec(lastEventId);
+    if (!match || match[1] !== this.boot) return { kind: 'resync', id: head };
+    const after = Number(match[2]);
+    const oldestBuffered = Math.max(1, channel.seq - channel.size + 1);
+    if (after > channel.seq || after < oldestBuffered - 1) return { kind: 'resync', id: head };
+    return { kind: 'events', events: channel.since(after) };
+  }
+
+  private channel(userId: string): UserChannel {
+    let channel = this.channels.get(userId);
+    if (!channel) {
+      channel = new UserChannel(this.options.bufferSize ?? EVENT_BUFFER_SIZE);
+      this.channels.set(userId, channel);
+    }
+    return channel;
+  }
+}

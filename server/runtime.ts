@@ -1,0 +1,99 @@
+import { chmodSync, mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { AuthStore, isUserId } from '@/lib/auth/index';
+import { EventHub } from '@/server/events/hub';
+import { RepackQueue, SessionStore } from '@/lib/store/index';
+
+/**
+ * Process-wide singletons, kept on globalThis: Next may load this module once for route handlers
+ * and again for server components or instrumentation, and every copy must share one auth store,
+ * one event hub and one session store per user.
+ */
+export type UserStore = SessionStore;
+
+interface Runtime {
+  dataDir: string;
+  auth: AuthStore;
+  hub: EventHub;
+  userStores: Map<string, Promise<UserStore>>;
+  /** one background repack queue for every user's store, so repacks never pile up */
+  repackQueue: RepackQueue;
+  /** stores whose open has finished: a signal handler flushes them without awaiting */
+  openedStores: UserStore[];
+}
+
+const KEY = Symbol.for('entity-memory.runtime');
+const holder = globalThis as typeof globalThis & { [KEY]?: Runtime };
+
+function runtime(): Runtime {
+  let current = holder[KEY];
+  if (!current) {
+    const dataDir = resolve(process.env.OPENPROGRAM_DATA_DIR || './data');
+    for (const dir of [dataDir, join(dataDir, 'users'), join(dataDir, 'workspaces')]) {
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+    }
+    // mkdir leaves an existing directory's mode alone; the data root must not be readable by others.
+    chmodSync(dataDir, 0o700);
+    current = {
+      dataDir,
+      auth: new AuthStore(join(dataDir, 'auth'), { secret: process.env.NEXTAUTH_SECRET }),
+      hub: new EventHub(),
+      userStores: new Map(),
+      repackQueue: new RepackQueue(),
+      openedStores: [],
+    };
+    holder[KEY] = current;
+  }
+  return current;
+}
+
+/** `OPENPROGRAM_DATA_DIR` (default ./data), absolute, created 0700. */
+export function getDataDir(): string {
+  return runtime().dataDir;
+}
+
+export function getAuthStore(): AuthStore {
+  return runtime().auth;
+}
+
+export function getEventHub(): EventHub {
+  return runtime().hub;
+}
+
+/**
+ * The session store of one user (`<DATA>/users/<userId>`, workspace `<DATA>/workspaces/<userId>`),
+ * opened on first use and shared by every request after it. Its events go to the user's streams.
+ * Callers pass the id of the authenticated user only (ctx.user.id), never one from input.
+ */
+export function getUserStore(userId: string): Promise<UserStore> {
+  if (!isUserId(userId)) return Promise.reject(new Error(`invalid user id ${JSON.stringify(userId)}`));
+  const { userStores, openedStores, dataDir, hub, repackQueue } = runtime();
+  let opening = userStores.get(userId);
+  if (!opening) {
+    opening = (async () => {
+      const workspaceRoot = join(dataDir, 'workspaces', userId);
+      mkdirSync(workspaceRoot, { recursive: true, mode: 0o700 });
+      const store = await SessionStore.open({ stateDir: join(dataDir, 'users', userId), workspaceRoot, repackQueue });
+      hub.attach(userId, store.events);
+      openedStores.push(store);
+      return store;
+    })();
+    // A failed open is not cached: the next request tries again.
+    opening.catch(() => userStores.delete(userId));
+    userStores.set(userId, opening);
+  }
+  return opening;
+}
+
+/** Flush every registry that finished opening, synchronously: safe inside a signal handler. */
+export function flushAllSync(): void {
+  const { auth, openedStores } = runtime();
+  for (const store of openedStores) {
+    try {
+      store.flushSync();
+    } catch (error) {
+      console.error('[shutdown] flush failed:', error);
+    }
+  }
+  auth.flushSync();
+}

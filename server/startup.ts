@@ -1,0 +1,50 @@
+import { acquireDataDirLock, DataDirLockedError } from '@/lib/process/data-dir-lock';
+import { flushAllSync, getAuthStore, getDataDir } from '@/server/runtime';
+
+/**
+ * Server start-up (called once from instrumentation.ts, before the first request): take the data
+ * directory, create the admin or print the setup code, write the CLI's token, and make SIGTERM /
+ * SIGINT flush every registry before the process exits.
+ */
+export async function startServer(): Promise<void> {
+  const dataDir = getDataDir();
+  const url = process.env.NEXTAUTH_URL ?? `http://localhost:${process.env.PORT ?? '3000'}`;
+  let release: () => void;
+  try {
+    release = acquireDataDirLock(dataDir, url);
+  } catch (error) {
+    if (error instanceof DataDirLockedError) {
+      console.error(`\n${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    flushAllSync();
+    release();
+    console.log(`[entity-memory] ${signal}: registries flushed, exiting`);
+    process.exit(0);
+  };
+  // With NEXT_MANUAL_SIG_HANDLE=true Next installs no handlers of its own, so these run first and exit.
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  process.on('exit', () => {
+    if (!stopping) {
+      flushAllSync();
+      release();
+    }
+  });
+
+  const auth = getAuthStore();
+  const lines = await auth.bootstrap({
+    adminEmail: process.env.OPENPROGRAM_ADMIN_EMAIL,
+    adminPassword: process.env.OPENPROGRAM_ADMIN_PASSWORD,
+  });
+  for (const line of lines) console.log(`[entity-memory] ${line}`);
+  auth.writeCliToken();
+  console.log(`[entity-memory] data directory ${dataDir}`);
+}
