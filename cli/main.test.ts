@@ -12,7 +12,7 @@ const ROOT = join(import.meta.dirname, '..');
 async function cli(dataDir: string, ...args: string[]): Promise<{ code: number; out: string; err: string }> {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await run(['--data', dataDir, ...args], { out: (line) => out.push(line), err: (line) => err.push(line) }, {});
+  const code = await run(['--data', dataDir, ...args], { out: (line) => out.push(line), err: (line) => err.push(line) }, {} as NodeJS.ProcessEnv);
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
 
