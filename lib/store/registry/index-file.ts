@@ -89,8 +89,9 @@ export class RegistryWriter {
       this.timer = null;
     }
     if (this.writing) {
+      // The running loop writes once more before it settles, covering this caller's change.
       this.again = true;
-      return this.writing.then(() => (this.writing ? this.writing : this.writeNow()));
+      return this.writing;
     }
     this.writing = this.runWrites().finally(() => {
       this.writing = null;

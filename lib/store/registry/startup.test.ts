@@ -222,3 +222,22 @@ describe('start-up', () => {
     expect(existsSync(join(stateDir, 'sessions', '.index-journal'))).toBe(false);
   });
 });
+
+describe('registry writes', () => {
+  it('coalesce: concurrent immediate writes end with the newest state on disk, in fewer writes than requests', async () => {
+    const temp = tempDir();
+    try {
+      const store = await SessionStore.open({ stateDir: temp.dir });
+      for (let i = 0; i < 10; i++) await store.createSession({ id: `w${i}` });
+      const start = store.internals.registryWrites;
+      // Different sessions do not wait on each other, so their writes overlap and coalesce.
+      await Promise.all(Array.from({ length: 10 }, (_, i) => store.updateSession(`w${i}`, { title: `title ${i}` })));
+      const index = readIndex(temp.dir);
+      for (let i = 0; i < 10; i++) expect(index[`w${i}`]!.title).toBe(`title ${i}`);
+      expect(store.internals.registryWrites - start).toBeLessThan(10);
+      await store.close();
+    } finally {
+      temp.cleanup();
+    }
+  });
+});

@@ -1,0 +1,225 @@
+/**
+ * Figures of the real server (DESIGN §9): the built app under `next start` on loopback, a fresh
+ * data directory, tokens made with lib/auth before it starts. Needs `npm run build` first.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { AuthStore } from '../lib/auth/index.js';
+import { p99, round, writeLargeIndex } from './store-bench.js';
+
+const PORT = Number(process.env['BENCH_PORT'] ?? 3199);
+const BASE = `http://127.0.0.1:${PORT}`;
+const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
+
+interface Client {
+  token: string;
+  userId: string;
+}
+
+function request(method: 'GET' | 'POST', path: string, token: string, body?: unknown): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const req = http.request(
+      `${BASE}${path}`,
+      { method, agent, headers: { authorization: `Bearer ${token}`, ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}) } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      },
+    );
+    req.on('error', reject);
+    if (payload) req.write(payload);
+    req.end();
+  });
+}
+
+async function call(token: string, procedure: string, input: unknown, kind: 'query' | 'mutation'): Promise<unknown> {
+  const answer =
+    kind === 'query'
+      ? await request('GET', `/api/trpc/${procedure}?input=${encodeURIComponent(JSON.stringify(input))}`, token)
+      : await request('POST', `/api/trpc/${procedure}`, token, input);
+  if (answer.status !== 200) throw new Error(`${procedure}: ${answer.status} ${answer.body.slice(0, 200)}`);
+  return (JSON.parse(answer.body) as { result: { data: unknown } }).result.data;
+}
+
+/** RSS of a process and its descendants, from /proc. */
+function treeRssMb(pid: number): number {
+  const children = new Map<number, number[]>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      const list = children.get(ppid) ?? [];
+      list.push(Number(name));
+      children.set(ppid, list);
+    } catch {
+      // gone
+    }
+  }
+  let kb = 0;
+  const visit = (current: number): void => {
+    try {
+      const match = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${current}/status`, 'utf8'));
+      kb += Number(match?.[1] ?? 0);
+    } catch {
+      // gone
+    }
+    for (const child of children.get(current) ?? []) visit(child);
+  };
+  visit(pid);
+  return kb / 1024;
+}
+
+async function startServer(dataDir: string): Promise<ChildProcess> {
+  const next = join(process.cwd(), 'node_modules', 'next', 'dist', 'bin', 'next');
+  const child = spawn(process.execPath, [next, 'start', '-p', String(PORT), '-H', '127.0.0.1'], {
+    env: { ...process.env, NEXT_MANUAL_SIG_HANDLE: 'true', OPENPROGRAM_DATA_DIR: dataDir, NEXTAUTH_URL: BASE, NODE_ENV: 'production' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  child.stdout!.on('data', (chunk: Buffer) => (log += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    try {
+      const health = await request('GET', '/api/health', '');
+      if (health.status === 200) return child;
+    } catch {
+      // not up yet
+    }
+    if (child.exitCode !== null) throw new Error(`server exited: ${log}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`server did not start: ${log}`);
+}
+
+/** Open an SSE stream; resolves once connected, calls onEvent with each event's arrival time. */
+function openStream(token: string, onEvent: (type: string, at: number) => void): Promise<http.ClientRequest> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(`${BASE}/api/events`, { agent: false, headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' } }, (res) => {
+      if (res.statusCode !== 200) {
+        reject(new Error(`events: ${res.statusCode}`));
+        return;
+      }
+      res.setEncoding('utf8');
+      let buffer = '';
+      res.on('data', (chunk: string) => {
+        const at = performance.now();
+        buffer += chunk;
+        let end: number;
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const type = /^event: (.+)$/m.exec(block)?.[1];
+          if (type) onEvent(type, at);
+        }
+      });
+      resolve(req);
+    });
+    req.on('error', reject);
+  });
+}
+
+export async function benchServer(): Promise<Record<string, number>> {
+  if (!existsSync(join(process.cwd(), '.next', 'BUILD_ID'))) {
+    process.stderr.write('bench: server figures need `npm run build`; skipped\n');
+    return {};
+  }
+  const dataDir = mkdtempSync(join(tmpdir(), 'em-bench-server-'));
+  let server: ChildProcess | null = null;
+  const streams: http.ClientRequest[] = [];
+  try {
+    // 100 users with a token each; the first one owns 100,000 sessions.
+    const auth = new AuthStore(join(dataDir, 'auth'));
+    const clients: Client[] = [];
+    for (let i = 0; i < 100; i++) {
+      const user = await auth.users.create({ email: `bench${i}@bench.test`, password: 'bench password long', admin: i === 0 });
+      clients.push({ userId: user.id, token: auth.tokens.create(user.id, { name: 'bench' }).token });
+    }
+    auth.flushSync();
+    const big = clients[0]!;
+    writeLargeIndex(join(dataDir, 'users', big.userId), 100_000);
+    mkdirSync(join(dataDir, 'workspaces', big.userId), { recursive: true });
+
+    server = await startServer(dataDir);
+    await call(big.token, 'session.list', { limit: 50 }, 'query'); // opens the 100,000-session store
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const rssMb = treeRssMb(server.pid!);
+
+    // 20 concurrent clients listing the big user's sessions.
+    const list: number[] = [];
+    await Promise.all(
+      Array.from({ length: 20 }, async () => {
+        for (let i = 0; i < 50; i++) {
+          const start = performance.now();
+          await call(big.token, 'session.list', { limit: 50 }, 'query');
+          list.push(performance.now() - start);
+        }
+      }),
+    );
+
+    // 20 concurrent clients appending, each to its own session.
+    const append: number[] = [];
+    await Promise.all(
+      clients.slice(0, 20).map(async (client, index) => {
+        const id = `bench-append-${index}`;
+        await call(client.token, 'session.create', { id }, 'mutation');
+        for (let i = 0; i < 50; i++) {
+          const start = performance.now();
+          await call(client.token, 'message.append', { sessionId: id, message: { role: i % 2 ? 'assistant' : 'user', content: `message ${i}` } }, 'mutation');
+          append.push(performance.now() - start);
+        }
+      }),
+    );
+
+    // 2,000 open streams (20 per user, the per-user cap, for 100 users); one change per user,
+    // all at once: the time from its request to its arrival on each of that user's streams.
+    for (const client of clients) await call(client.token, 'session.create', { id: 'fanout' }, 'mutation');
+    const sentAt = new Map<string, number>();
+    const fanout: number[] = [];
+    let expected = 0;
+    for (const client of clients) {
+      for (let s = 0; s < 20; s++) {
+        streams.push(
+          await openStream(client.token, (type, at) => {
+            if (type === 'session_updated' && sentAt.has(client.userId)) fanout.push(at - sentAt.get(client.userId)!);
+          }),
+        );
+        expected++;
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await Promise.all(
+      clients.map((client) => {
+        sentAt.set(client.userId, performance.now());
+        return call(client.token, 'session.update', { id: 'fanout', pinned: true }, 'mutation');
+      }),
+    );
+    const deadline = Date.now() + 10_000;
+    while (fanout.length < expected && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    if (fanout.length < expected) throw new Error(`only ${fanout.length} of ${expected} streams got the event`);
+
+    return {
+      http_list_p99_ms: p99(list),
+      http_append_p99_ms: p99(append),
+      fanout_p99_ms: p99(fanout),
+      rss_mb_100k: round(rssMb),
+    };
+  } finally {
+    for (const stream of streams) stream.destroy();
+    agent.destroy();
+    if (server && server.exitCode === null) {
+      server.kill('SIGTERM');
+      await new Promise((resolve) => server!.once('exit', resolve));
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,54 @@
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { ADMIN_EMAIL, bearer, e2eDataDir, expect, mutate, query, test } from '../fixtures';
+
+const BIN = join(process.cwd(), 'cli', 'bin.mjs');
+
+/** The `entity-memory` command against the running test server's data directory. */
+function cli(...args: string[]): { code: number | null; out: string; err: string } {
+  const result = spawnSync(process.execPath, [BIN, '--data', e2eDataDir(), ...args], { encoding: 'utf8' });
+  return { code: result.status, out: result.stdout.trim(), err: result.stderr.trim() };
+}
+
+test('the CLI talks to the running server: sessions list, archive, unarchive, rename, delete', async ({ adminApi }) => {
+  for (const id of ['cli-one', 'cli-two']) {
+    expect((await mutate(adminApi, 'session.create', { id })).status).toBe(200);
+    expect((await mutate(adminApi, 'message.append', { sessionId: id, message: { role: 'user', content: `hello ${id}` } })).status).toBe(200);
+  }
+  const before = (await query<{ updatedAt: number }>(adminApi, 'session.get', { id: 'cli-one' })).data.updatedAt;
+
+  expect(cli('sessions', 'list', '--scope', 'active').out).toContain('cli-one');
+  expect(cli('archive', 'cli-one')).toEqual({ code: 0, out: 'Archived session cli-one', err: '' });
+  expect((await query<{ archived: boolean; updatedAt: number }>(adminApi, 'session.get', { id: 'cli-one' })).data).toMatchObject({ archived: true, updatedAt: before });
+  expect(cli('sessions', 'list', '--scope', 'archived').out.split('\n').map((line) => line.split('\t')[0])).toContain('cli-one');
+  expect(cli('sessions', 'list').out).not.toContain('cli-one');
+  expect(cli('sessions', 'unarchive', 'cli-one')).toEqual({ code: 0, out: 'Unarchived session cli-one', err: '' });
+  expect(cli('archive', 'no-such-session')).toEqual({ code: 1, out: 'no session', err: '' });
+  expect(cli('unarchive', 'no-such-session')).toEqual({ code: 1, out: 'no session', err: '' });
+
+  expect(cli('sessions', 'rename', 'cli-two', 'Named', 'from', 'the', 'CLI').code).toBe(0);
+  expect((await query<{ title: string }>(adminApi, 'session.get', { id: 'cli-two' })).data.title).toBe('Named from the CLI');
+  expect(cli('sessions', 'delete', 'cli-two')).toMatchObject({ code: 0, out: 'Deleted session cli-two' });
+  expect((await query(adminApi, 'session.get', { id: 'cli-two' })).status).toBe(404);
+});
+
+test('the CLI manages users and makes tokens the API accepts', async ({ playwright }) => {
+  const email = `cli-${Date.now()}@e2e.test`;
+  const added = cli('users', 'add', email, '--password', 'a long cli password');
+  expect(added.code).toBe(0);
+  expect(added.out).toContain(email);
+  expect(cli('users', 'list').out).toContain(`${email}\tuser\tactive`);
+
+  const token = cli('--user', email, 'tokens', 'create', 'from the cli');
+  expect(token.code).toBe(0);
+  const api = await playwright.request.newContext({ baseURL: `http://localhost:${process.env.E2E_PORT ?? 3100}` });
+  const me = await query<{ email: string }>(api, 'user.me', undefined, bearer(token.out));
+  expect(me.data.email).toBe(email);
+
+  expect(cli('users', 'disable', email)).toMatchObject({ code: 0, out: `Disabled user ${email}` });
+  expect((await query(api, 'user.me', undefined, bearer(token.out))).status).toBe(401);
+  expect(cli('users', 'list').out).toContain(`${email}\tuser\tdisabled`);
+  expect(cli('users', 'disable', 'nobody@e2e.test').code).toBe(1);
+  expect(cli('users', 'list').out).toContain(ADMIN_EMAIL);
+  await api.dispose();
+});
