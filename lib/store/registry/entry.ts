@@ -29,26 +29,15 @@ export function normaliseEntry(id: string, raw: Record<string, unknown>, project
   };
 }
 
-/** The registry entry a session's own files imply (rebuild and reconcile). */
+const REGISTRY_FIELDS = [
+  'agent_id', 'title', 'created_at', 'updated_at', 'source', 'channel', 'account_id', 'peer_display', 'peer_id',
+  'pinned', 'archived', 'group', 'status', 'unread', 'project_id',
+] as const;
+
+/** The registry entry a session's own files imply (rebuild and reconcile): meta.json's registry fields. */
 export function entryFromMeta(meta: SessionMeta, id: string, preview: string | null): RegistryEntry {
   const raw = meta as unknown as Record<string, unknown>;
-  const entry = normaliseEntry(id, {}, str(raw['project_id'], 'default') || 'default');
-  return {
-    ...entry,
-    agent_id: str(raw['agent_id'], 'main'),
-    title: str(raw['title']),
-    created_at: num(raw['created_at']),
-    updated_at: num(raw['updated_at'], num(raw['created_at'])),
-    source: str(raw['source']),
-    channel: strOrNull(raw['channel']),
-    account_id: strOrNull(raw['account_id']),
-    peer_display: strOrNull(raw['peer_display']),
-    peer_id: strOrNull(raw['peer_id']),
-    pinned: bool(raw['pinned']),
-    archived: bool(raw['archived']),
-    group: str(raw['group']),
-    status: str(raw['status'], 'idle') || 'idle',
-    unread: bool(raw['unread']),
-    preview,
-  };
+  const picked: Record<string, unknown> = { preview };
+  for (const field of REGISTRY_FIELDS) if (field in raw) picked[field] = raw[field];
+  return normaliseEntry(id, picked, 'default');
 }
