@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, BASE_URL, PORT, e2eDataDir } from './e2e/fixtures/env';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, BASE_URL, MODEL_NAME, MODEL_PORT, MODEL_URL, PORT, e2eDataDir } from './e2e/fixtures/env';
 
 const dataDir = e2eDataDir();
 
@@ -30,20 +30,31 @@ export default defineConfig({
       use: { browserName: 'chromium', launchOptions: { executablePath: '/usr/bin/chromium', args: chromiumArgs } },
     },
   ],
-  // The built app (npm run build; pretest:e2e builds when needed), on an empty data directory.
-  webServer: {
-    command: `npm start -- -p ${PORT}`,
-    url: `${BASE_URL}/api/health`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    // SIGTERM, so the server's handlers flush and release the data-directory lock.
-    gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
-    stdout: 'pipe',
-    env: {
-      OPENPROGRAM_DATA_DIR: dataDir,
-      OPENPROGRAM_ADMIN_EMAIL: ADMIN_EMAIL,
-      OPENPROGRAM_ADMIN_PASSWORD: ADMIN_PASSWORD,
-      NEXTAUTH_URL: BASE_URL,
+  webServer: [
+    // The project's own OpenAI-compatible model server on loopback (DESIGN §8: never a mock in the app).
+    {
+      command: `node_modules/.bin/tsx lib/llm/testing/model-server.ts ${MODEL_PORT}`,
+      port: MODEL_PORT,
+      reuseExistingServer: false,
+      timeout: 30_000,
     },
-  },
+    // The built app (npm run build; pretest:e2e builds when needed), on an empty data directory.
+    {
+      command: `npm start -- -p ${PORT}`,
+      url: `${BASE_URL}/api/health`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      // SIGTERM, so the server's handlers flush and release the data-directory lock.
+      gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
+      stdout: 'pipe',
+      env: {
+        OPENPROGRAM_DATA_DIR: dataDir,
+        OPENPROGRAM_ADMIN_EMAIL: ADMIN_EMAIL,
+        OPENPROGRAM_ADMIN_PASSWORD: ADMIN_PASSWORD,
+        NEXTAUTH_URL: BASE_URL,
+        OPENPROGRAM_LLM_BASE_URL: MODEL_URL,
+        OPENPROGRAM_LLM_MODEL: MODEL_NAME,
+      },
+    },
+  ],
 });

@@ -6,7 +6,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
-const SOURCES = ['app', 'components', 'lib', 'server', 'trpc', 'proxy.ts', 'instrumentation.ts', 'next.config.ts', 'postcss.config.mjs', 'package.json', 'package-lock.json', 'tsconfig.json'];
+const SOURCES = ['app', 'pages', 'components', 'lib', 'server', 'trpc', 'proxy.ts', 'instrumentation.ts', 'next.config.ts', 'postcss.config.mjs', 'package.json', 'package-lock.json', 'tsconfig.json'];
 const buildId = join(root, '.next', 'BUILD_ID');
 
 function newestMtime(path) {

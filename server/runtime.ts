@@ -2,7 +2,9 @@ import { chmodSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { AuthStore, isUserId } from '@/lib/auth/index';
 import { EventHub } from '@/server/events/hub';
-import { RepackQueue, SessionStore } from '@/lib/store/index';
+import { RepackQueue, SessionStore, type TitleModel } from '@/lib/store/index';
+import { chatModelFromEnv } from '@/lib/llm/chat-client';
+import { titleModelFrom } from '@/lib/llm/title-model';
 
 /**
  * Process-wide singletons, kept on globalThis: Next may load this module once for route handlers
@@ -20,6 +22,8 @@ interface Runtime {
   repackQueue: RepackQueue;
   /** stores whose open has finished: a signal handler flushes them without awaiting */
   openedStores: UserStore[];
+  /** OPENPROGRAM_LLM_BASE_URL + OPENPROGRAM_LLM_MODEL, or null: titles then stay truncated */
+  titleModel: TitleModel | null;
 }
 
 const KEY = Symbol.for('entity-memory.runtime');
@@ -41,10 +45,16 @@ function runtime(): Runtime {
       userStores: new Map(),
       repackQueue: new RepackQueue(),
       openedStores: [],
+      titleModel: titleModelFromEnv(),
     };
     holder[KEY] = current;
   }
   return current;
+}
+
+function titleModelFromEnv(): TitleModel | null {
+  const chat = chatModelFromEnv();
+  return chat ? titleModelFrom(chat) : null;
 }
 
 /** `OPENPROGRAM_DATA_DIR` (default ./data), absolute, created 0700. */
@@ -67,13 +77,13 @@ export function getEventHub(): EventHub {
  */
 export function getUserStore(userId: string): Promise<UserStore> {
   if (!isUserId(userId)) return Promise.reject(new Error(`invalid user id ${JSON.stringify(userId)}`));
-  const { userStores, openedStores, dataDir, hub, repackQueue } = runtime();
+  const { userStores, openedStores, dataDir, hub, repackQueue, titleModel } = runtime();
   let opening = userStores.get(userId);
   if (!opening) {
     opening = (async () => {
       const workspaceRoot = join(dataDir, 'workspaces', userId);
       mkdirSync(workspaceRoot, { recursive: true, mode: 0o700 });
-      const store = await SessionStore.open({ stateDir: join(dataDir, 'users', userId), workspaceRoot, repackQueue });
+      const store = await SessionStore.open({ stateDir: join(dataDir, 'users', userId), workspaceRoot, repackQueue, titleModel });
       hub.attach(userId, store.events);
       openedStores.push(store);
       return store;

@@ -1,4 +1,21 @@
-import { bearer, cookieHeaderOf, createToken, expect, openEvents, test, type EventStreamClient } from '../fixtures';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  appendMessage,
+  bearer,
+  cookieHeaderOf,
+  createSession,
+  createToken,
+  createUser,
+  expect,
+  makeProjectRepo,
+  mutate,
+  openEvents,
+  test,
+  type EventStreamClient,
+  type SessionRow,
+  type SseEvent,
+} from '../fixtures';
 
 test('no credentials, or a token in the URL, is 401', async ({ user, request }) => {
   const { token } = await createToken(user.api);
@@ -63,5 +80,107 @@ test('at most 20 open streams per user: the 21st is 429, another user is unaffec
       .toBe(200);
   } finally {
     for (const stream of streams) stream.close();
+  }
+});
+
+test('two clients of a user receive its changes within a second; another user\'s client receives none', async ({ user, adminApi }) => {
+  const other = await createUser(adminApi, { label: 'bystander' });
+  const { token } = await createToken(user.api);
+  const first = await openEvents({ cookie: await cookieHeaderOf(user.api) });
+  const second = await openEvents(bearer(token));
+  const bystander = await openEvents({ cookie: await cookieHeaderOf(other.api) });
+  const clients = [first, second];
+  // Within a second, on every client of the user.
+  const seenByAll = (match: (event: SseEvent) => boolean) => Promise.all(clients.map((client) => client.waitFor(match, 1_000)));
+  try {
+    await Promise.all([...clients, bystander].map((client) => client.waitForComment('connected')));
+
+    const row = await createSession(user.api, { id: 'live', title: 'Live one' });
+    for (const event of await seenByAll((e) => e.type === 'session_created' && (e.data as SessionRow).id === 'live')) {
+      expect(event.data).toEqual(row);
+    }
+
+    await mutate(user.api, 'session.update', { id: 'live', title: 'Renamed' });
+    for (const event of await seenByAll((e) => e.type === 'session_updated' && (e.data as { title?: string }).title === 'Renamed')) {
+      // Only what changed: a rename keeps updatedAt.
+      expect(event.data).toEqual({ id: 'live', title: 'Renamed' });
+    }
+    await mutate(user.api, 'session.update', { id: 'live', pinned: true });
+    await seenByAll((e) => e.type === 'session_updated' && JSON.stringify(e.data) === JSON.stringify({ id: 'live', pinned: true }));
+
+    const message = await appendMessage(user.api, 'live', { role: 'user', content: 'Hello\nthere' });
+    for (const event of await seenByAll((e) => e.type === 'message_appended')) {
+      expect(event.data).toEqual({ sessionId: 'live', message });
+    }
+    for (const event of await seenByAll((e) => e.type === 'session_updated' && 'preview' in (e.data as object))) {
+      expect(event.data).toEqual({ id: 'live', updatedAt: message.createdAt, preview: 'Hello there' });
+    }
+
+    const { sessionCommit } = (await mutate<{ sessionCommit: string }>(user.api, 'turn.finalize', { sessionId: 'live' })).data;
+    for (const event of await seenByAll((e) => e.type === 'turn_committed')) {
+      expect(event.data).toEqual({ sessionId: 'live', turn: 1, sha: sessionCommit });
+    }
+
+    await mutate(user.api, 'session.delete', { id: 'live' });
+    for (const event of await seenByAll((e) => e.type === 'session_deleted')) expect(event.data).toEqual({ id: 'live' });
+
+    // Both clients saw the same events with the same, increasing ids.
+    expect(second.events.map((e) => e.id)).toEqual(first.events.map((e) => e.id));
+    const seqs = first.events.map((e) => Number(e.id!.split('-')[1]));
+    expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+
+    // The bystander's own change arrives; none of the user's ever did.
+    await createSession(other.api, { id: 'theirs' });
+    await bystander.waitFor((e) => e.type === 'session_created', 1_000);
+    expect(bystander.events.map((e) => e.type)).toEqual(['session_created']);
+    expect(JSON.stringify(bystander.events)).not.toContain('live');
+  } finally {
+    for (const client of [...clients, bystander]) client.close();
+    await other.api.dispose();
+  }
+});
+
+test('a reconnect with Last-Event-ID gets everything it missed, in order, and nothing twice', async ({ user }) => {
+  const cookie = await cookieHeaderOf(user.api);
+  const stream = await openEvents({ cookie });
+  // A title of its own: no automatic title events in between.
+  await createSession(user.api, { id: 'resume', title: 'Resumable' });
+  const last = await stream.waitFor((e) => e.type === 'session_created');
+  stream.close();
+
+  // While it is away.
+  await appendMessage(user.api, 'resume', { id: 'm1', role: 'user', content: 'one' });
+  await mutate(user.api, 'session.setArchived', { id: 'resume', archived: true });
+  await mutate(user.api, 'turn.finalize', { sessionId: 'resume' });
+
+  const resumed = await openEvents({ cookie }, last.id!);
+  try {
+    await resumed.waitFor((e) => e.type === 'turn_committed');
+    expect(resumed.events.map((e) => e.type)).toEqual(['message_appended', 'session_updated', 'session_updated', 'turn_committed']);
+    expect(resumed.events[2]!.data).toEqual({ id: 'resume', archived: true });
+    const [boot, seq] = last.id!.split('-');
+    expect(resumed.events.map((e) => e.id)).toEqual([1, 2, 3, 4].map((n) => `${boot}-${Number(seq) + n}`));
+    // Live events go on after the replay.
+    await mutate(user.api, 'session.update', { id: 'resume', title: 'Back' });
+    await resumed.waitFor((e) => e.type === 'session_updated' && (e.data as { title?: string }).title === 'Back', 1_000);
+  } finally {
+    resumed.close();
+  }
+});
+
+test('project_commit_skipped reaches the stream when a dirty tree gets no agent commit', async ({ user }) => {
+  const dir = makeProjectRepo(user.id, 'events-dirty');
+  const project = (await mutate<{ id: string }>(user.api, 'project.create', { path: 'events-dirty' })).data;
+  await createSession(user.api, { id: 'skip', projectId: project.id });
+  writeFileSync(join(dir, 'README.md'), 'changed by the person\n');
+  const stream = await openEvents({ cookie: await cookieHeaderOf(user.api) });
+  try {
+    await mutate(user.api, 'turn.begin', { sessionId: 'skip' });
+    await appendMessage(user.api, 'skip', { role: 'user', content: 'go' });
+    await mutate(user.api, 'turn.finalize', { sessionId: 'skip' });
+    const skipped = await stream.waitFor((e) => e.type === 'project_commit_skipped', 1_000);
+    expect(skipped.data).toEqual({ sessionId: 'skip', projectId: project.id, reason: 'dirty_tree', message: expect.any(String) });
+  } finally {
+    stream.close();
   }
 });

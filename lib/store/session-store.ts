@@ -23,6 +23,7 @@ import { getBranch, getNodes, listBranches } from './operations/read-branch.js';
 import { retry, setHead } from './operations/move-head.js';
 import { beginTurn, finalizeTurn, type BeginTurnResult, type FinalizeTurnInput, type FinalizeTurnResult } from './operations/commit-turn.js';
 import { branchAt, listCommits, type CommitPage } from './operations/read-commits.js';
+import { diffCommit, type CommitDiff } from './operations/diff-commit.js';
 import { nodeProvenance, nodesAfter, type Provenance } from './operations/provenance.js';
 import { regenerateTitle } from './titles/auto-title.js';
 import { setSessionProject } from './operations/bind-project.js';
@@ -172,6 +173,10 @@ export class SessionStore {
   }
   async branchAt(sessionId: string, sha: string): Promise<{ headId: string | null; messages: BranchMessage[] }> {
     return branchAt(this.ctx, sessionId, sha);
+  }
+  /** What one turn commit changed in the session repo, file by file. */
+  async commitDiff(sessionId: string, sha: string): Promise<CommitDiff> {
+    return diffCommit(this.ctx, sessionId, sha);
   }
 
   async undoTurn(sessionId: string, turn: number): Promise<UndoOutcome> {

@@ -18,6 +18,14 @@ describe('toTRPCError', () => {
     expect(toTRPCError(wrapped)).toMatchObject({ code: 'NOT_FOUND', message: 'gone' });
   });
 
+  it('maps a failing model server to BAD_GATEWAY with its message', async () => {
+    const { ModelError } = await import('@/lib/llm/chat-client');
+    expect(toTRPCError(new ModelError('the model server answered 500: oops', 500))).toMatchObject({
+      code: 'BAD_GATEWAY',
+      message: 'the model failed: the model server answered 500: oops',
+    });
+  });
+
   it('leaves other errors alone', () => {
     expect(toTRPCError(new Error('boom'))).toBeNull();
     expect(toTRPCError(Object.assign(new Error('enoent'), { code: 'ENOENT' }))).toBeNull();

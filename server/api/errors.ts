@@ -23,11 +23,18 @@ function domainCode(error: unknown): TRPC_ERROR_CODE_KEY | null {
   return typeof code === 'string' && DOMAIN_CODES.has(code as TRPC_ERROR_CODE_KEY) ? (code as TRPC_ERROR_CODE_KEY) : null;
 }
 
-/** A thrown StoreError/AuthError as the tRPC error of the same code and message; null for others. */
+/**
+ * A thrown StoreError/AuthError as the tRPC error of the same code and message; the model server
+ * failing (lib/llm's ModelError, by name for the same reason) as BAD_GATEWAY; null for others.
+ */
 export function toTRPCError(error: unknown): TRPCError | null {
   const cause = error instanceof TRPCError && error.cause ? error.cause : error;
   const code = domainCode(cause);
-  return code ? new TRPCError({ code, message: (cause as Error).message, cause: cause as Error }) : null;
+  if (code) return new TRPCError({ code, message: (cause as Error).message, cause: cause as Error });
+  if (cause instanceof Error && cause.name === 'ModelError') {
+    return new TRPCError({ code: 'BAD_GATEWAY', message: `the model failed: ${cause.message}`, cause });
+  }
+  return null;
 }
 
 // zod issues, or Standard Schema issues whose path segments may be `{ key }` objects.

@@ -3,6 +3,12 @@ import { adminRouter } from './routers/admin';
 import { authRouter } from './routers/auth';
 import { tokenRouter } from './routers/token';
 import { userRouter } from './routers/user';
+import { sessionRouter } from './routers/session';
+import { messageRouter } from './routers/message';
+import { branchRouter } from './routers/branch';
+import { turnRouter } from './routers/turn';
+import { projectRouter } from './routers/project';
+import { timelineRouter } from './routers/timeline';
 
 /**
  * Every router, one per domain (server/api/routers/<domain>.ts). The store's routers go here too:
@@ -13,12 +19,12 @@ export const appRouter = createTRPCRouter({
   user: userRouter,
   token: tokenRouter,
   admin: adminRouter,
-  // session: sessionRouter,
-  // message: messageRouter,
-  // branch: branchRouter,
-  // turn: turnRouter,
-  // project: projectRouter,
-  // timeline: timelineRouter,
+  session: sessionRouter,
+  message: messageRouter,
+  branch: branchRouter,
+  turn: turnRouter,
+  project: projectRouter,
+  timeline: timelineRouter,
   // chat: chatRouter,
 });
 

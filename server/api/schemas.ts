@@ -10,3 +10,23 @@ export const passwordInput = z
 export const userIdInput = z.string().regex(/^[0-9a-f]{16}$/, 'must be a user id');
 export const tokenIdInput = z.string().regex(/^[0-9a-f]{12}$/, 'must be a token id');
 export const tokenNameInput = z.string().trim().min(1, 'must not be empty').max(TOKEN_NAME_MAX_LENGTH);
+
+// Store identifiers (DESIGN §4.10), checked here for a clear 400 before the store checks them again.
+export const SESSION_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
+export const sessionIdInput = z
+  .string()
+  .regex(SESSION_ID_PATTERN, 'must be a session id (letters, digits, _ and -, at most 128)')
+  .refine((id) => id !== 'projects', 'is a reserved name');
+export const nodeIdInput = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, 'must be a message id (letters, digits, _ and -, at most 64)');
+export const projectIdInput = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, 'must be a project id');
+export const commitIdInput = z.string().regex(/^[0-9a-f]{40}$/, 'must be a commit id (40 hex characters)');
+
+/** Page sizes of every list: 1–200 (DESIGN §5); more is a 400, not a silent cap. */
+export const MAX_PAGE = 200;
+export const limitInput = z.number().int().min(1).max(MAX_PAGE);
+export const cursorInput = z.string().min(1).max(1024);
+
+/** Short free-text fields (names, labels): bounded so that a row stays small in index.json. */
+export const labelInput = (max = 200) =>
+  z.string().refine((value) => [...value].length <= max, `must be at most ${max} characters`);
+export const pathInput = z.string().min(1, 'must not be empty').max(4096).refine((path) => !path.includes('\0'), 'must not contain NUL');

@@ -4,12 +4,14 @@
  * Origin on cookie mutations).
  */
 import { initTRPC, TRPCError } from '@trpc/server';
+import { z } from 'zod';
 import type { UserRecord } from '@/lib/auth/index';
 import { isCrossOriginRequest } from '@/server/auth/origin';
 import { authenticateRequest, type AuthVia } from '@/server/auth/request-auth';
 import { clientIp } from '@/server/auth/client-ip';
 import { getAuthStore, getUserStore } from '@/server/runtime';
-import { errorFormatter, toTRPCError } from './errors';
+import { describeIssues, errorFormatter, toTRPCError } from './errors';
+import { sessionIdInput } from './schemas';
 
 export interface Context {
   headers: Headers;
@@ -88,4 +90,21 @@ export const adminProcedure = cookieOnlyProcedure.use(({ ctx, next }) => {
  */
 export const storeProcedure = protectedProcedure.use(async ({ ctx, next }) => {
   return next({ ctx: { ...ctx, store: await getUserStore(ctx.user.id) } });
+});
+
+/**
+ * storeProcedure for one session named by the input (`sessionId`, else `id`): the id is checked
+ * and the session must be in the caller's own store before the handler runs, so a handler can
+ * only ever act on ctx.sessionId, a session of the caller. Another user's session is simply not
+ * in that store: it answers exactly like an id that exists nowhere (the store's own message).
+ * Runs before the procedure's input parser, on the raw input: nothing else is read or written.
+ */
+export const sessionProcedure = storeProcedure.use(async ({ ctx, getRawInput, next }) => {
+  const raw = await getRawInput();
+  const key = typeof raw === 'object' && raw !== null && Object.hasOwn(raw, 'sessionId') ? 'sessionId' : 'id';
+  const parsed = z.object({ [key]: sessionIdInput }).safeParse(raw);
+  if (!parsed.success) throw new TRPCError({ code: 'BAD_REQUEST', message: describeIssues(parsed.error.issues) });
+  const sessionId = (parsed.data as Record<string, string>)[key]!;
+  if (!ctx.store.hasSession(sessionId)) throw new TRPCError({ code: 'NOT_FOUND', message: `unknown session: ${sessionId}` });
+  return next({ ctx: { ...ctx, sessionId } });
 });

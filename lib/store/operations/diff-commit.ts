@@ -1,0 +1,83 @@
+import { NotFoundError } from '../errors.js';
+import { assertCommitId } from '../ids.js';
+import { runGit, splitNul } from '../projects/git-cli.js';
+import { EMPTY_TREE_OID } from '../repo/git-objects.js';
+import { readCommitObject } from '../repo/session-git.js';
+import type { StoreContext } from '../store-context.js';
+import { withSession } from './session-access.js';
+
+export type DiffStatus = 'added' | 'modified' | 'deleted' | 'typechanged';
+
+export interface CommitDiffFile {
+  path: string;
+  status: DiffStatus;
+  /** the unified diff of this file (git's `diff --git …` block); "Binary files … differ" for binary ones */
+  patch: string;
+  /** true when the patch was cut at MAX_PATCH_CHARS */
+  truncated: boolean;
+}
+
+export interface CommitDiff {
+  files: CommitDiffFile[];
+}
+
+/** Per file: a turn that wrote a huge tool output must not make a multi-megabyte answer. */
+export const MAX_PATCH_CHARS = 256 * 1024;
+
+const STATUS: Record<string, DiffStatus> = { A: 'added', M: 'modified', D: 'deleted', T: 'typechanged' };
+
+/**
+ * What one turn commit of a session changed, file by file, against its first parent (the root
+ * commit against the empty tree). The session repo is plain git, read with the hardened git CLI.
+ */
+export function diffCommit(ctx: StoreContext, sessionId: string, sha: string): Promise<CommitDiff> {
+  assertCommitId(sha);
+  return withSession(ctx, sessionId, async (session) => {
+    let parents: string[];
+    try {
+      parents = (await readCommitObject(session.dir, sha)).parents;
+    } catch {
+      throw new NotFoundError(`unknown commit: ${sha}`);
+    }
+    const base = parents[0] ?? EMPTY_TREE_OID;
+    const common = ['-r', '--no-commit-id', '--no-renames', '--no-ext-diff', '--no-textconv'];
+    const [names, patch] = await Promise.all([
+      runGit(session.dir, ['diff-tree', ...common, '--name-status', '-z', base, sha]),
+      runGit(session.dir, ['-c', 'core.quotePath=false', 'diff-tree', ...common, '-p', '--no-color', base, sha]),
+    ]);
+    const changed = parseNameStatus(splitNul(names.stdout));
+    const blocks = splitPatch(patch.stdout.toString('utf8'));
+    return { files: pairBlocks(changed, blocks) };
+  });
+}
+
+function parseNameStatus(fields: string[]): Array<{ path: string; status: DiffStatus }> {
+  const out: Array<{ path: string; status: DiffStatus }> = [];
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    const letter = fields[i]!.charAt(0);
+    out.push({ path: fields[i + 1]!, status: STATUS[letter] ?? 'modified' });
+  }
+  return out;
+}
+
+function splitPatch(text: string): string[] {
+  if (text === '') return [];
+  return text.split(/^(?=diff --git )/m).filter((block) => block.startsWith('diff --git '));
+}
+
+/**
+ * Both listings come in the same (path) order; git prints a type change as two blocks
+ * (deletion, then creation), which belong to one entry.
+ */
+function pairBlocks(changed: Array<{ path: string; status: DiffStatus }>, blocks: string[]): CommitDiffFile[] {
+  const files: CommitDiffFile[] = [];
+  let next = 0;
+  for (const entry of changed) {
+    const take = entry.status === 'typechanged' ? 2 : 1;
+    const patch = blocks.slice(next, next + take).join('');
+    next += take;
+    const truncated = patch.length > MAX_PATCH_CHARS;
+    files.push({ ...entry, patch: truncated ? patch.slice(0, MAX_PATCH_CHARS) : patch, truncated });
+  }
+  return files;
+}

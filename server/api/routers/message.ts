@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { createTRPCRouter, sessionProcedure } from '../trpc';
+import { labelInput, nodeIdInput, sessionIdInput } from '../schemas';
+
+const messageInput = z
+  .object({
+    id: nodeIdInput.optional(),
+    role: z.enum(['user', 'assistant', 'tool', 'system']),
+    /** text; a tool result may be any JSON value (the store refuses non-text for other roles) */
+    content: z.unknown(),
+    parentId: nodeIdInput.nullish(),
+    calledBy: nodeIdInput.nullish(),
+    name: labelInput().optional(),
+    input: z.unknown().optional(),
+    metadata: z.record(z.string(), z.unknown()).optional(),
+  })
+  .strict()
+  .superRefine((message, issues) => {
+    // The store says the same; here it also names the field.
+    if (message.content === undefined) {
+      issues.addIssue({ code: 'custom', path: ['content'], message: 'is required' });
+    } else if (message.role !== 'tool' && typeof message.content !== 'string') {
+      issues.addIssue({ code: 'custom', path: ['content'], message: 'must be a string (only a tool result may be other JSON)' });
+    }
+    if (message.role === 'tool' && !message.calledBy) {
+      issues.addIssue({ code: 'custom', path: ['calledBy'], message: 'a tool result needs calledBy: the assistant message that called it' });
+    }
+    if (message.role === 'tool' && message.parentId) {
+      issues.addIssue({ code: 'custom', path: ['parentId'], message: 'a tool result hangs off its caller and has no parentId' });
+    }
+  });
+
+/** Messages of a session: the DAG's conversation nodes as DESIGN §5's message shape. */
+export const messageRouter = createTRPCRouter({
+  /**
+   * An omitted parentId means the current head; the head moves when the new message's parent is
+   * the head. The same id again: the existing message if the content is the same, else CONFLICT.
+   */
+  append: sessionProcedure
+    .input(z.object({ sessionId: sessionIdInput, message: messageInput }).strict())
+    .mutation(({ ctx, input }) => ctx.store.appendMessage(ctx.sessionId, input.message)),
+
+  /** Root → head (default the session head): user and assistant messages with siblings and toolCalls. */
+  branch: sessionProcedure
+    .input(z.object({ sessionId: sessionIdInput, headId: nodeIdInput.nullish() }).strict())
+    .query(({ ctx, input }) => ctx.store.getBranch(ctx.sessionId, input.headId)),
+
+  /** Every message by seq. */
+  nodes: sessionProcedure.input(z.object({ sessionId: sessionIdInput }).strict()).query(({ ctx }) => ctx.store.getNodes(ctx.sessionId)),
+});

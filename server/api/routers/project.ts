@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { createTRPCRouter, sessionProcedure, storeProcedure } from '../trpc';
+import { labelInput, limitInput, pathInput, projectIdInput, sessionIdInput } from '../schemas';
+
+/** Projects: folders inside the caller's allowed roots, each with its own git repository. */
+export const projectRouter = createTRPCRouter({
+  /** `[{id, name, path, isDefault, pathMissing, sessionCount, autoCommit}]`, Home first. */
+  list: storeProcedure.query(({ ctx }) => ctx.store.listProjects()),
+
+  /** `path` absolute or relative to the workspace root; the same folder always gives the same project. */
+  create: storeProcedure
+    .input(z.object({ path: pathInput, name: labelInput().optional() }).strict())
+    .mutation(({ ctx, input }) => ctx.store.createProject(input.path, input.name)),
+
+  /**
+   * Repairs a project whose folder moved (same id, new path); the session that asked gets a
+   * project/relocate record. Not a session procedure: sessionId is optional, and the store
+   * answers an unknown one with the same NOT_FOUND before changing anything.
+   */
+  relocate: storeProcedure
+    .input(z.object({ id: projectIdInput, path: pathInput, sessionId: sessionIdInput.optional() }).strict())
+    .mutation(({ ctx, input }) => ctx.store.relocateProject(input.id, input.path, input.sessionId)),
+
+  /** Registry only: the folder and its history stay. */
+  unregister: storeProcedure
+    .input(z.object({ id: projectIdInput }).strict())
+    .mutation(({ ctx, input }) => ctx.store.unregisterProject(input.id)),
+
+  setAutoCommit: storeProcedure
+    .input(z.object({ id: projectIdInput, on: z.boolean() }).strict())
+    .mutation(({ ctx, input }) => ctx.store.setProjectAutoCommit(input.id, input.on)),
+
+  /** A draft may pick any project; after the first turn only the same one (else CONFLICT). */
+  setForSession: sessionProcedure
+    .input(z.object({ sessionId: sessionIdInput, projectId: projectIdInput }).strict())
+    .mutation(({ ctx, input }) => ctx.store.setSessionProject(ctx.sessionId, input.projectId)),
+
+  /** The agent's commits in the project, newest first. */
+  commits: storeProcedure
+    .input(z.object({ id: projectIdInput, limit: limitInput.optional() }).strict())
+    .query(({ ctx, input }) => ctx.store.projectCommits(input.id, input.limit)),
+});

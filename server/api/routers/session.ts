@@ -1,0 +1,117 @@
+import { z } from 'zod';
+import type { SessionStore } from '@/lib/store/index';
+import { createTRPCRouter, sessionProcedure, storeProcedure } from '../trpc';
+import { cursorInput, labelInput, limitInput, pathInput, projectIdInput, sessionIdInput } from '../schemas';
+
+const statusInput = z.enum(['idle', 'running', 'failed', 'cancelled']);
+const titleInput = labelInput(500);
+const BULK_ACTIONS = ['archive', 'unarchive', 'delete', 'markRead'] as const;
+type BulkAction = (typeof BULK_ACTIONS)[number];
+
+/** One session of a bulk request; false when it is not (or no longer) in the caller's store. */
+async function applyBulk(store: SessionStore, id: string, action: BulkAction): Promise<boolean> {
+  if (!store.hasSession(id)) return false;
+  try {
+    if (action === 'delete') await store.deleteSession(id);
+    else if (action === 'markRead') await store.updateSession(id, { unread: false });
+    else await store.setArchived(id, action === 'archive');
+    return true;
+  } catch (error) {
+    // Deleted by another request meanwhile: missing, like an id that never existed.
+    if ((error as { code?: unknown }).code === 'NOT_FOUND') return false;
+    throw error;
+  }
+}
+
+/** Sessions (DESIGN §5): rows with the 17 fields, times in ms. */
+export const sessionRouter = createTRPCRouter({
+  /** An existing id returns its row unchanged. */
+  create: storeProcedure
+    .input(
+      z
+        .object({
+          id: sessionIdInput.optional(),
+          agentId: labelInput().optional(),
+          title: titleInput.optional(),
+          source: labelInput().optional(),
+          channel: labelInput().nullish(),
+          accountId: labelInput().nullish(),
+          peerDisplay: labelInput().nullish(),
+          peerId: labelInput().nullish(),
+          projectId: projectIdInput.optional(),
+        })
+        .strict(),
+    )
+    .mutation(async ({ ctx, input }) => (await ctx.store.createSession(input)).row),
+
+  /** Newest updatedAt first (ties by id), paged by an opaque cursor. */
+  list: storeProcedure
+    .input(
+      z
+        .object({
+          scope: z.enum(['active', 'archived', 'all']).optional(),
+          pinned: z.boolean().optional(),
+          unread: z.boolean().optional(),
+          status: statusInput.optional(),
+          source: labelInput().optional(),
+          projectId: projectIdInput.optional(),
+          q: labelInput(500).optional(),
+          limit: limitInput.optional(),
+          cursor: cursorInput.nullish(),
+        })
+        .strict()
+        .optional(),
+    )
+    .query(({ ctx, input }) => ctx.store.listSessions(input ?? {})),
+
+  /** The row plus headId, projectId, turnCount and workdirs. */
+  get: sessionProcedure.input(z.object({ id: sessionIdInput }).strict()).query(({ ctx }) => ctx.store.getSession(ctx.sessionId)),
+
+  /** A title here is a person's rename: it sets the lock on automatic titles. updatedAt is kept. */
+  update: sessionProcedure
+    .input(
+      z
+        .object({
+          id: sessionIdInput,
+          title: z
+            .string()
+            .trim()
+            .min(1, 'must not be empty (use session.regenerateTitle for a model title)')
+            .pipe(titleInput)
+            .optional(),
+          pinned: z.boolean().optional(),
+          unread: z.boolean().optional(),
+          group: labelInput().optional(),
+          status: statusInput.optional(),
+        })
+        .strict(),
+    )
+    .mutation(({ ctx, input: { id: _id, ...fields } }) => ctx.store.updateSession(ctx.sessionId, fields)),
+
+  /** The model's title now, without the lock; PRECONDITION_FAILED when no model is configured. */
+  regenerateTitle: sessionProcedure
+    .input(z.object({ id: sessionIdInput }).strict())
+    .mutation(({ ctx }) => ctx.store.regenerateTitle(ctx.sessionId)),
+
+  /** A flag only: recency is kept, so unarchiving puts it back where it was. */
+  setArchived: sessionProcedure
+    .input(z.object({ id: sessionIdInput, archived: z.boolean() }).strict())
+    .mutation(({ ctx, input }) => ctx.store.setArchived(ctx.sessionId, input.archived)),
+
+  delete: sessionProcedure.input(z.object({ id: sessionIdInput }).strict()).mutation(({ ctx }) => ctx.store.deleteSession(ctx.sessionId)),
+
+  /** Ids not in the caller's store (someone else's included) come back in `missing`. */
+  bulk: storeProcedure
+    .input(z.object({ ids: z.array(sessionIdInput).min(1).max(1000), action: z.enum(BULK_ACTIONS) }).strict())
+    .mutation(async ({ ctx, input }) => {
+      const done: string[] = [];
+      const missing: string[] = [];
+      for (const id of new Set(input.ids)) ((await applyBulk(ctx.store, id, input.action)) ? done : missing).push(id);
+      return { done, missing };
+    }),
+
+  /** Extra working directories (inside the allowed roots), changeable at any time. */
+  setWorkdirs: sessionProcedure
+    .input(z.object({ id: sessionIdInput, workdirs: z.array(pathInput).max(32) }).strict())
+    .mutation(({ ctx, input }) => ctx.store.setWorkdirs(ctx.sessionId, input.workdirs)),
+});
