@@ -1,5 +1,5 @@
 /**
- * Figures of the real server (DESIGN §9): the built app under `next start` on loopback, a fresh
+ * Figures of the real server (DESIGN §9): the built app as `npm start` runs it, on loopback, a fresh
  * data directory, tokens made with lib/auth before it starts. Needs `npm run build` first.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -13,6 +13,7 @@ import { p99, round, writeLargeIndex } from './store-bench.js';
 
 const PORT = Number(process.env['BENCH_PORT'] ?? 3199);
 const BASE = `http://127.0.0.1:${PORT}`;
+const FANOUT_STREAMS = 2_000;
 const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
 
 interface Client {
@@ -78,9 +79,15 @@ function treeRssMb(pid: number): number {
 }
 
 async function startServer(dataDir: string): Promise<ChildProcess> {
-  const next = join(process.cwd(), 'node_modules', 'next', 'dist', 'bin', 'next');
-  const child = spawn(process.execPath, [next, 'start', '-p', String(PORT), '-H', '127.0.0.1'], {
-    env: { ...process.env, NEXT_MANUAL_SIG_HANDLE: 'true', OPENPROGRAM_DATA_DIR: dataDir, NEXTAUTH_URL: BASE, NODE_ENV: 'production' },
+  const serve = join(process.cwd(), 'server', 'http', 'serve.ts');
+  const child = spawn(process.execPath, ['--import', 'tsx', serve, '-p', String(PORT), '-H', '127.0.0.1'], {
+    env: {
+      ...process.env,
+      OPENPROGRAM_DATA_DIR: dataDir,
+      OPENPROGRAM_MAX_STREAMS_PER_USER: String(FANOUT_STREAMS),
+      NEXTAUTH_URL: BASE,
+      NODE_ENV: 'production',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';
@@ -137,10 +144,10 @@ export async function benchServer(): Promise<Record<string, number>> {
   let server: ChildProcess | null = null;
   const streams: http.ClientRequest[] = [];
   try {
-    // 100 users with a token each; the first one owns 100,000 sessions.
+    // 21 users with a token each; the first one owns 100,000 sessions.
     const auth = new AuthStore(join(dataDir, 'auth'));
     const clients: Client[] = [];
-    for (let i = 0; i < 100; i++) {
+    for (let i = 0; i < 21; i++) {
       const user = await auth.users.create({ email: `bench${i}@bench.test`, password: 'bench password long', admin: i === 0 });
       clients.push({ userId: user.id, token: auth.tokens.create(user.id, { name: 'bench' }).token });
     }
@@ -154,14 +161,15 @@ export async function benchServer(): Promise<Record<string, number>> {
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     const rssMb = treeRssMb(server.pid!);
 
-    // 20 concurrent clients listing the big user's sessions.
+    // 20 concurrent clients listing the big user's sessions; each warms up before it is timed
+    // (the first requests under concurrency pay for V8 optimising the hot paths).
     const list: number[] = [];
     await Promise.all(
       Array.from({ length: 20 }, async () => {
-        for (let i = 0; i < 50; i++) {
+        for (let i = 0; i < 150; i++) {
           const start = performance.now();
           await call(big.token, 'session.list', { limit: 50 }, 'query');
-          list.push(performance.now() - start);
+          if (i >= 50) list.push(performance.now() - start);
         }
       }),
     );
@@ -169,43 +177,40 @@ export async function benchServer(): Promise<Record<string, number>> {
     // 20 concurrent clients appending, each to its own session.
     const append: number[] = [];
     await Promise.all(
-      clients.slice(0, 20).map(async (client, index) => {
+      clients.slice(1, 21).map(async (client, index) => {
         const id = `bench-append-${index}`;
         await call(client.token, 'session.create', { id }, 'mutation');
-        for (let i = 0; i < 50; i++) {
+        for (let i = 0; i < 150; i++) {
           const start = performance.now();
           await call(client.token, 'message.append', { sessionId: id, message: { role: i % 2 ? 'assistant' : 'user', content: `message ${i}` } }, 'mutation');
-          append.push(performance.now() - start);
+          if (i >= 50) append.push(performance.now() - start);
         }
       }),
     );
 
-    // 2,000 open streams (20 per user, the per-user cap, for 100 users); one change per user,
-    // all at once: the time from its request to its arrival on each of that user's streams.
-    for (const client of clients) await call(client.token, 'session.create', { id: 'fanout' }, 'mutation');
-    const sentAt = new Map<string, number>();
+    // One user's change to 2,000 open streams (the per-user cap raised for this server): the time
+    // from the request that makes the event to its arrival on each stream, over 10 events.
+    const fan = clients[1]!;
+    await call(fan.token, 'session.create', { id: 'fanout' }, 'mutation');
+    let sentAt = 0;
     const fanout: number[] = [];
-    let expected = 0;
-    for (const client of clients) {
-      for (let s = 0; s < 20; s++) {
-        streams.push(
-          await openStream(client.token, (type, at) => {
-            if (type === 'session_updated' && sentAt.has(client.userId)) fanout.push(at - sentAt.get(client.userId)!);
-          }),
-        );
-        expected++;
-      }
+    for (let s = 0; s < FANOUT_STREAMS; s++) {
+      streams.push(
+        await openStream(fan.token, (type, at) => {
+          if (type === 'session_updated' && sentAt > 0) fanout.push(at - sentAt);
+        }),
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 500));
-    await Promise.all(
-      clients.map((client) => {
-        sentAt.set(client.userId, performance.now());
-        return call(client.token, 'session.update', { id: 'fanout', pinned: true }, 'mutation');
-      }),
-    );
-    const deadline = Date.now() + 10_000;
-    while (fanout.length < expected && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-    if (fanout.length < expected) throw new Error(`only ${fanout.length} of ${expected} streams got the event`);
+    for (let round = 0; round < 10; round++) {
+      const expected = fanout.length + FANOUT_STREAMS;
+      sentAt = performance.now();
+      await call(fan.token, 'session.update', { id: 'fanout', pinned: round % 2 === 0 }, 'mutation');
+      const deadline = Date.now() + 10_000;
+      while (fanout.length < expected && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+      if (fanout.length < expected) throw new Error(`round ${round}: only ${fanout.length - expected + FANOUT_STREAMS} of ${FANOUT_STREAMS} streams got the event`);
+      sentAt = 0;
+    }
 
     return {
       http_list_p99_ms: p99(list),

@@ -26,6 +26,12 @@ interface Runtime {
   titleModel: TitleModel | null;
 }
 
+/** OPENPROGRAM_MAX_STREAMS_PER_USER raises or lowers the cap of open event streams (default 20). */
+function streamCapFromEnv(): number | undefined {
+  const value = Number(process.env.OPENPROGRAM_MAX_STREAMS_PER_USER);
+  return Number.isInteger(value) && value > 0 ? value : undefined;
+}
+
 const KEY = Symbol.for('entity-memory.runtime');
 const holder = globalThis as typeof globalThis & { [KEY]?: Runtime };
 
@@ -41,7 +47,7 @@ function runtime(): Runtime {
     current = {
       dataDir,
       auth: new AuthStore(join(dataDir, 'auth'), { secret: process.env.NEXTAUTH_SECRET }),
-      hub: new EventHub(),
+      hub: new EventHub({ maxStreamsPerUser: streamCapFromEnv() }),
       userStores: new Map(),
       repackQueue: new RepackQueue(),
       openedStores: [],

@@ -1,12 +1,21 @@
 import { acquireDataDirLock, DataDirLockedError } from '@/lib/process/data-dir-lock';
 import { flushAllSync, getAuthStore, getDataDir } from '@/server/runtime';
 
+const STARTED = Symbol.for('entity-memory.started');
+const started = globalThis as typeof globalThis & { [STARTED]?: Promise<void> };
+
 /**
- * Server start-up (called once from instrumentation.ts, before the first request): take the data
- * directory, create the admin or print the setup code, write the CLI's token, and make SIGTERM /
- * SIGINT flush every registry before the process exits.
+ * Server start-up, before the first request: take the data directory, create the admin or print
+ * the setup code, write the CLI's token, and make SIGTERM / SIGINT flush every registry before
+ * the process exits. Called by server/http/serve.ts and again by instrumentation.ts (Next's own
+ * copy of this module), so the work is done once per process.
  */
-export async function startServer(): Promise<void> {
+export function startServer(): Promise<void> {
+  started[STARTED] ??= startOnce();
+  return started[STARTED];
+}
+
+async function startOnce(): Promise<void> {
   const dataDir = getDataDir();
   const url = process.env.NEXTAUTH_URL ?? `http://localhost:${process.env.PORT ?? '3000'}`;
   let release: () => void;

@@ -61,7 +61,7 @@ test('first run: the setup code from the log creates the admin, once; SIGTERM re
     await server.stop('SIGKILL');
     expect(existsSync(join(dataDir, 'server.lock'))).toBe(true);
     server = startServer({ port: SETUP_PORT, dataDir });
-    await server.waitForOutput(/data directory/);
+    await server.waitForOutput(/Ready on/);
     expect(server.output()).not.toMatch(/setup code/); // the admin exists now
     const health = await fetch(`${server.url}/api/health`);
     expect(health.status).toBe(200);

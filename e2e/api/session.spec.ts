@@ -187,7 +187,7 @@ test('regenerateTitle without a configured model is 412 with a clear message', a
   });
   try {
     // Start-up has finished (the admin exists) once the data directory is printed.
-    await server.waitForOutput(/\[entity-memory\] data directory/);
+    await server.waitForOutput(/Ready on/);
     const api = await request.newContext({ baseURL: server.url, extraHTTPHeaders: { origin: server.url } });
     const csrf = (await (await api.get('/api/auth/csrf')).json()) as { csrfToken: string };
     await api.post('/api/auth/callback/credentials', { form: { email: 'nomodel@e2e.test', password: 'nomodel-password', csrfToken: csrf.csrfToken }, maxRedirects: 0 });

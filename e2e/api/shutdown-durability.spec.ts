@@ -17,7 +17,7 @@ test('SIGTERM during writes leaves a registry equal to the sessions\' own files'
   const server = startServer({ port: PORT, dataDir, env: { OPENPROGRAM_ADMIN_EMAIL: 'owner@e2e.test', OPENPROGRAM_ADMIN_PASSWORD: 'owner-password-e2e' } });
   try {
     // Start-up has finished (admin created, CLI token written) once the data directory is printed.
-    await server.waitForOutput(/\[entity-memory\] data directory/);
+    await server.waitForOutput(/Ready on/);
     const cliToken = readFileSync(join(dataDir, 'auth', 'cli-token'), 'utf8').trim();
     const post = async (path: string, input: unknown) => {
       const response = await fetch(`${server.url}/api/trpc/${path}`, {

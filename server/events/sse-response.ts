@@ -6,61 +6,112 @@ export const HEARTBEAT_MS = 15_000;
 const MAX_QUEUED_CHUNKS = 5_000;
 
 const encoder = new TextEncoder();
+// One event goes to every stream of its user: serialize it once, not once per stream.
+const formatted = new WeakMap<DeliveredEvent, string>();
 
 export function formatEvent(event: DeliveredEvent): string {
-  // JSON.stringify never emits a raw newline, so `data:` stays one line.
-  return `id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event.data)}\n\n`;
+  let text = formatted.get(event);
+  if (text === undefined) {
+    // JSON.stringify never emits a raw newline, so `data:` stays one line.
+    text = `id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event.data)}\n\n`;
+    formatted.set(event, text);
+  }
+  return text;
+}
+
+/** Where a stream's text goes: a web ReadableStream (Next) or a node response (server/http/serve.ts). */
+export interface EventSink {
+  /** false when the client has stopped reading and too much is queued: the stream is closed */
+  write(text: string): boolean;
+  end(): void;
+}
+
+export interface EventChannel {
+  close(): void;
 }
 
 /**
- * The body of `GET /api/events` for one user: replay (or `resync`), then live events, a comment
- * every 15 s, until the client goes away. Null when the user has too many streams open.
+ * One user's event stream, whatever carries it: replay (or `resync`), then live events, a
+ * comment every 15 s, until closed. Null when the user has too many streams open.
  */
+export function openEventChannel(
+  hub: EventHub,
+  userId: string,
+  lastEventId: string | null,
+  sink: EventSink,
+  /** checked before every write: a revoked token or a disabled user's stream ends there */
+  stillValid: () => boolean = () => true,
+  heartbeatMs = HEARTBEAT_MS,
+): EventChannel | null {
+  let closed = false;
+  let heartbeat: NodeJS.Timeout | undefined;
+  const write = (text: string): void => {
+    if (closed) return;
+    if (!stillValid() || !sink.write(text)) close();
+  };
+  const subscription = hub.subscribe(userId, (event) => write(formatEvent(event)), lastEventId);
+  if (!subscription) return null;
+  const close = (): void => {
+    if (closed) return;
+    closed = true;
+    subscription.close();
+    clearInterval(heartbeat);
+    sink.end();
+  };
+  // The first bytes go out at once, so the client knows the stream is open.
+  write(': connected\nretry: 2000\n\n');
+  const { replay } = subscription;
+  if (replay.kind === 'resync') write(formatEvent({ id: replay.id, type: 'resync', data: {} }));
+  else for (const event of replay.events) write(formatEvent(event));
+  heartbeat = setInterval(() => write(': keepalive\n\n'), heartbeatMs);
+  heartbeat.unref();
+  return { close };
+}
+
+/** The body of `GET /api/events` as a web stream (the Next route handler). */
 export function openEventStream(
   hub: EventHub,
   userId: string,
   lastEventId: string | null,
   signal: AbortSignal,
-  /** checked before every write: a revoked token or a disabled user's stream ends there */
   stillValid: () => boolean = () => true,
   heartbeatMs = HEARTBEAT_MS,
 ): ReadableStream<Uint8Array> | null {
+  let channel: EventChannel | null = null;
   let controller!: ReadableStreamDefaultController<Uint8Array>;
-  let heartbeat: NodeJS.Timeout | undefined;
-  let closed = false;
-  const write = (text: string) => {
-    if (closed) return;
-    if (!stillValid() || (controller.desiredSize ?? 0) < -MAX_QUEUED_CHUNKS) return close();
-    controller.enqueue(encoder.encode(text));
+  const pending: string[] = [];
+  let ended = false;
+  const sink: EventSink = {
+    write(text) {
+      if (!controller) {
+        pending.push(text); // before start(): the replay
+        return true;
+      }
+      if ((controller.desiredSize ?? 0) < -MAX_QUEUED_CHUNKS) return false;
+      controller.enqueue(encoder.encode(text));
+      return true;
+    },
+    end() {
+      ended = true;
+      signal.removeEventListener('abort', onAbort);
+      try {
+        controller?.close();
+      } catch {
+        // already closed or errored by the runtime
+      }
+    },
   };
-  const subscription = hub.subscribe(userId, (event) => write(formatEvent(event)), lastEventId);
-  if (!subscription) return null;
-  const close = () => {
-    if (closed) return;
-    closed = true;
-    subscription.close();
-    clearInterval(heartbeat);
-    signal.removeEventListener('abort', close);
-    try {
-      controller.close();
-    } catch {
-      // already closed or errored by the runtime
-    }
-  };
-
+  const onAbort = (): void => channel?.close();
+  channel = openEventChannel(hub, userId, lastEventId, sink, stillValid, heartbeatMs);
+  if (!channel) return null;
   return new ReadableStream<Uint8Array>({
     start(c) {
       controller = c;
-      // The first bytes go out at once, so the client knows the stream is open.
-      write(': connected\nretry: 2000\n\n');
-      const { replay } = subscription;
-      if (replay.kind === 'resync') write(formatEvent({ id: replay.id, type: 'resync', data: {} }));
-      else for (const event of replay.events) write(formatEvent(event));
-      heartbeat = setInterval(() => write(': keepalive\n\n'), heartbeatMs);
-      heartbeat.unref();
-      if (signal.aborted) close();
-      else signal.addEventListener('abort', close);
+      for (const text of pending.splice(0)) c.enqueue(encoder.encode(text));
+      if (ended) c.close();
+      else if (signal.aborted) channel!.close();
+      else signal.addEventListener('abort', onAbort);
     },
-    cancel: close,
+    cancel: () => channel!.close(),
   });
 }

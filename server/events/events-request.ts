@@ -1,0 +1,33 @@
+import { authenticateRequest } from '@/server/auth/request-auth';
+import { getAuthStore, getUserStore } from '@/server/runtime';
+import type { UserRecord } from '@/lib/auth/index';
+
+export const EVENT_STREAM_HEADERS: Readonly<Record<string, string>> = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  // no-transform keeps compression (which would buffer the stream) off.
+  'cache-control': 'no-cache, no-transform',
+  'x-accel-buffering': 'no',
+};
+
+export type EventsAccess =
+  | { ok: true; user: UserRecord; stillValid: () => boolean }
+  | { ok: false; status: 401; error: string };
+
+/**
+ * Who may open `GET /api/events` (cookie or Bearer; a token in the URL is never read), with
+ * their store opened so that its changes reach the stream.
+ */
+export async function authorizeEvents(headers: Headers): Promise<EventsAccess> {
+  const outcome = await authenticateRequest(headers, getAuthStore());
+  if (outcome.kind !== 'ok') {
+    return { ok: false, status: 401, error: outcome.kind === 'invalid' ? outcome.message : 'sign in or send Authorization: Bearer <token>' };
+  }
+  try {
+    await getUserStore(outcome.auth.user.id);
+  } catch (error) {
+    console.error('[events] could not open the session store:', error);
+  }
+  return { ok: true, user: outcome.auth.user, stillValid: outcome.auth.stillValid };
+}
+
+export const TOO_MANY_STREAMS = 'too many open event streams for this user';

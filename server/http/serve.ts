@@ -1,0 +1,74 @@
+/**
+ * The production server (`npm start`): one HTTP server in front of Next. The tRPC API and the
+ * event stream are served straight from node's http (tRPC's standalone adapter) — Next's routing
+ * costs ~1.5 ms of CPU a request, which at 20 concurrent clients is most of the latency budget
+ * (DESIGN §9). Everything else (pages, sign-in, attachments) goes to Next. app/api/trpc and
+ * app/api/events stay as the same API under `next dev` / `next start`.
+ */
+import http from 'node:http';
+import { parseArgs } from 'node:util';
+import next from 'next';
+import { createHTTPHandler } from '@trpc/server/adapters/standalone';
+import { appRouter } from '@/server/api/root';
+import { createTRPCContext } from '@/server/api/trpc';
+import { startServer } from '@/server/startup';
+import { MAX_BODY_BYTES } from './body-limit';
+import { serveEvents } from './node-events';
+import { NON_PAGE_CSP, STATIC_SECURITY_HEADERS } from './security-headers';
+
+const { values } = parseArgs({
+  args: process.argv.slice(2),
+  options: { port: { type: 'string', short: 'p' }, hostname: { type: 'string', short: 'H' } },
+  strict: true,
+});
+const port = Number(values.port ?? process.env.PORT ?? 3000);
+const hostname = values.hostname ?? process.env.HOSTNAME ?? undefined;
+process.env.PORT = String(port);
+
+function requestHeaders(raw: http.IncomingHttpHeaders): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(raw)) {
+    if (typeof value === 'string') headers.set(name, value);
+    else if (Array.isArray(value)) for (const item of value) headers.append(name, item);
+  }
+  return headers;
+}
+
+const API_HEADERS: Record<string, string> = { ...STATIC_SECURITY_HEADERS, 'content-security-policy': NON_PAGE_CSP };
+
+await startServer();
+const app = next({ dev: false, dir: process.cwd(), port, hostname });
+await app.prepare();
+const handleNext = app.getRequestHandler();
+
+const handleTrpc = createHTTPHandler({
+  router: appRouter,
+  basePath: '/api/trpc/',
+  maxBodySize: MAX_BODY_BYTES,
+  createContext: ({ req }) => createTRPCContext({ headers: requestHeaders(req.headers) }),
+  onError({ error, path }) {
+    if (error.code === 'INTERNAL_SERVER_ERROR') console.error(`[trpc] ${path ?? '?'}:`, error.cause ?? error);
+  },
+});
+
+const server = http.createServer((req, res) => {
+  const url = req.url ?? '/';
+  if (url.startsWith('/api/trpc/')) {
+    for (const [name, value] of Object.entries(API_HEADERS)) res.setHeader(name, value);
+    void handleTrpc(req, res);
+    return;
+  }
+  if (url === '/api/events' || url.startsWith('/api/events?')) {
+    // Thousands of open streams: each event is one socket write, without Next's stream layers.
+    serveEvents(req, res, requestHeaders(req.headers), API_HEADERS).catch((error: unknown) => {
+      console.error('[events]', error);
+      if (!res.headersSent) res.writeHead(500).end();
+      else res.end();
+    });
+    return;
+  }
+  void handleNext(req, res);
+});
+server.listen(port, hostname, () => {
+  console.log(`[entity-memory] Ready on http://${hostname ?? 'localhost'}:${port}`);
+});
