@@ -3,6 +3,7 @@
  * not exist yet are left out. OpenProgram's Python store cannot run here (no PyPI), so its
  * figures stay the ones DESIGN §9 records.
  */
+import { execFileSync } from 'node:child_process';
 import { benchAppendAndCommit, benchList, benchRebuild, benchRepoSize } from './store-bench.js';
 
 type Bench = () => Promise<Record<string, number>>;
@@ -33,6 +34,9 @@ const only = process.argv.slice(2);
 const results: Record<string, number> = {};
 for (const [name, bench] of benches) {
   if (only.length > 0 && !only.includes(name)) continue;
+  // Let the previous bench's dirty pages reach the disk, so its writeback is not timed here.
+  execFileSync('sync');
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
   process.stderr.write(`bench: ${name}…\n`);
   Object.assign(results, await bench());
 }
