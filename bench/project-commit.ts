@@ -4,7 +4,8 @@
  * The figure times finishProjectTurn, the commit; the turn-start snapshot (beginProjectTurn, a
  * `git status`) runs before each sample and is not part of it.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { scratchDir } from './scratch.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -36,29 +37,25 @@ async function buildRepo(dir: string): Promise<void> {
 }
 
 export async function benchProjectCommit(): Promise<{ project_commit_p50_ms_10k_files: number }> {
-  const dir = mkdtempSync(join(tmpdir(), 'op-bench-project-'));
-  try {
-    await buildRepo(dir);
-    const samples: number[] = [];
-    for (let turn = 1; turn <= TURNS; turn++) {
-      const snapshot = await beginProjectTurn(dir);
-      const edited = `src${turn % 100}/file${turn}.ts`;
-      const added = `src${turn % 100}/agent-${turn}.ts`;
-      writeFileSync(join(dir, edited), `export const value${turn} = ${turn * 2};\n`);
-      writeFileSync(join(dir, added), `export const agent${turn} = true;\n`);
-      const start = performance.now();
-      const result = await finishProjectTurn(snapshot, {
-        writtenPaths: [edited, added],
-        sessionId: 'bench-session',
-        turn,
-        userMessage: `turn ${turn}: edit two files`,
-        model: 'bench-model',
-      });
-      samples.push(performance.now() - start);
-      if (!result.sha) throw new Error(`bench turn ${turn} did not commit: ${result.skipped?.message ?? 'unknown'}`);
-    }
-    return { project_commit_p50_ms_10k_files: median(samples) };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
+  const dir = scratchDir('op-bench-project-');
+  await buildRepo(dir);
+  const samples: number[] = [];
+  for (let turn = 1; turn <= TURNS; turn++) {
+    const snapshot = await beginProjectTurn(dir);
+    const edited = `src${turn % 100}/file${turn}.ts`;
+    const added = `src${turn % 100}/agent-${turn}.ts`;
+    writeFileSync(join(dir, edited), `export const value${turn} = ${turn * 2};\n`);
+    writeFileSync(join(dir, added), `export const agent${turn} = true;\n`);
+    const start = performance.now();
+    const result = await finishProjectTurn(snapshot, {
+      writtenPaths: [edited, added],
+      sessionId: 'bench-session',
+      turn,
+      userMessage: `turn ${turn}: edit two files`,
+      model: 'bench-model',
+    });
+    samples.push(performance.now() - start);
+    if (!result.sha) throw new Error(`bench turn ${turn} did not commit: ${result.skipped?.message ?? 'unknown'}`);
   }
+  return { project_commit_p50_ms_10k_files: median(samples) };
 }

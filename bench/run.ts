@@ -2,42 +2,59 @@
  * npm run bench: one JSON object whose keys are DESIGN §9's names. Figures whose subject does
  * not exist yet are left out. OpenProgram's Python store cannot run here (no PyPI), so its
  * figures stay the ones DESIGN §9 records.
+ *
+ * Each benchmark runs in a process of its own: a heap left large by the previous one (the
+ * 100,000-session registry) makes every later fork of git slower, and would be timed.
+ * `npm run bench -- list server` runs only those.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { benchAppendAndCommit, benchList, benchRebuild, benchRepoSize } from './store-bench.js';
+import { benchProjectCommit } from './project-commit.js';
+import { benchServer } from './server-bench.js';
+import { scratchDirs } from './scratch.js';
 
 type Bench = () => Promise<Record<string, number>>;
 
-const benches: [string, Bench][] = [
-  ['list', benchList],
-  ['append+commit', benchAppendAndCommit],
-  ['repo size', benchRepoSize],
-  ['rebuild', benchRebuild],
-];
+const BENCHES: Record<string, Bench> = {
+  list: benchList,
+  'append+commit': benchAppendAndCommit,
+  'repo size': benchRepoSize,
+  rebuild: benchRebuild,
+  'project commit': benchProjectCommit,
+  server: benchServer,
+};
 
-async function optional(path: string, name: string): Promise<Bench | null> {
-  try {
-    const module = (await import(path)) as Record<string, Bench>;
-    return module[name] ?? null;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND') return null;
-    throw error;
+const [flag, name] = process.argv.slice(2);
+if (flag === '--one' && name) {
+  // A child: run one benchmark, print its figures and its scratch directories as JSON.
+  const bench = BENCHES[name];
+  if (!bench) throw new Error(`unknown benchmark ${name}`);
+  const figures = await bench();
+  process.stdout.write(`${JSON.stringify({ figures, scratch: scratchDirs() })}\n`);
+} else {
+  const only = process.argv.slice(2);
+  const results: Record<string, number> = {};
+  // Removed only after the last figure: deleting 100,000 files keeps the file system busy
+  // (journal, discard) for a while after rm returns, which the next benchmark would time.
+  const scratch: string[] = [];
+  for (const benchName of Object.keys(BENCHES)) {
+    if (only.length > 0 && !only.includes(benchName)) continue;
+    // Let the previous benchmark's files reach the disk, so their writeback is not timed here.
+    execFileSync('sync');
+    process.stderr.write(`bench: ${benchName}…\n`);
+    const child = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--one', benchName], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    if (child.status !== 0) throw new Error(`benchmark ${benchName} failed (exit ${child.status})`);
+    const lines = child.stdout.trim().split('\n');
+    const answer = JSON.parse(lines[lines.length - 1]!) as { figures: Record<string, number>; scratch: string[] };
+    Object.assign(results, answer.figures);
+    scratch.push(...answer.scratch);
   }
+  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
+  process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
 }
-
-const projectCommit = await optional('./project-commit.js', 'benchProjectCommit');
-if (projectCommit) benches.push(['project commit', projectCommit]);
-const server = await optional('./server-bench.js', 'benchServer');
-if (server) benches.push(['server', server]);
-
-const only = process.argv.slice(2);
-const results: Record<string, number> = {};
-for (const [name, bench] of benches) {
-  if (only.length > 0 && !only.includes(name)) continue;
-  // Let the previous bench's dirty pages reach the disk, so its writeback is not timed here.
-  execFileSync('sync');
-  await new Promise((resolve) => setTimeout(resolve, 1_000));
-  process.stderr.write(`bench: ${name}…\n`);
-  Object.assign(results, await bench());
-}
-process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);

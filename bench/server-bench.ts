@@ -3,7 +3,8 @@
  * data directory, tokens made with lib/auth before it starts. Needs `npm run build` first.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { scratchDir } from './scratch.js';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -140,7 +141,7 @@ export async function benchServer(): Promise<Record<string, number>> {
     process.stderr.write('bench: server figures need `npm run build`; skipped\n');
     return {};
   }
-  const dataDir = mkdtempSync(join(tmpdir(), 'em-bench-server-'));
+  const dataDir = scratchDir('em-bench-server-');
   let server: ChildProcess | null = null;
   const streams: http.ClientRequest[] = [];
   try {
@@ -225,6 +226,5 @@ export async function benchServer(): Promise<Record<string, number>> {
       server.kill('SIGTERM');
       await new Promise((resolve) => server!.once('exit', resolve));
     }
-    rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -1,5 +1,5 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync, readdirSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync, readdirSync, statSync } from 'node:fs';
+import { scratchDir } from './scratch.js';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { SessionStore } from '../lib/store/index.js';
@@ -28,10 +28,6 @@ export async function timeAsync<T>(work: () => Promise<T>): Promise<[T, number]>
   const start = performance.now();
   const result = await work();
   return [result, performance.now() - start];
-}
-
-function temp(prefix: string): string {
-  return mkdtempSync(join(tmpdir(), prefix));
 }
 
 const MB = 1024 * 1024;
@@ -89,147 +85,132 @@ export function writeLargeIndex(stateDir: string, count: number): void {
 }
 
 export async function benchList(): Promise<Record<string, number>> {
-  const stateDir = temp('em-bench-list-');
-  try {
-    writeLargeIndex(stateDir, 100_000);
-    const startups: number[] = [];
-    let store!: SessionStore;
-    for (let i = 0; i < 3; i++) {
-      const [opened, ms] = await timeAsync(() => SessionStore.open({ stateDir }));
-      startups.push(ms);
-      if (i < 2) await opened.close();
-      store = opened;
-    }
-    const list: number[] = [];
-    const search: number[] = [];
-    let cursor: string | null = null;
-    for (let i = 0; i < 200; i++) {
-      const [page, ms] = time(() => store.listSessions({ limit: 50, cursor: i % 4 === 0 ? null : cursor }));
-      cursor = page.nextCursor;
-      list.push(ms);
-    }
-    for (let i = 0; i < 50; i++) search.push(time(() => store.listSessions({ limit: 50, q: 'needle', scope: 'all' }))[1]);
-    const matched = store.listSessions({ limit: 200, q: 'needle', scope: 'all' }).rows.length;
-    if (matched === 0) throw new Error('search matched nothing');
-    await store.close();
-    return { list_p50_ms: p50(list), list_q_p50_ms: p50(search), startup_100k_ms: p50(startups) };
-  } finally {
-    rmSync(stateDir, { recursive: true, force: true });
+  const stateDir = scratchDir('em-bench-list-');
+  writeLargeIndex(stateDir, 100_000);
+  const startups: number[] = [];
+  let store!: SessionStore;
+  for (let i = 0; i < 3; i++) {
+    const [opened, ms] = await timeAsync(() => SessionStore.open({ stateDir }));
+    startups.push(ms);
+    if (i < 2) await opened.close();
+    store = opened;
   }
+  const list: number[] = [];
+  const search: number[] = [];
+  let cursor: string | null = null;
+  for (let i = 0; i < 200; i++) {
+    const [page, ms] = time(() => store.listSessions({ limit: 50, cursor: i % 4 === 0 ? null : cursor }));
+    cursor = page.nextCursor;
+    list.push(ms);
+  }
+  for (let i = 0; i < 50; i++) search.push(time(() => store.listSessions({ limit: 50, q: 'needle', scope: 'all' }))[1]);
+  const matched = store.listSessions({ limit: 200, q: 'needle', scope: 'all' }).rows.length;
+  if (matched === 0) throw new Error('search matched nothing');
+  await store.close();
+  return { list_p50_ms: p50(list), list_q_p50_ms: p50(search), startup_100k_ms: p50(startups) };
 }
 
 export async function benchAppendAndCommit(): Promise<Record<string, number>> {
-  const stateDir = temp('em-bench-commit-');
-  try {
-    const store = await SessionStore.open({ stateDir });
-    const appends: number[] = [];
-    const figures: Record<string, number> = {};
+  const stateDir = scratchDir('em-bench-commit-');
+  const store = await SessionStore.open({ stateDir });
+  const appends: number[] = [];
+  const figures: Record<string, number> = {};
 
-    // Small session: 10 nodes.
-    await store.createSession({ id: 'small' });
-    for (let i = 0; i < 5; i++) {
-      await store.appendMessage('small', { role: 'user', content: `question ${i}` });
-      await store.appendMessage('small', { role: 'assistant', content: `answer ${i}` });
+  // Small sessions: each has 8 nodes committed, then one timed turn of 2 more (10 nodes).
+  const small: number[] = [];
+  for (let n = 0; n < 100; n++) {
+    const id = `small-${n}`;
+    await store.createSession({ id });
+    for (let i = 0; i < 4; i++) {
+      await store.appendMessage(id, { role: 'user', content: `question ${i}` });
+      await store.appendMessage(id, { role: 'assistant', content: `answer ${i}` });
     }
-    await store.finalizeTurn('small');
-    const small: number[] = [];
-    for (let i = 0; i < 40; i++) {
-      appends.push((await timeAsync(() => store.appendMessage('small', { role: 'user', content: `more ${i}` })))[1]);
-      appends.push((await timeAsync(() => store.appendMessage('small', { role: 'assistant', content: `reply ${i}` })))[1]);
-      small.push((await timeAsync(() => store.finalizeTurn('small')))[1]);
-    }
-    figures['append_p50_ms'] = p50(appends);
-    figures['commit_p50_ms_10'] = p50(small);
-
-    // Large session: 10,000 nodes on one branch.
-    await store.createSession({ id: 'large' });
-    const text = 'The quick brown fox jumps over the lazy dog. '.repeat(4);
-    for (let i = 0; i < 5_000; i++) {
-      await store.appendMessage('large', { role: 'user', content: `${i} ${text}` });
-      await store.appendMessage('large', { role: 'assistant', content: `${i} ${text}` });
-      if (i % 1000 === 999) await store.finalizeTurn('large');
-    }
-    await store.finalizeTurn('large');
-    await store.idle();
-    const large: number[] = [];
-    for (let i = 0; i < 30; i++) {
-      await store.appendMessage('large', { role: 'user', content: `late ${i}` });
-      await store.appendMessage('large', { role: 'assistant', content: `late reply ${i}` });
-      large.push((await timeAsync(() => store.finalizeTurn('large')))[1]);
-    }
-    figures['commit_p50_ms_10000'] = p50(large);
-    await store.close();
-
-    // Cold open of the 10,000-node session, then its branch warm.
-    const colds: number[] = [];
-    const branches: number[] = [];
-    for (let i = 0; i < 3; i++) {
-      const reopened = await SessionStore.open({ stateDir });
-      const [branch, cold] = await timeAsync(() => reopened.getBranch('large'));
-      if (branch.length < 10_000) throw new Error(`branch has ${branch.length} messages`);
-      colds.push(cold);
-      for (let j = 0; j < 10; j++) branches.push((await timeAsync(() => reopened.getBranch('large')))[1]);
-      await reopened.close();
-    }
-    figures['cold_open_10k_ms'] = p50(colds);
-    figures['branch_10k_ms'] = p50(branches);
-    return figures;
-  } finally {
-    rmSync(stateDir, { recursive: true, force: true });
+    await store.finalizeTurn(id);
+    appends.push((await timeAsync(() => store.appendMessage(id, { role: 'user', content: 'one more' })))[1]);
+    appends.push((await timeAsync(() => store.appendMessage(id, { role: 'assistant', content: 'a reply' })))[1]);
+    small.push((await timeAsync(() => store.finalizeTurn(id)))[1]);
   }
+  figures['append_p50_ms'] = p50(appends);
+  figures['commit_p50_ms_10'] = p50(small);
+
+  // Large session: 10,000 nodes on one branch.
+  await store.createSession({ id: 'large' });
+  const text = 'The quick brown fox jumps over the lazy dog. '.repeat(4);
+  for (let i = 0; i < 5_000; i++) {
+    await store.appendMessage('large', { role: 'user', content: `${i} ${text}` });
+    await store.appendMessage('large', { role: 'assistant', content: `${i} ${text}` });
+    if (i % 1000 === 999) await store.finalizeTurn('large');
+  }
+  await store.finalizeTurn('large');
+  await store.idle();
+  const large: number[] = [];
+  for (let i = 0; i < 30; i++) {
+    await store.appendMessage('large', { role: 'user', content: `late ${i}` });
+    await store.appendMessage('large', { role: 'assistant', content: `late reply ${i}` });
+    large.push((await timeAsync(() => store.finalizeTurn('large')))[1]);
+  }
+  figures['commit_p50_ms_10000'] = p50(large);
+  await store.close();
+
+  // Cold open of the 10,000-node session, then its branch warm.
+  const colds: number[] = [];
+  const branches: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const reopened = await SessionStore.open({ stateDir });
+    const [branch, cold] = await timeAsync(() => reopened.getBranch('large'));
+    if (branch.length < 10_000) throw new Error(`branch has ${branch.length} messages`);
+    colds.push(cold);
+    for (let j = 0; j < 10; j++) branches.push((await timeAsync(() => reopened.getBranch('large')))[1]);
+    await reopened.close();
+  }
+  figures['cold_open_10k_ms'] = p50(colds);
+  figures['branch_10k_ms'] = p50(branches);
+  return figures;
 }
 
 export async function benchRepoSize(): Promise<Record<string, number>> {
-  const stateDir = temp('em-bench-size-');
-  try {
-    const store = await SessionStore.open({ stateDir });
-    await store.createSession({ id: 'long' });
-    // 2,000 turns, 4,000 nodes, ~1 MB of text in all (~250 bytes a node).
-    const words = 'alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau'.split(' ');
-    const sentence = (i: number) => Array.from({ length: 35 }, (_, k) => words[(i * 7 + k * 3) % words.length]).join(' ');
-    for (let i = 0; i < 2_000; i++) {
-      await store.appendMessage('long', { role: 'user', content: `${i}: ${sentence(i)}` });
-      await store.appendMessage('long', { role: 'assistant', content: `${i}: ${sentence(i + 1)}` });
-      await store.finalizeTurn('long');
-    }
-    await store.close();
-    const repo = join(stateDir, 'sessions', 'long');
-    // The git store is what grows per turn (OpenProgram's 113 MB); the work tree holds one small
-    // file per node (FORMAT.md), which ext4 rounds up to 4 KB blocks, so it is reported apart.
-    return {
-      repo_mb_2000_turns: round(duBytes(join(repo, '.git')) / MB),
-      repo_worktree_apparent_mb_2000_turns: round(apparentBytes(repo, '.git') / MB),
-    };
-  } finally {
-    rmSync(stateDir, { recursive: true, force: true });
+  const stateDir = scratchDir('em-bench-size-');
+  const store = await SessionStore.open({ stateDir });
+  await store.createSession({ id: 'long' });
+  // 2,000 turns, 4,000 nodes, ~1 MB of text in all (~250 bytes a node).
+  const words = 'alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau'.split(' ');
+  const sentence = (i: number) => Array.from({ length: 35 }, (_, k) => words[(i * 7 + k * 3) % words.length]).join(' ');
+  for (let i = 0; i < 2_000; i++) {
+    await store.appendMessage('long', { role: 'user', content: `${i}: ${sentence(i)}` });
+    await store.appendMessage('long', { role: 'assistant', content: `${i}: ${sentence(i + 1)}` });
+    await store.finalizeTurn('long');
   }
+  await store.close();
+  const repo = join(stateDir, 'sessions', 'long');
+  // The git store is what grows per turn (OpenProgram's 113 MB); the work tree holds one small
+  // file per node (FORMAT.md), which ext4 rounds up to 4 KB blocks, so it is reported apart.
+  return {
+    repo_mb_2000_turns: round(duBytes(join(repo, '.git')) / MB),
+    repo_worktree_apparent_mb_2000_turns: round(apparentBytes(repo, '.git') / MB),
+  };
 }
 
 export async function benchRebuild(): Promise<Record<string, number>> {
-  const stateDir = temp('em-bench-rebuild-');
-  try {
-    const sessionsDir = join(stateDir, 'sessions');
-    for (let i = 0; i < 10_000; i++) {
-      const id = `r${i}`;
-      const dir = join(sessionsDir, id);
-      mkdirSync(join(dir, 'history'), { recursive: true });
-      // OpenProgram's own meta.json has no preview: the rebuild reads the last user node.
-      writeFileSync(join(dir, 'meta.json'), JSON.stringify({ id, agent_id: 'main', title: `t${i}`, source: 'web', created_at: 1_790_000_000 + i, updated_at: 1_790_000_000 + i, project_id: 'default', head_id: 'n1' }));
-      writeFileSync(
-        join(dir, 'history', '000000-u-n1.json'),
-        JSON.stringify({ id: 'n1', created_at: 1_790_000_000 + i, seq: 0, role: 'user', name: '', input: null, output: `hello ${i}`, caller: '', predecessor: null, reads: [], metadata: {} }),
-      );
-    }
-    const samples: number[] = [];
-    for (let i = 0; i < 3; i++) {
-      rmSync(join(sessionsDir, 'index.json'), { force: true });
-      const [store, ms] = await timeAsync(() => SessionStore.open({ stateDir }));
-      if (!store.startup.rebuilt || store.countSessions({ scope: 'all' }) !== 10_000) throw new Error('rebuild incomplete');
-      samples.push(ms);
-      await store.close();
-    }
-    return { rebuild_10k_ms: p50(samples) };
-  } finally {
-    rmSync(stateDir, { recursive: true, force: true });
+  const stateDir = scratchDir('em-bench-rebuild-');
+  const sessionsDir = join(stateDir, 'sessions');
+  for (let i = 0; i < 10_000; i++) {
+    const id = `r${i}`;
+    const dir = join(sessionsDir, id);
+    mkdirSync(join(dir, 'history'), { recursive: true });
+    // OpenProgram's own meta.json has no preview: the rebuild reads the last user node.
+    writeFileSync(join(dir, 'meta.json'), JSON.stringify({ id, agent_id: 'main', title: `t${i}`, source: 'web', created_at: 1_790_000_000 + i, updated_at: 1_790_000_000 + i, project_id: 'default', head_id: 'n1' }));
+    writeFileSync(
+      join(dir, 'history', '000000-u-n1.json'),
+      JSON.stringify({ id: 'n1', created_at: 1_790_000_000 + i, seq: 0, role: 'user', name: '', input: null, output: `hello ${i}`, caller: '', predecessor: null, reads: [], metadata: {} }),
+    );
   }
+  const samples: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    rmSync(join(sessionsDir, 'index.json'), { force: true });
+    const [store, ms] = await timeAsync(() => SessionStore.open({ stateDir }));
+    if (!store.startup.rebuilt || store.countSessions({ scope: 'all' }) !== 10_000) throw new Error('rebuild incomplete');
+    samples.push(ms);
+    await store.close();
+  }
+  return { rebuild_10k_ms: p50(samples) };
 }

@@ -3,7 +3,7 @@ import { assertNodeId, newNodeId } from '../ids.js';
 import { contentOf, nodeRoleOf, toMessage } from '../dag/message-shape.js';
 import { isConversationMessage } from '../dag/graph.js';
 import { previewOf } from '../registry/preview.js';
-import { nodeFileName, writeMeta, writeNodeFile } from '../repo/session-files.js';
+import { nodeFileName, writeMetaInPlace, writeNodeFile } from '../repo/session-files.js';
 import { changedRowFields, type OpenSession, type StoreContext } from '../store-context.js';
 import type { Message, MessageRole, RegistryEntry, StoredNode } from '../types.js';
 import { withSession } from './session-access.js';
@@ -125,7 +125,7 @@ function writeNode(ctx: StoreContext, session: OpenSession, node: StoredNode): M
     meta.preview = preview;
     registryFields.preview = preview;
   }
-  writeMeta(session.dir, meta);
+  writeMetaInPlace(session.dir, meta);
   session.meta = meta;
   session.graph.add(node);
   session.fileNames.set(node.id, fileName);

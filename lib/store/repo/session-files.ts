@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, readFileSync, writeFileSync, openSync, closeSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { atomicWriteFileSync, DIR_MODE, FILE_MODE } from '../fs/atomic-write.js';
 import type { SessionMeta, StoredNode } from '../types.js';
@@ -38,6 +38,35 @@ export function readMeta(repoDir: string): SessionMeta | null {
  */
 export function writeMeta(repoDir: string, meta: SessionMeta): void {
   atomicWriteFileSync(metaPath(repoDir), JSON.stringify(meta), { durable: false });
+}
+
+/**
+ * meta.json on the append path, where it changes with every message: one positional write over
+ * the old content, padded with spaces (valid trailing JSON whitespace) to at least the old
+ * length, so the file is never truncated. A single write() cannot be torn by a process crash,
+ * and it skips the rename that ext4 turns into a flush of the new file (a rename costs ~5× a
+ * message's own file). Falls back to the atomic rewrite when the file is missing or the write
+ * comes up short.
+ */
+export function writeMetaInPlace(repoDir: string, meta: SessionMeta): void {
+  const path = metaPath(repoDir);
+  let fd: number;
+  try {
+    fd = openSync(path, 'r+');
+  } catch {
+    writeMeta(repoDir, meta);
+    return;
+  }
+  let complete = false;
+  try {
+    const text = Buffer.from(JSON.stringify(meta));
+    const size = fstatSync(fd).size;
+    const buffer = text.length >= size ? text : Buffer.concat([text, Buffer.alloc(size - text.length, 0x20)]);
+    complete = writeSync(fd, buffer, 0, buffer.length, 0) === buffer.length;
+  } finally {
+    closeSync(fd);
+  }
+  if (!complete) writeMeta(repoDir, meta);
 }
 
 const NODE_FILE = /^(\d+)-([A-Za-z])-(.+)\.json$/;

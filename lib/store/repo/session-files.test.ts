@@ -1,0 +1,50 @@
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { tempDir } from '../testing/temp-store.js';
+import { parseNodeFileName, readMeta, writeMeta, writeMetaInPlace } from './session-files.js';
+import type { SessionMeta } from '../types.js';
+
+const meta = (title: string): SessionMeta => ({ id: 's', title } as SessionMeta);
+
+describe('session files', () => {
+  const cleanups: (() => void)[] = [];
+  afterEach(() => cleanups.splice(0).forEach((cleanup) => cleanup()));
+
+  it('rewrites meta.json in place: a shorter meta is padded with whitespace and still reads back', () => {
+    const { dir, cleanup } = tempDir();
+    cleanups.push(cleanup);
+    writeMeta(dir, meta('a long title that will shrink'));
+    const before = statSync(join(dir, 'meta.json')).size;
+    writeMetaInPlace(dir, meta('short'));
+    expect(statSync(join(dir, 'meta.json')).size).toBe(before);
+    expect(readFileSync(join(dir, 'meta.json'), 'utf8')).toMatch(/^\{"id":"s","title":"short"\} +$/);
+    expect(readMeta(dir)).toEqual(meta('short'));
+    writeMetaInPlace(dir, meta('grown much longer than anything before it'));
+    expect(readMeta(dir)).toEqual(meta('grown much longer than anything before it'));
+    // Python's json.load, like JSON.parse, accepts the trailing whitespace.
+    expect(JSON.parse(readFileSync(join(dir, 'meta.json'), 'utf8'))).toEqual(meta('grown much longer than anything before it'));
+  });
+
+  it('creates meta.json atomically when it does not exist yet', () => {
+    const { dir, cleanup } = tempDir();
+    cleanups.push(cleanup);
+    writeMetaInPlace(dir, meta('new'));
+    expect(readMeta(dir)).toEqual(meta('new'));
+  });
+
+  it('treats an unparsable or non-object meta.json as no session', () => {
+    const { dir, cleanup } = tempDir();
+    cleanups.push(cleanup);
+    writeFileSync(join(dir, 'meta.json'), '[1]');
+    expect(readMeta(dir)).toBeNull();
+    writeFileSync(join(dir, 'meta.json'), '{"id":');
+    expect(readMeta(dir)).toBeNull();
+  });
+
+  it('parses node file names of 4 and 6 digits and any role letter', () => {
+    expect(parseNodeFileName('0003-l-r2.json')).toEqual({ name: '0003-l-r2.json', seq: 3, letter: 'l', id: 'r2', width: 4 });
+    expect(parseNodeFileName('000012-u-abc123.json')).toMatchObject({ seq: 12, letter: 'u', id: 'abc123', width: 6 });
+    expect(parseNodeFileName('notes.txt')).toBeNull();
+  });
+});
