@@ -30,24 +30,26 @@ async function projectPathOf(ctx: StoreContext, sessionId: string): Promise<stri
 /**
  * Per-turn undo of the agent's file edits (entity-memory.zh.md "附件与恢复"): restores the
  * snapshots or moves the agent commit back; refused with the reason otherwise. Recorded in the
- * session as a turn/undo record node, so the history says it happened.
+ * session as a turn/undo record node, so the history says it happened. Redo is the way back.
  */
-export async function undoTurn(ctx: StoreContext, sessionId: string, turn: number): Promise<UndoOutcome> {
-  assertTurn(turn);
-  if (ctx.turns.has(sessionId)) throw new PreconditionError('a turn is running in this session; undo after it ends');
-  const path = await projectPathOf(ctx, sessionId);
-  const result = await ctx.recovery.undoTurn(sessionId, turn, path);
-  const record = await recordNode(ctx, sessionId, 'turn/undo', `undid the file edits of turn ${turn}`, { turn, method: result.method, paths: result.restored, commit: result.commit });
-  return { turn, method: result.method, paths: result.restored, commit: result.commit, nodeId: record };
+export function undoTurn(ctx: StoreContext, sessionId: string, turn: number): Promise<UndoOutcome> {
+  return moveTurn(ctx, sessionId, turn, 'undo');
 }
 
-export async function redoTurn(ctx: StoreContext, sessionId: string, turn: number): Promise<UndoOutcome> {
+export function redoTurn(ctx: StoreContext, sessionId: string, turn: number): Promise<UndoOutcome> {
+  return moveTurn(ctx, sessionId, turn, 'redo');
+}
+
+async function moveTurn(ctx: StoreContext, sessionId: string, turn: number, direction: 'undo' | 'redo'): Promise<UndoOutcome> {
   assertTurn(turn);
-  if (ctx.turns.has(sessionId)) throw new PreconditionError('a turn is running in this session; redo after it ends');
+  if (ctx.turns.has(sessionId)) throw new PreconditionError(`a turn is running in this session; ${direction} after it ends`);
   const path = await projectPathOf(ctx, sessionId);
-  const result = await ctx.recovery.redoTurn(sessionId, turn, path);
-  const record = await recordNode(ctx, sessionId, 'turn/redo', `redid the file edits of turn ${turn}`, { turn, method: result.method, paths: result.reapplied, commit: result.commit });
-  return { turn, method: result.method, paths: result.reapplied, commit: result.commit, nodeId: record };
+  const { method, commit, paths } =
+    direction === 'undo'
+      ? await ctx.recovery.undoTurn(sessionId, turn, path).then((result) => ({ ...result, paths: result.restored }))
+      : await ctx.recovery.redoTurn(sessionId, turn, path).then((result) => ({ ...result, paths: result.reapplied }));
+  const nodeId = await recordNode(ctx, sessionId, direction, `${direction === 'undo' ? 'undid' : 'redid'} the file edits of turn ${turn}`, { turn, method, paths, commit });
+  return { turn, method, paths, commit, nodeId };
 }
 
 /** Keep a file's content before the agent edits it during the running turn. */
@@ -57,13 +59,13 @@ export async function snapshotBeforeEdit(ctx: StoreContext, sessionId: string, r
   await ctx.recovery.snapshotBefore(sessionId, running.turn, running.projectPath, relPath);
 }
 
-async function recordNode(ctx: StoreContext, sessionId: string, name: string, output: string, metadata: Record<string, unknown>): Promise<string> {
+async function recordNode(ctx: StoreContext, sessionId: string, direction: 'undo' | 'redo', output: string, metadata: Record<string, unknown>): Promise<string> {
   const message = await appendRecordNode(ctx, sessionId, (seq, now) => ({
-    id: `${name === 'turn/undo' ? 'undo' : 'redo'}_${randomBytes(5).toString('hex')}`,
+    id: `${direction}_${randomBytes(5).toString('hex')}`,
     created_at: now,
     seq,
     role: 'code',
-    name,
+    name: `turn/${direction}`,
     input: null,
     output,
     caller: 'ROOT',
