@@ -1,13 +1,4 @@
-import { appendMessage, createSession, expect, mutate, query, test, type BranchMessage } from '../fixtures';
-
-interface TimelineCommit {
-  sha: string;
-  message: string;
-  createdAt: number;
-  turn: number;
-  nodeIds: string[];
-  projectCommit: string | null;
-}
+import { appendMessage, createSession, expect, mutate, query, test, type BranchMessage, type TimelineCommit } from '../fixtures';
 
 interface TimelinePage {
   commits: TimelineCommit[];

@@ -13,47 +13,16 @@ import {
   query,
   test,
   workspaceOf,
+  type FinalizeTurnResult,
   type Message,
+  type ProjectCommit,
+  type ProjectSummary,
   type SessionRow,
+  type TimelineCommit,
 } from '../fixtures';
 
-interface Project {
-  id: string;
-  name: string;
-  path: string;
-  isDefault: boolean;
-  pathMissing: boolean;
-  sessionCount: number;
-  autoCommit: boolean;
-}
-
-interface Finalized {
-  turn: number;
-  sessionCommit: string | null;
-  projectCommit: string | null;
-  projectCommitSkipped: null | { reason: string; message: string };
-}
-
-interface TimelineCommit {
-  sha: string;
-  message: string;
-  createdAt: number;
-  turn: number;
-  nodeIds: string[];
-  projectCommit: string | null;
-}
-
-interface ProjectCommit {
-  sha: string;
-  message: string;
-  author: string;
-  createdAt: number;
-  sessionId: string | null;
-  turn: number | null;
-}
-
-async function createProject(api: Parameters<typeof mutate>[0], path: string, name?: string): Promise<Project> {
-  const created = await mutate<Project>(api, 'project.create', { path, ...(name ? { name } : {}) });
+async function createProject(api: Parameters<typeof mutate>[0], path: string, name?: string): Promise<ProjectSummary> {
+  const created = await mutate<ProjectSummary>(api, 'project.create', { path, ...(name ? { name } : {}) });
   if (created.status !== 200) throw new Error(`project.create failed: ${JSON.stringify(created.body)}`);
   return created.data;
 }
@@ -77,7 +46,7 @@ test('a turn in a clean project repo ends with an agent commit beside the sessio
   writeFileSync(join(dir, 'hello.txt'), 'hello from the agent\n');
   const u1 = await appendMessage(user.api, 'agent-turn', { role: 'user', content: 'Create hello.txt please\nwith a greeting' });
   const a1 = await appendMessage(user.api, 'agent-turn', { role: 'assistant', content: 'Done.' });
-  const finalized = await mutate<Finalized>(user.api, 'turn.finalize', { sessionId: 'agent-turn', writtenPaths: ['hello.txt'], model: MODEL_NAME });
+  const finalized = await mutate<FinalizeTurnResult>(user.api, 'turn.finalize', { sessionId: 'agent-turn', writtenPaths: ['hello.txt'], model: MODEL_NAME });
   expect(finalized.status).toBe(200);
   expect(finalized.data).toEqual({ turn: 1, sessionCommit: expect.stringMatching(/^[0-9a-f]{40}$/), projectCommit: expect.stringMatching(/^[0-9a-f]{40}$/), projectCommitSkipped: null });
   const { sessionCommit, projectCommit } = finalized.data;
@@ -138,7 +107,7 @@ test('a tree that was dirty at the start gets no agent commit, and the answer sa
   writeFileSync(join(dir, 'agent.txt'), 'agent output\n');
   await appendMessage(user.api, 'dirty-turn', { role: 'user', content: 'write agent.txt' });
   // An external agent: its writes are unknown, so only a clean tree could be committed.
-  const finalized = await mutate<Finalized>(user.api, 'turn.finalize', { sessionId: 'dirty-turn' });
+  const finalized = await mutate<FinalizeTurnResult>(user.api, 'turn.finalize', { sessionId: 'dirty-turn' });
   expect(finalized.status).toBe(200);
   expect(finalized.data.sessionCommit).toMatch(/^[0-9a-f]{40}$/);
   expect(finalized.data.projectCommit).toBeNull();
@@ -149,12 +118,12 @@ test('a tree that was dirty at the start gets no agent commit, and the answer sa
   // With auto-commit off, the reason is `disabled`.
   git(dir, 'checkout', '--', 'README.md');
   rmAgentFile(dir);
-  const off = await mutate<Project>(user.api, 'project.setAutoCommit', { id: project.id, on: false });
+  const off = await mutate<ProjectSummary>(user.api, 'project.setAutoCommit', { id: project.id, on: false });
   expect(off.data.autoCommit).toBe(false);
   await mutate(user.api, 'turn.begin', { sessionId: 'dirty-turn' });
   writeFileSync(join(dir, 'agent.txt'), 'agent output\n');
   await appendMessage(user.api, 'dirty-turn', { role: 'user', content: 'again' });
-  const disabled = await mutate<Finalized>(user.api, 'turn.finalize', { sessionId: 'dirty-turn', writtenPaths: ['agent.txt'] });
+  const disabled = await mutate<FinalizeTurnResult>(user.api, 'turn.finalize', { sessionId: 'dirty-turn', writtenPaths: ['agent.txt'] });
   expect(disabled.data).toMatchObject({ turn: 2, projectCommit: null, projectCommitSkipped: { reason: 'disabled' } });
   expect(git(dir, 'rev-parse', 'HEAD')).toBe(head);
 });
@@ -167,16 +136,16 @@ test('finalize without begin commits the session only; nothing new means no comm
   await createSession(user.api, { id: 'plain-turn' });
   await appendMessage(user.api, 'plain-turn', { role: 'user', content: '  First line of the question\nsecond line' });
   await appendMessage(user.api, 'plain-turn', { role: 'assistant', content: 'answer' });
-  const first = await mutate<Finalized>(user.api, 'turn.finalize', { sessionId: 'plain-turn' });
+  const first = await mutate<FinalizeTurnResult>(user.api, 'turn.finalize', { sessionId: 'plain-turn' });
   expect(first.data).toEqual({ turn: 1, sessionCommit: expect.stringMatching(/^[0-9a-f]{40}$/), projectCommit: null, projectCommitSkipped: null });
   // The first turn names the session (the truncated title at once; the model's may follow).
   await expect.poll(async () => (await getSession(user.api, 'plain-turn')).title).not.toBe('');
 
-  const nothing = await mutate<Finalized>(user.api, 'turn.finalize', { sessionId: 'plain-turn' });
+  const nothing = await mutate<FinalizeTurnResult>(user.api, 'turn.finalize', { sessionId: 'plain-turn' });
   expect(nothing.data).toEqual({ turn: 1, sessionCommit: null, projectCommit: null, projectCommitSkipped: null });
 
   await appendMessage(user.api, 'plain-turn', { role: 'user', content: 'more' });
-  const named = await mutate<Finalized>(user.api, 'turn.finalize', { sessionId: 'plain-turn', commitMessage: 'my own message', status: 'cancelled' });
+  const named = await mutate<FinalizeTurnResult>(user.api, 'turn.finalize', { sessionId: 'plain-turn', commitMessage: 'my own message', status: 'cancelled' });
   expect(named.data.turn).toBe(2);
   expect(await getSession(user.api, 'plain-turn')).toMatchObject({ status: 'cancelled', turnCount: 2 });
   const { commits } = (await query<{ commits: TimelineCommit[] }>(user.api, 'timeline.list', { sessionId: 'plain-turn' })).data;
@@ -202,7 +171,7 @@ test('a moved project folder is missing until relocated; the session that asked 
   expect(early.status).toBe(412);
 
   renameSync(oldPath, newPath);
-  const listed = (await query<Project[]>(user.api, 'project.list')).data;
+  const listed = (await query<ProjectSummary[]>(user.api, 'project.list')).data;
   expect(listed[0]).toMatchObject({ id: 'default', name: 'Home', isDefault: true });
   expect(listed.find((p) => p.id === project.id)).toMatchObject({ pathMissing: true, path: oldPath, sessionCount: 1 });
   const blocked = await mutate(user.api, 'turn.begin', { sessionId: 'mover' });
@@ -212,7 +181,7 @@ test('a moved project folder is missing until relocated; the session that asked 
   const relocated = await mutate<{ oldPath: string; path: string; nodeId: string }>(user.api, 'project.relocate', { id: project.id, path: 'after-move', sessionId: 'mover' });
   expect(relocated.status).toBe(200);
   expect(relocated.data).toEqual({ oldPath, path: newPath, nodeId: expect.stringMatching(/^reloc_/) });
-  expect((await query<Project[]>(user.api, 'project.list')).data.find((p) => p.id === project.id)).toMatchObject({ pathMissing: false, path: newPath });
+  expect((await query<ProjectSummary[]>(user.api, 'project.list')).data.find((p) => p.id === project.id)).toMatchObject({ pathMissing: false, path: newPath });
   const nodes = (await query<Message[]>(user.api, 'message.nodes', { sessionId: 'mover' })).data;
   expect(nodes.find((m) => m.id === relocated.data.nodeId)).toMatchObject({ name: 'project/relocate', content: `${oldPath} → ${newPath}` });
   // A record does not move the head.
@@ -234,7 +203,7 @@ test('projects: create is idempotent per folder, unregister leaves the folder, p
   expect((await mutate(user.api, 'project.create', { path: '../../..' })).status).toBe(403);
 
   expect((await mutate(user.api, 'project.unregister', { id: first.id })).data).toEqual({ id: first.id });
-  expect((await query<Project[]>(user.api, 'project.list')).data.map((p) => p.id)).toEqual(['default']);
+  expect((await query<ProjectSummary[]>(user.api, 'project.list')).data.map((p) => p.id)).toEqual(['default']);
   expect(existsSync(first.path)).toBe(true);
   for (const [path, input] of [
     ['project.unregister', { id: first.id }],
