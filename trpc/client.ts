@@ -1,7 +1,7 @@
 'use client';
 
 import { createTRPCContext } from '@trpc/tanstack-react-query';
-import type { AppRouter } from '@/server/api/root';
+import type { AppRouter } from '@/trpc/types';
 
 /** `useTRPC()` in client components: `useQuery(trpc.token.list.queryOptions())`. */
 export const { TRPCProvider, useTRPC } = createTRPCContext<AppRouter>();

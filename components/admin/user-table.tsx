@@ -1,14 +1,13 @@
 'use client';
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { inferRouterOutputs } from '@trpc/server';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { FormMessage } from '@/components/ui/form-message';
-import type { AppRouter } from '@/server/api/root';
+import type { RouterOutputs } from '@/trpc/types';
 import { useTRPC } from '@/trpc/client';
 
-type UserRow = inferRouterOutputs<AppRouter>['admin']['listUsers'][number];
+type UserRow = RouterOutputs['admin']['listUsers'][number];
 
 export function UserTable({ initialUsers, currentUserId }: { initialUsers: UserRow[]; currentUserId: string }) {
   const trpc = useTRPC();

@@ -3,7 +3,7 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { createTRPCClient, httpBatchLink } from '@trpc/client';
 import { useState, type ReactNode } from 'react';
-import type { AppRouter } from '@/server/api/root';
+import type { AppRouter } from '@/trpc/types';
 import { TRPCProvider } from '@/trpc/client';
 import { makeQueryClient } from '@/trpc/query-client';
 

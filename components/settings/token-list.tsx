@@ -1,12 +1,11 @@
 'use client';
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { inferRouterOutputs } from '@trpc/server';
 import { Button } from '@/components/ui/button';
-import type { AppRouter } from '@/server/api/root';
+import type { RouterOutputs } from '@/trpc/types';
 import { useTRPC } from '@/trpc/client';
 
-type TokenRow = inferRouterOutputs<AppRouter>['token']['list'][number];
+type TokenRow = RouterOutputs['token']['list'][number];
 
 function when(ms: number | null): string {
   return ms === null ? 'never' : new Date(ms).toLocaleString();
