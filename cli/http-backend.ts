@@ -1,11 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createTRPCClient, httpLink, TRPCClientError, type TRPCClient } from '@trpc/client';
 import type { ListScope, SessionRow } from '../lib/store/index.js';
+import type { AppRouter } from '../trpc/types.js';
 import { CliError, type CliBackend, type UserSummary } from './backend.js';
-
-interface TrpcErrorBody {
-  error?: { message?: string; data?: { code?: string } };
-}
 
 const KIND_BY_CODE: Record<string, CliError['kind']> = {
   NOT_FOUND: 'not_found',
@@ -16,6 +14,9 @@ const KIND_BY_CODE: Record<string, CliError['kind']> = {
   PRECONDITION_FAILED: 'refused',
   TOO_MANY_REQUESTS: 'refused',
 };
+
+/** The CLI names the user it acts for with this header (server/auth/request-auth.ts CLI_USER_HEADER). */
+const CLI_USER_HEADER = 'x-entity-memory-user';
 
 /** The CLI's token, written by the running server; readable by its owner only (0600). */
 export function readCliToken(dataDir: string): string {
@@ -31,66 +32,71 @@ export function readCliToken(dataDir: string): string {
   }
 }
 
-/** Talks to the running server through its tRPC HTTP API, as any agent would. */
+/** Talks to the running server through its tRPC HTTP API with tRPC's own client, as any agent would. */
 export class HttpBackend implements CliBackend {
   readonly mode = 'http' as const;
+  private readonly client: TRPCClient<AppRouter>;
 
-  constructor(
-    private readonly baseUrl: string,
-    private readonly token: string,
-    private readonly asUser: string | null,
-  ) {}
-
-  private async call<T>(procedure: string, input: unknown, kind: 'query' | 'mutation'): Promise<T> {
-    const headers: Record<string, string> = { authorization: `Bearer ${this.token}` };
-    if (this.asUser) headers['x-entity-memory-user'] = this.asUser;
-    let response: Response;
-    try {
-      if (kind === 'query') {
-        const query = input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`;
-        response = await fetch(`${this.baseUrl}/api/trpc/${procedure}${query}`, { headers });
-      } else {
-        headers['content-type'] = 'application/json';
-        response = await fetch(`${this.baseUrl}/api/trpc/${procedure}`, { method: 'POST', headers, body: JSON.stringify(input ?? {}) });
+  constructor(baseUrl: string, token: string, asUser: string | null) {
+    const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+    if (asUser) headers[CLI_USER_HEADER] = asUser;
+    // What is not a tRPC answer (no server, a proxy's error page) is reported here, in words.
+    const answered: typeof fetch = async (url, init) => {
+      let response: Response;
+      try {
+        response = await fetch(url, init);
+      } catch (error) {
+        throw new CliError(`the server at ${baseUrl} did not answer: ${(error as Error).message}`, 'unavailable');
       }
+      if (!(response.headers.get('content-type') ?? '').includes('json')) {
+        throw new CliError(`the server answered ${response.status}`, 'unavailable');
+      }
+      return response;
+    };
+    this.client = createTRPCClient<AppRouter>({ links: [httpLink({ url: `${baseUrl}/api/trpc`, headers, fetch: answered })] });
+  }
+
+  /** One call, with the server's refusal turned into the CLI's words and exit code. */
+  private async call<T>(request: (client: TRPCClient<AppRouter>) => Promise<T>): Promise<T> {
+    try {
+      return await request(this.client);
     } catch (error) {
-      throw new CliError(`the server at ${this.baseUrl} did not answer: ${(error as Error).message}`, 'unavailable');
+      if (error instanceof CliError) throw error;
+      if (error instanceof TRPCClientError) {
+        if (error.cause instanceof CliError) throw error.cause;
+        const code = (error.data as { code?: unknown } | undefined)?.code;
+        throw new CliError(error.message, (typeof code === 'string' ? KIND_BY_CODE[code] : undefined) ?? 'unavailable');
+      }
+      throw error;
     }
-    const body = (await response.json().catch(() => ({}))) as { result?: { data?: T } } & TrpcErrorBody;
-    if (!response.ok || body.error) {
-      const code = body.error?.data?.code ?? '';
-      throw new CliError(body.error?.message ?? `the server answered ${response.status}`, KIND_BY_CODE[code] ?? 'unavailable');
-    }
-    return body.result?.data as T;
   }
 
   addUser(input: { email: string; password: string; admin: boolean }): Promise<UserSummary> {
-    return this.call('admin.createUser', input, 'mutation');
+    return this.call((api) => api.admin.createUser.mutate(input));
   }
 
   listUsers(): Promise<UserSummary[]> {
-    return this.call('admin.listUsers', undefined, 'query');
+    return this.call((api) => api.admin.listUsers.query());
   }
 
   async setUserDisabled(emailOrId: string, disabled: boolean): Promise<UserSummary> {
     const users = await this.listUsers();
     const user = users.find((candidate) => candidate.id === emailOrId || candidate.email === emailOrId.toLowerCase());
     if (!user) throw new CliError(`no user ${emailOrId}`, 'not_found');
-    return this.call('admin.setDisabled', { userId: user.id, disabled }, 'mutation');
+    return this.call((api) => api.admin.setDisabled.mutate({ userId: user.id, disabled }));
   }
 
   createToken(input: { name: string; expiresAt: number | null }): Promise<{ id: string; token: string }> {
-    return this.call('token.create', input.expiresAt === null ? { name: input.name } : input, 'mutation');
+    return this.call((api) => api.token.create.mutate(input.expiresAt === null ? { name: input.name } : { name: input.name, expiresAt: input.expiresAt }));
   }
 
   async listSessions(input: { scope: ListScope; limit: number; q?: string }): Promise<SessionRow[]> {
     const rows: SessionRow[] = [];
     let cursor: string | null = null;
     do {
-      const page: { rows: SessionRow[]; nextCursor: string | null } = await this.call(
-        'session.list',
-        { scope: input.scope, limit: Math.min(200, input.limit - rows.length), ...(input.q ? { q: input.q } : {}), ...(cursor ? { cursor } : {}) },
-        'query',
+      const after = cursor;
+      const page: { rows: SessionRow[]; nextCursor: string | null } = await this.call((api) =>
+        api.session.list.query({ scope: input.scope, limit: Math.min(200, input.limit - rows.length), ...(input.q ? { q: input.q } : {}), ...(after ? { cursor: after } : {}) }),
       );
       rows.push(...page.rows);
       cursor = page.nextCursor;
@@ -99,15 +105,15 @@ export class HttpBackend implements CliBackend {
   }
 
   setArchived(sessionId: string, archived: boolean): Promise<SessionRow> {
-    return this.call('session.setArchived', { id: sessionId, archived }, 'mutation');
+    return this.call((api) => api.session.setArchived.mutate({ id: sessionId, archived }));
   }
 
   rename(sessionId: string, title: string): Promise<SessionRow> {
-    return this.call('session.update', { id: sessionId, title }, 'mutation');
+    return this.call((api) => api.session.update.mutate({ id: sessionId, title }));
   }
 
   async deleteSession(sessionId: string): Promise<void> {
-    await this.call('session.delete', { id: sessionId }, 'mutation');
+    await this.call((api) => api.session.delete.mutate({ id: sessionId }));
   }
 
   async close(): Promise<void> {}
