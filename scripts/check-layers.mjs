@@ -57,6 +57,7 @@ export const LAYERS = [
   { layer: 'e2e', paths: ['e2e/'], packages: ANY, imports: ANY },
   { layer: 'bench', paths: ['bench/'], packages: ANY, imports: ANY },
   { layer: 'scripts', paths: ['scripts/'], packages: ANY, imports: ANY },
+  { layer: 'tests', paths: ['tests/'], packages: ANY, imports: ANY },
   {
     layer: 'config',
     paths: ['next.config.ts', 'playwright.config.ts', 'vitest.config.ts', 'postcss.config.mjs'],
