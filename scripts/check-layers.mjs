@@ -307,15 +307,24 @@ export function formatEdge(edge) {
   return `${edge.from} → ${edge.to} (${edge.rule}: ${edge.detail})`;
 }
 
-function main(argv) {
+/**
+ * The whole check as the command runs it: the lines it prints and its exit code (0 clean, 1 a
+ * back edge outside the allowlist, 2 an unusable allowlist).
+ */
+export function runCheck(argv) {
   const option = (name) => {
     const at = argv.indexOf(name);
     return at === -1 ? undefined : argv[at + 1];
   };
   const root = resolve(option('--root') ?? join(dirname(fileURLToPath(import.meta.url)), '..'));
   const allowlistPath = resolve(option('--allowlist') ?? join(root, 'scripts', 'layer-allowlist.json'));
+  let allowlist;
+  try {
+    allowlist = readAllowlist(allowlistPath);
+  } catch (error) {
+    return { code: 2, out: [], err: [error instanceof Error ? error.message : String(error)] };
+  }
   const violations = findViolations(root);
-  const allowlist = readAllowlist(allowlistPath);
   const allowed = new Set(allowlist.map(key));
   const found = new Set(violations.map(key));
   const fresh = violations.filter((edge) => !allowed.has(key(edge)));
@@ -325,21 +334,20 @@ function main(argv) {
   if (argv.includes('--print-allowlist')) {
     const reasons = new Map(allowlist.map((entry) => [key(entry), entry.reason]));
     const entries = violations.map((edge) => ({ from: edge.from, to: edge.to, rule: edge.rule, reason: reasons.get(key(edge)) ?? '' }));
-    process.stdout.write(`${JSON.stringify(entries, null, 2)}\n`);
-    return 0;
+    return { code: 0, out: [JSON.stringify(entries, null, 2)], err: [] };
   }
-  for (const edge of tolerated) console.log(`allowed  ${formatEdge(edge)}`);
-  for (const entry of stale) console.log(`stale    ${entry.from} → ${entry.to} (${entry.rule}): no longer found; remove it from the allowlist`);
-  for (const edge of fresh) console.log(`BACK EDGE ${formatEdge(edge)}`);
-  console.log(`${violations.length} edge(s) against the layer rules, ${tolerated.length} allowlisted, ${fresh.length} not allowed`);
-  return fresh.length > 0 ? 1 : 0;
+  const out = [
+    ...tolerated.map((edge) => `allowed  ${formatEdge(edge)}`),
+    ...stale.map((entry) => `stale    ${entry.from} → ${entry.to} (${entry.rule}): no longer found; remove it from the allowlist`),
+    ...fresh.map((edge) => `BACK EDGE ${formatEdge(edge)}`),
+    `${violations.length} edge(s) against the layer rules, ${tolerated.length} allowlisted, ${fresh.length} not allowed`,
+  ];
+  return { code: fresh.length > 0 ? 1 : 0, out, err: [] };
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  try {
-    process.exitCode = main(process.argv.slice(2));
-  } catch (error) {
-    console.error(error instanceof Error ? error.message : error);
-    process.exitCode = 2;
-  }
+  const { code, out, err } = runCheck(process.argv.slice(2));
+  for (const line of out) process.stdout.write(`${line}\n`);
+  for (const line of err) process.stderr.write(`${line}\n`);
+  process.exitCode = code;
 }

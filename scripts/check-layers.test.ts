@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { runCheck } from './check-layers.mjs';
 
 const ROOT = join(import.meta.dirname, '..');
 const SCRIPT = join(ROOT, 'scripts', 'check-layers.mjs');
@@ -13,8 +14,15 @@ interface Run {
   err: string;
 }
 
+/** The check in this process: what the command would print, and its exit code. */
 function check(root: string, ...args: string[]): Run {
-  const result = spawnSync(process.execPath, [SCRIPT, '--root', root, ...args], { encoding: 'utf8' });
+  const result = runCheck(['--root', root, ...args]);
+  return { code: result.code, out: result.out.map((line) => `${line}\n`).join(''), err: result.err.join('\n') };
+}
+
+/** The command itself, as `npm run check:layers` runs it. */
+function command(root: string): Run {
+  const result = spawnSync(process.execPath, [SCRIPT, '--root', root], { encoding: 'utf8' });
   return { code: result.status, out: result.stdout, err: result.stderr };
 }
 
@@ -129,9 +137,14 @@ describe('scripts/check-layers.mjs', () => {
     expect(run.code).toBe(2);
   });
 
-  it('passes on this repository with its allowlist', () => {
-    const run = check(ROOT);
-    expect(run.out).not.toContain('BACK EDGE');
-    expect(run.code).toBe(0);
+  it('as a command: exit 1 and the edge on stdout for a back edge, exit 0 on this repository with its allowlist', () => {
+    const failing = command(tree({ ...CLEAN, 'lib/llm/title-model.ts': "import type { StoreError } from '../store/errors.js';\nexport type E = StoreError;\n" }));
+    expect(failing.out).toContain('BACK EDGE lib/llm/title-model.ts → lib/store/errors.ts (layer: lib/llm may not import lib/store)');
+    expect(failing.code).toBe(1);
+    const repo = command(ROOT);
+    expect(repo.err).toBe('');
+    expect(repo.out).not.toContain('BACK EDGE');
+    expect(repo.out).toMatch(/\d+ edge\(s\) against the layer rules, \d+ allowlisted, 0 not allowed\n$/);
+    expect(repo.code).toBe(0);
   });
 });
