@@ -16,7 +16,7 @@ import ts from 'typescript';
 // `packages`: the npm packages it may import ('*' = any package declared in package.json).
 // `imports`: the repo paths it may import (a folder ends with '/'); `{ path, typeOnly: true }`
 // admits `import type` only; `imports: '*'` is a free layer (tests, benches, tooling) that may
-// import anything, past any index.ts. Node built-ins are allowed everywhere.
+// import anything, past any index.ts. Node built-ins are allowed unless `builtins: false`.
 // ---------------------------------------------------------------------------------------------
 const ANY = '*';
 
@@ -44,6 +44,8 @@ export const LAYERS = [
     layer: 'components',
     paths: ['components/'],
     packages: ANY,
+    // client code: it runs in the browser, where node's modules do not exist
+    builtins: false,
     imports: [
       'components/',
       'trpc/client.ts',
@@ -243,7 +245,10 @@ export function findViolations(root) {
     const fromLevel = inStore ? storeLevel(from) : null;
     if (inStore && fromLevel === null) report(from, from, 'store-order', 'the file has no level in STORE_ORDER');
     for (const { specifier, typeOnly } of importsOf(from, readFileSync(join(root, from), 'utf8'))) {
-      if (BUILTINS.has(specifier)) continue;
+      if (BUILTINS.has(specifier)) {
+        if (layer.builtins === false) report(from, specifier, 'package', `${layer.layer} may not import node built-ins`);
+        continue;
+      }
       const isPath = specifier.startsWith('.') || specifier.startsWith('@/') || specifier.startsWith('/');
       if (!isPath) {
         const name = packageName(specifier);

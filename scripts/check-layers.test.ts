@@ -96,6 +96,11 @@ describe('scripts/check-layers.mjs', () => {
       'components/sessions/session-menu.tsx → server/api/root.ts (layer: components may not import server)',
     ],
     [
+      'a component importing a node built-in',
+      { 'components/sessions/session-menu.tsx': "import { readFileSync } from 'node:fs';\nexport const read = readFileSync;\n" },
+      'components/sessions/session-menu.tsx → node:fs (package: components may not import node built-ins)',
+    ],
+    [
       'a component taking a value import from trpc/types',
       { 'components/sessions/session-list.tsx': "import { AppRouter } from '@/trpc/types';\nexport const x: AppRouter | null = null;\n" },
       'components/sessions/session-list.tsx → trpc/types.ts (type-only: components may take only types from trpc/types.ts)',
