@@ -98,7 +98,9 @@ export const TEST_FILE = /(\.test\.tsx?$)|(\/testing\/)|(\/test-(support|helpers
 export const TEST_IMPORTS = ['e2e/fixtures/'];
 
 const SOURCE_EXTENSIONS = ['.ts', '.tsx', '.mjs'];
-const SKIP_DIRS = new Set(['node_modules', '.next', '.git', 'test-results', 'playwright-report', 'data', 'tmp']);
+const SKIP_DIRS = new Set(['node_modules', '.next', '.git', 'test-results', 'playwright-report']);
+/** Not source, and only at the top: the default data directory and scratch space. */
+const SKIP_TOP_DIRS = new Set(['data', 'tmp']);
 const RESOLVE_EXTENSIONS = ['.ts', '.tsx', '.mjs', '.js', '.cjs', '.json'];
 const BUILTINS = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
 
@@ -113,7 +115,8 @@ function listSources(root) {
   const walk = (dir) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       if (entry.isDirectory()) {
-        if (!SKIP_DIRS.has(entry.name) && !entry.name.startsWith('.')) walk(join(dir, entry.name));
+        const skipped = SKIP_DIRS.has(entry.name) || entry.name.startsWith('.') || (dir === root && SKIP_TOP_DIRS.has(entry.name));
+        if (!skipped) walk(join(dir, entry.name));
       } else if (SOURCE_EXTENSIONS.some((ext) => entry.name.endsWith(ext)) && !entry.name.endsWith('.d.ts')) {
         files.push(toPosix(relative(root, join(dir, entry.name))));
       }
@@ -253,8 +256,12 @@ export function findViolations(root) {
       if (!isPath) {
         const name = packageName(specifier);
         const testExtra = isTest && (name === 'vitest' || declared.dev.has(name));
-        if (layer.packages === ANY ? !declared.all.has(name) : !layer.packages.includes(name) && !testExtra) {
-          report(from, name, 'package', layer.packages === ANY ? 'not declared in package.json' : `${layer.layer} may import only ${layer.packages.join(', ') || 'node built-ins'}`);
+        if (layer.packages === ANY) {
+          if (!declared.all.has(name)) report(from, name, 'package', 'not declared in package.json');
+          // what the product runs must be in dependencies: `npm ci --omit=dev` leaves the rest out
+          else if (declared.dev.has(name) && !isTest && layer.imports !== ANY && !typeOnly) report(from, name, 'package', 'a devDependency imported by product code');
+        } else if (!layer.packages.includes(name) && !testExtra) {
+          report(from, name, 'package', `${layer.layer} may import only ${layer.packages.join(', ') || 'node built-ins'}`);
         }
         continue;
       }

@@ -96,6 +96,11 @@ describe('scripts/check-layers.mjs', () => {
       'components/sessions/session-menu.tsx → server/api/root.ts (layer: components may not import server)',
     ],
     [
+      'product code importing a devDependency',
+      { 'server/api/trpc.ts': "import { expect } from 'vitest';\nexport const check = expect;\n" },
+      'server/api/trpc.ts → vitest (package: a devDependency imported by product code)',
+    ],
+    [
       'a component importing a node built-in',
       { 'components/sessions/session-menu.tsx': "import { readFileSync } from 'node:fs';\nexport const read = readFileSync;\n" },
       'components/sessions/session-menu.tsx → node:fs (package: components may not import node built-ins)',
