@@ -16,10 +16,11 @@ import {
   writeTree,
   type Ident,
 } from './commit-plumbing.js';
-import { GitCommandError, runGit, splitNul } from './git-cli.js';
+import { runGit, splitNul } from './git-cli.js';
 import { withLock } from './path-lock.js';
 import { normalizeProjectPath } from './project-paths.js';
 import { assertRepoSafe, locateGitDirs, type GitDirs } from './repo-safety.js';
+import { stageInto } from './stage-paths.js';
 
 /**
  * The project side of a turn (DESIGN §4.8). At the start note what is already dirty; at the end
@@ -293,19 +294,13 @@ export async function commitChanges(
   return withTempIndex(dirs.gitDir, head !== null, async (temp) => {
     const indexFile = temp.file;
     const env = { GIT_INDEX_FILE: indexFile };
-    let ignoredPaths: string[] = [];
-    if (paths) {
-      ignoredPaths = await stageKnownPaths(real, env, paths);
-    } else {
-      await runGit(real, ['add', '-A'], { env });
-    }
+    let ignoredPaths = await stageInto(real, indexFile, paths);
     let changes = await stagedChanges(real, head, indexFile);
     if (changes.some((c) => c.status === 'U')) {
       // The copied index was mid-merge: start again from exactly HEAD.
       temp.seededFrom = null;
       await runGit(real, head ? ['read-tree', head] : ['read-tree', '--empty'], { env });
-      if (paths) ignoredPaths = await stageKnownPaths(real, env, paths);
-      else await runGit(real, ['add', '-A'], { env });
+      ignoredPaths = await stageInto(real, indexFile, paths);
       changes = await stagedChanges(real, head, indexFile);
     }
     if (paths) {
@@ -332,47 +327,4 @@ export async function commitChanges(
     const indexUpdated = (await installTempIndex(dirs.gitDir, temp)) || (await syncIndexEntries(real, changes));
     return { sha, skipped: null, paths: changes.map((c) => c.path), ignoredPaths, indexUpdated };
   });
-}
-
-/**
- * `git add -A` of exactly these paths (literal names, not patterns), in the private index.
- * git refuses ignored paths (exit 1, the others are still added) and fails outright on a
- * missing path it does not track; both fall back to asking check-ignore and update-index.
- * Returns the ignored paths, which are never committed.
- */
-async function stageKnownPaths(real: string, env: Record<string, string>, paths: readonly string[]): Promise<string[]> {
-  const res = await runGit(real, ['-c', 'advice.addIgnoredFile=false', 'add', '-A', '--', ...paths.map((p) => `:(literal)${p}`)], {
-    env,
-    okCodes: [0, 1, 128],
-  });
-  if (res.code === 0) return [];
-  if (res.code === 1 && /ignored/.test(res.stderr)) return ignoredAmong(real, paths, env);
-  if (res.code === 128 && /did not match any files/.test(res.stderr)) {
-    const ignored = await ignoredAmong(real, paths, env);
-    const keep = paths.filter((p) => !ignored.includes(p));
-    const files: string[] = [];
-    const directories: string[] = [];
-    for (const path of keep) {
-      const info = await lstat(join(real, path)).catch(() => null);
-      if (info?.isDirectory()) directories.push(path);
-      else files.push(path);
-    }
-    // update-index --remove drops a vanished tracked file and ignores an unknown one.
-    if (files.length > 0) {
-      await runGit(real, ['update-index', '--add', '--remove', '--replace', '-z', '--stdin'], { env, input: files.map((f) => `${f}\0`).join('') });
-    }
-    if (directories.length > 0) await runGit(real, ['add', '-A', '--', ...directories.map((d) => `:(literal)${d}`)], { env });
-    return ignored;
-  }
-  throw new GitCommandError(['add'], res.code, res.stderr);
-}
-
-/** Untracked paths that .gitignore excludes (tracked files are never reported, as git add agrees). */
-async function ignoredAmong(real: string, paths: readonly string[], env: Record<string, string>): Promise<string[]> {
-  const res = await runGit(real, ['check-ignore', '-z', '--stdin'], {
-    env,
-    input: paths.map((p) => `${p}\0`).join(''),
-    okCodes: [0, 1],
-  });
-  return splitNul(res.stdout);
 }

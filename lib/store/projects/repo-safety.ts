@@ -3,6 +3,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { ForbiddenPathError } from '../errors.js';
 import { runGit, splitNul } from './git-cli.js';
 import { isInsideAny, realpathOrNull } from './allowed-roots.js';
+import { listGitlinks } from './gitlinks.js';
 
 /**
  * Refuse a project repository whose own config could make git run a program (DESIGN §2).
@@ -161,8 +162,15 @@ async function checkConfigFile(cwd: string, file: string): Promise<ConfigIssue[]
   return issues;
 }
 
-/** Every command-running entry in the repository's own config files (empty when safe). */
-export async function findConfigIssues(projectPath: string, dirs?: GitDirs | null): Promise<ConfigIssue[]> {
+/** How deep nested submodules are followed; git itself never recurses with our flags. */
+const MAX_NESTING = 4;
+
+/**
+ * Every command-running entry in the repository's own config files and in those of its
+ * checked-out submodules (empty when safe). git never recurses into them with the runner's
+ * flags, but `git add` reads a submodule it is pointed at, and the user's own git does too.
+ */
+export async function findConfigIssues(projectPath: string, dirs?: GitDirs | null, depth = 0): Promise<ConfigIssue[]> {
   const found = dirs === undefined ? await locateGitDirs(projectPath) : dirs;
   if (!found) return [];
   const files = [join(found.commonDir, 'config')];
@@ -170,6 +178,15 @@ export async function findConfigIssues(projectPath: string, dirs?: GitDirs | nul
   files.push(join(found.gitDir, 'config.worktree'));
   const issues: ConfigIssue[] = [];
   for (const file of files) issues.push(...(await checkConfigFile(projectPath, file)));
+  if (depth >= MAX_NESTING) return issues;
+  for (const link of await listGitlinks(projectPath, join(found.gitDir, 'index'))) {
+    const nested = join(projectPath, link);
+    const nestedDirs = await locateGitDirs(nested);
+    if (!nestedDirs) continue; // not checked out: nothing there for git to read
+    for (const issue of await findConfigIssues(nested, nestedDirs, depth + 1)) {
+      issues.push({ ...issue, reason: `in submodule ${link}: ${issue.reason}` });
+    }
+  }
   return issues;
 }
 
