@@ -3,6 +3,7 @@ export { StoreEvents, type StoreEvent, type StoreEventMap, type StoreEventType }
 export * from './errors.js';
 export * from './types.js';
 export { isSessionId, isNodeId, isProjectId } from './ids.js';
+export { exceedsJsonDepth, MAX_JSON_DEPTH } from './json-depth.js';
 export type { TitleModel, TitleRequest } from './titles/title-model.js';
 export type { CreateSessionInput } from './operations/create-session.js';
 export type { AppendMessageInput } from './operations/append-message.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from '@/lib/store/index';
 import { createTRPCRouter, sessionProcedure } from '../trpc';
 import { labelInput, nodeIdInput, sessionIdInput } from '../schemas';
 
@@ -21,6 +22,10 @@ const messageInput = z
       issues.addIssue({ code: 'custom', path: ['content'], message: 'is required' });
     } else if (message.role !== 'tool' && typeof message.content !== 'string') {
       issues.addIssue({ code: 'custom', path: ['content'], message: 'must be a string (only a tool result may be other JSON)' });
+    }
+    for (const field of ['content', 'input', 'metadata'] as const) {
+      // Bounded here for a clear 400; JSON.stringify would overflow its stack on the way to disk.
+      if (exceedsJsonDepth(message[field])) issues.addIssue({ code: 'custom', path: [field], message: `is nested deeper than ${MAX_JSON_DEPTH} levels` });
     }
     if (message.role === 'tool' && !message.calledBy) {
       issues.addIssue({ code: 'custom', path: ['calledBy'], message: 'a tool result needs calledBy: the assistant message that called it' });
