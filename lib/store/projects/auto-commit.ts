@@ -1,6 +1,6 @@
 import { lstat, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ForbiddenPathError, InvalidInputError } from '../errors.js';
+import { ConflictError, ForbiddenPathError, InvalidInputError, PreconditionError } from '../errors.js';
 import { assertSessionId } from '../ids.js';
 import { realpathOrNull } from './allowed-roots.js';
 import { AGENT_EMAIL, agentCommitMessage, agentName } from './commit-message.js';
@@ -16,9 +16,9 @@ import {
   writeTree,
   type Ident,
 } from './commit-plumbing.js';
-import { runGit, splitNul } from './git-cli.js';
+import { GitCommandError, runGit, splitNul } from './git-cli.js';
 import { withLock } from './path-lock.js';
-import { normalizeProjectPath } from './project-paths.js';
+import { normalizeProjectPath, symlinkedAncestor } from './project-paths.js';
 import { assertRepoSafe, locateGitDirs, type GitDirs } from './repo-safety.js';
 import { stageInto } from './stage-paths.js';
 
@@ -30,7 +30,7 @@ import { stageInto } from './stage-paths.js';
  * the result says why, for the `project_commit_skipped` event.
  */
 
-export type ProjectRepoState = 'ok' | 'missing_folder' | 'not_a_repo' | 'unsafe_config';
+export type ProjectRepoState = 'ok' | 'missing_folder' | 'not_a_repo' | 'unsafe_config' | 'git_error';
 
 export interface ProjectTurnSnapshot {
   /** The real path of the project folder when it exists, else the path given. */
@@ -44,7 +44,17 @@ export interface ProjectTurnSnapshot {
   clean: boolean;
 }
 
-export type SkipReason = 'dirty_tree' | 'not_a_repo' | 'missing_folder' | 'disabled' | 'nothing_to_commit' | 'unsafe_config';
+export type SkipReason =
+  | 'dirty_tree'
+  | 'not_a_repo'
+  | 'missing_folder'
+  | 'disabled'
+  | 'nothing_to_commit'
+  | 'unsafe_config'
+  /** A written path goes through a symbolic link: git cannot commit it as that file. */
+  | 'unsafe_path'
+  /** git itself failed (a broken repository, a lock it could not take): the message says what. */
+  | 'git_error';
 
 export interface FinishProjectTurnOptions {
   /** Defaults to the snapshot's folder; pass the current one if the project was relocated. */
@@ -146,7 +156,13 @@ export async function beginProjectTurn(projectPath: string, options: BeginProjec
   }
   const probe = await probeRepo(real, options.allowedRoots);
   if (probe.state !== 'ok') return { ...base, projectPath: real, state: probe.state, message: probe.message };
-  const status = await readWorkingTreeStatus(real);
+  let status: WorkingTreeStatus;
+  try {
+    status = await readWorkingTreeStatus(real);
+  } catch (error) {
+    if (!(error instanceof GitCommandError)) throw error;
+    return { ...base, projectPath: real, state: 'git_error', message: gitFailure(real, error) };
+  }
   return {
     projectPath: real,
     state: 'ok',
@@ -167,9 +183,15 @@ async function probeRepo(
     await assertRepoSafe(real, allowedRoots ? { allowedRoots } : {});
   } catch (error) {
     if (error instanceof ForbiddenPathError) return { state: 'unsafe_config', message: `not committed: ${error.message}` };
+    if (error instanceof PreconditionError) return { state: 'not_a_repo', message: `not committed: ${error.message}` };
     throw error;
   }
   return { state: 'ok', dirs };
+}
+
+function gitFailure(real: string, error: GitCommandError): string {
+  const detail = error.stderr.trim().split('\n')[0]?.slice(0, 300) || `exit ${error.exitCode}`;
+  return `not committed: git failed in ${real}: ${detail}`;
 }
 
 function missingMessage(path: string): string {
@@ -227,7 +249,7 @@ export async function finishProjectTurn(
   snapshot: ProjectTurnSnapshot,
   options: FinishProjectTurnOptions,
 ): Promise<FinishProjectTurnResult> {
-  const sessionId = assertSessionId(options.sessionId);
+  assertSessionId(options.sessionId);
   if (!Number.isSafeInteger(options.turn) || options.turn < 1) throw new InvalidInputError(`invalid turn number: ${options.turn}`);
   const written = options.writtenPaths ? [...new Set(options.writtenPaths.map(normalizeProjectPath))] : null;
   if (written && written.length === 0) return skipped('nothing_to_commit', 'the agent changed no files in the project');
@@ -238,30 +260,53 @@ export async function finishProjectTurn(
   if (snapshot.state === 'missing_folder' || !real || !(await isDirectory(real))) {
     return skipped('missing_folder', missingMessage(given));
   }
-  if (snapshot.state === 'not_a_repo' || snapshot.state === 'unsafe_config') {
+  if (snapshot.state === 'not_a_repo' || snapshot.state === 'unsafe_config' || snapshot.state === 'git_error') {
     return skipped(snapshot.state, snapshot.message ?? `not committed: ${real} cannot be used`);
+  }
+  for (const path of written ?? []) {
+    const link = await symlinkedAncestor(real, path);
+    if (link) {
+      return skipped('unsafe_path', `not committed: ${path} goes through the symbolic link ${link}, so git cannot commit it as that file; the agent's edits are left in the working tree`);
+    }
   }
 
   return withLock(`project:${real}`, async () => {
-    const probe = await probeRepo(real, options.allowedRoots);
-    if (probe.state !== 'ok') return skipped(probe.state, probe.message);
-    const busy = await operationInProgress(probe.dirs);
-    if (busy) return skipped('dirty_tree', `not committed: ${busy} is in progress in ${real}; the agent's edits are left in the working tree`);
-
-    if (written) {
-      const hit = overlapping(written, snapshot.dirtyPaths);
-      if (hit.length > 0) {
-        return skipped('dirty_tree', `not committed: ${listForMessage(hit)} had uncommitted changes before the turn, so the agent's edits are left in the working tree beside yours`);
-      }
-    } else if (!snapshot.clean) {
-      return skipped('dirty_tree', 'not committed: the project had uncommitted changes before the turn, so the agent\'s edits cannot be told apart from yours; they are left in the working tree');
+    try {
+      return await commitTurn(real, snapshot, written, options);
+    } catch (error) {
+      // A broken repository, or the user's git holding a ref: a reason for the event, never a crash of the turn.
+      if (error instanceof GitCommandError) return skipped('git_error', gitFailure(real, error));
+      if (error instanceof ConflictError) return skipped('git_error', `not committed: ${error.message}`);
+      throw error;
     }
-
-    const identity: Ident = { name: agentName(options.model), email: AGENT_EMAIL };
-    const message = agentCommitMessage(sessionId, options.turn, options.userMessage);
-    const time = (options.now ?? Date.now()) / 1000;
-    return commitChanges(real, probe.dirs, written, { identity, message, time, reflog: `openprogram: agent turn ${options.turn}` });
   });
+}
+
+/** The locked part of finishProjectTurn. */
+async function commitTurn(
+  real: string,
+  snapshot: ProjectTurnSnapshot,
+  written: readonly string[] | null,
+  options: FinishProjectTurnOptions,
+): Promise<FinishProjectTurnResult> {
+  const probe = await probeRepo(real, options.allowedRoots);
+  if (probe.state !== 'ok') return skipped(probe.state, probe.message);
+  const busy = await operationInProgress(probe.dirs);
+  if (busy) return skipped('dirty_tree', `not committed: ${busy} is in progress in ${real}; the agent's edits are left in the working tree`);
+
+  if (written) {
+    const hit = overlapping(written, snapshot.dirtyPaths);
+    if (hit.length > 0) {
+      return skipped('dirty_tree', `not committed: ${listForMessage(hit)} had uncommitted changes before the turn, so the agent's edits are left in the working tree beside yours`);
+    }
+  } else if (!snapshot.clean) {
+    return skipped('dirty_tree', 'not committed: the project had uncommitted changes before the turn, so the agent\'s edits cannot be told apart from yours; they are left in the working tree');
+  }
+
+  const identity: Ident = { name: agentName(options.model), email: AGENT_EMAIL };
+  const message = agentCommitMessage(options.sessionId, options.turn, options.userMessage);
+  const time = (options.now ?? Date.now()) / 1000;
+  return commitChanges(real, probe.dirs, written, { identity, message, time, reflog: `openprogram: agent turn ${options.turn}` });
 }
 
 interface CommitRequest {

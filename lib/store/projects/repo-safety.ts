@@ -1,6 +1,6 @@
 import { lstat, readFile, stat } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
-import { ForbiddenPathError } from '../errors.js';
+import { ForbiddenPathError, PreconditionError } from '../errors.js';
 import { runGit, splitNul } from './git-cli.js';
 import { isInsideAny, realpathOrNull } from './allowed-roots.js';
 import { listGitlinks } from './gitlinks.js';
@@ -53,6 +53,25 @@ export async function locateGitDirs(projectPath: string): Promise<GitDirs | null
     // Not a linked worktree.
   }
   return { gitDir, commonDir };
+}
+
+/**
+ * Does `dirs` hold a repository git will open (a HEAD naming a ref or a commit, objects/ and
+ * refs/)? An empty or half-deleted `.git` is not one: git answers "not a git repository".
+ */
+export async function isUsableGitDir(dirs: GitDirs): Promise<boolean> {
+  const head = await readFile(join(dirs.gitDir, 'HEAD'), 'utf8').catch(() => null);
+  if (head === null || !/^(ref: refs\/\S+|[0-9a-f]{40}|[0-9a-f]{64})\s*$/.test(head)) return false;
+  for (const name of ['objects', 'refs']) {
+    const info = await stat(join(dirs.commonDir, name)).catch(() => null);
+    if (!info?.isDirectory()) return false;
+  }
+  return true;
+}
+
+/** The refusal of a `.git` that git cannot open. */
+export function unusableRepoMessage(projectPath: string): string {
+  return `${projectPath} has a .git that is not a usable git repository (no valid HEAD, objects or refs); repair it or remove it`;
 }
 
 const FALSE_VALUES = new Set(['false', 'no', 'off', '0', '']);
@@ -200,11 +219,13 @@ export function describeConfigIssues(projectPath: string, issues: readonly Confi
 /**
  * Throw ForbiddenPathError when the repository of `projectPath` is unsafe: config that can run
  * programs, or (when `allowedRoots` is given) git directories outside the allowed roots, where
- * a commit would write into somebody else's repository.
+ * a commit would write into somebody else's repository; PreconditionError when its `.git` is
+ * no repository git can open.
  */
 export async function assertRepoSafe(projectPath: string, options: { allowedRoots?: readonly string[] } = {}): Promise<GitDirs | null> {
   const dirs = await locateGitDirs(projectPath);
   if (!dirs) return null;
+  if (!(await isUsableGitDir(dirs))) throw new PreconditionError(unusableRepoMessage(projectPath));
   if (options.allowedRoots) {
     for (const dir of [dirs.gitDir, dirs.commonDir]) {
       const real = await realpathOrNull(dir);
