@@ -10,6 +10,7 @@ export type { AppendMessageInput } from './operations/append-message.js';
 export type { UpdateSessionInput } from './operations/update-session.js';
 export type { BeginTurnResult, FinalizeTurnInput, FinalizeTurnResult } from './operations/commit-turn.js';
 export type { CommitPage } from './operations/read-commits.js';
+export type { NodePage } from './operations/read-branch.js';
 export type { CommitDiff, CommitDiffFile, DiffStatus } from './operations/diff-commit.js';
 export type { Provenance } from './operations/provenance.js';
 export { RepackQueue } from './repo/repack.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from '@/lib/store/index';
 import { createTRPCRouter, sessionProcedure } from '../trpc';
-import { labelInput, nodeIdInput, sessionIdInput } from '../schemas';
+import { cursorInput, labelInput, limitInput, nodeIdInput, sessionIdInput } from '../schemas';
 
 const messageInput = z
   .object({
@@ -50,6 +50,8 @@ export const messageRouter = createTRPCRouter({
     .input(z.object({ sessionId: sessionIdInput, headId: nodeIdInput.nullish() }).strict())
     .query(({ ctx, input }) => ctx.store.getBranch(ctx.sessionId, input.headId)),
 
-  /** Every message by seq. */
-  nodes: sessionProcedure.input(z.object({ sessionId: sessionIdInput }).strict()).query(({ ctx }) => ctx.store.getNodes(ctx.sessionId)),
+  /** Every message by seq, paged: `{messages, nextCursor}` (limit 1–200, default 200). */
+  nodes: sessionProcedure
+    .input(z.object({ sessionId: sessionIdInput, limit: limitInput.optional(), cursor: cursorInput.nullish() }).strict())
+    .query(({ ctx, input }) => ctx.store.listNodes(ctx.sessionId, { limit: input.limit, cursor: input.cursor })),
 });
