@@ -3,13 +3,12 @@ import CredentialsProvider from 'next-auth/providers/credentials';
 import { z } from 'zod';
 import { getAuthStore } from '@/server/runtime';
 import { clientIp } from './client-ip';
+import { SESSION_MAX_AGE_S } from './session-cookie';
 import './types';
 
 // Without NEXTAUTH_URL, next-auth would build every URL on http://localhost:3000; trusting the
 // Host header instead lets the app run on any address with no configuration.
 if (!process.env.NEXTAUTH_URL) process.env.AUTH_TRUST_HOST ??= 'true';
-
-const SESSION_MAX_AGE_S = 30 * 24 * 60 * 60;
 
 const credentialsInput = z.object({
   email: z.string().trim().min(1).max(254),

@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import next from 'next';
 import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import { appRouter } from '@/server/api/root';
-import { createTRPCContext } from '@/server/api/trpc';
+import { createTRPCContext, trpcResponseMeta } from '@/server/api/trpc';
 import { startServer } from '@/server/startup';
 import { MAX_BODY_BYTES } from './body-limit';
 import { serveEvents } from './node-events';
@@ -46,6 +46,7 @@ const handleTrpc = createHTTPHandler({
   basePath: '/api/trpc/',
   maxBodySize: MAX_BODY_BYTES,
   createContext: ({ req }) => createTRPCContext({ headers: requestHeaders(req.headers) }),
+  responseMeta: trpcResponseMeta,
   onError({ error, path }) {
     if (error.code === 'INTERNAL_SERVER_ERROR') console.error(`[trpc] ${path ?? '?'}:`, error.cause ?? error);
   },
