@@ -11,7 +11,10 @@ import type http from 'node:http';
  */
 export const SIGN_IN_REQUEST_HEADER = 'x-entity-memory-sign-in';
 
-const refused = new Map<string, number>();
+// On globalThis: serve.ts loads this module itself, the built /api/auth route has its own copy.
+const KEY = Symbol.for('entity-memory.refused-sign-ins');
+const holder = globalThis as typeof globalThis & { [KEY]?: Map<string, number> };
+const refused = (holder[KEY] ??= new Map<string, number>());
 
 /** authorize(): this request was refused by the sign-in limiter. */
 export function markRateLimited(headers: Record<string, unknown>, retryAfterMs: number): void {
