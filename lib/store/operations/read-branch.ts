@@ -57,7 +57,7 @@ function decodeSeqCursor(cursor: string): number {
   } catch {
     // fall through
   }
-  throw new InvalidInputError('invalid cursor: pass back the nextCursor of a previous page');
+  throw new InvalidInputError('invalid cursor');
 }
 
 /** message.nodes: every message by seq, `limit` at a time after the cursor. */

@@ -50,7 +50,7 @@ function decodeCommitCursor(sessionId: string, cursor: string): { sha: string; t
       // fall through
     }
   }
-  throw new InvalidInputError('invalid cursor: pass back the nextCursor of a previous page');
+  throw new InvalidInputError('invalid cursor');
 }
 
 /** The session's turn commits, newest first, bounded, each with the nodes it added. */
