@@ -339,7 +339,8 @@ export async function commitChanges(
   return withTempIndex(dirs.gitDir, head !== null, async (temp) => {
     const indexFile = temp.file;
     const env = { GIT_INDEX_FILE: indexFile };
-    let ignoredPaths = await stageInto(real, indexFile, paths);
+    // A copy of the real index has its gitlinks, read (and cached) by the safety check.
+    let ignoredPaths = await stageInto(real, indexFile, paths, temp.seededFrom ? join(dirs.gitDir, 'index') : undefined);
     let changes = await stagedChanges(real, head, indexFile);
     if (changes.some((c) => c.status === 'U')) {
       // The copied index was mid-merge: start again from exactly HEAD.

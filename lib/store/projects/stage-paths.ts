@@ -16,10 +16,14 @@ function within(path: string, prefix: string): boolean {
   return path === prefix || path.startsWith(`${prefix}/`);
 }
 
-/** `-A` of the whole tree (`paths` null) or of exactly these paths. Returns the ignored paths. */
-export async function stageInto(real: string, indexFile: string, paths: readonly string[] | null): Promise<string[]> {
+/**
+ * `-A` of the whole tree (`paths` null) or of exactly these paths. Returns the ignored paths.
+ * `sameAs`: an index file with the same entries (the real one this private index was copied
+ * from), whose gitlinks are already known from the safety check.
+ */
+export async function stageInto(real: string, indexFile: string, paths: readonly string[] | null, sameAs?: string): Promise<string[]> {
   const env = { GIT_INDEX_FILE: indexFile };
-  const links = await listGitlinks(real, indexFile);
+  const links = await listGitlinks(real, sameAs ?? indexFile);
   if (!paths) {
     const exclude = links.map((l) => `:(exclude,literal)${l}`);
     await runGit(real, exclude.length > 0 ? ['add', '-A', '--', '.', ...exclude] : ['add', '-A'], { env });
