@@ -43,6 +43,19 @@ describe('server runtime', () => {
     expect(() => runtime.flushAllSync()).not.toThrow();
   });
 
+  it('closes a user\'s open streams the moment their sign-ins end (disabled)', async () => {
+    const auth = runtime.getAuthStore();
+    await auth.users.create({ email: 'root@runtime.test', password: 'password-0', admin: true });
+    const user = await auth.users.create({ email: 'a@runtime.test', password: 'password-1' });
+    const version = user.sessionVersion;
+    let closed = 0;
+    runtime.getEventHub().subscribe(user.id, () => {}, null, () => {
+      if (!auth.sessionUser(user.id, version)) closed++;
+    });
+    auth.users.setDisabled(user.id, true);
+    expect(closed).toBe(1);
+  });
+
   it('refuses a user id that is not one of ours (it would name a directory)', async () => {
     await expect(runtime.getUserStore('../etc')).rejects.toThrow(/invalid user id/);
   });

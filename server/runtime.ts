@@ -53,6 +53,9 @@ function runtime(): Runtime {
       openedStores: [],
       titleModel: titleModelFromEnv(),
     };
+    // Sign-ins that end (disable, password change or reset) close their event streams at once.
+    const hub = current.hub;
+    current.auth.users.onAccessChange((userId) => hub.revalidate(userId));
     holder[KEY] = current;
   }
   return current;

@@ -1,4 +1,4 @@
-import { appendMessage, createSession, expect, getSession, mutate, query, storeSnapshot, test, type BranchMessage, type Message } from '../fixtures';
+import { appendMessage, createSession, expect, getSession, mutate, query, storeSnapshot, test, type BranchMessage, type Message, type NodePage } from '../fixtures';
 
 interface BranchInfo {
   headId: string;
@@ -30,7 +30,7 @@ test('append: the message shape, the head follows, a tool result hangs off its c
   expect(branch.map((m) => m.id)).toEqual([u1.id, 'a1', 'a2']);
   expect(branch[1]!.toolCalls.map((m) => m.id)).toEqual(['t1']);
   expect(branch[1]!.siblings).toEqual(['a1']);
-  const nodes = (await query<Message[]>(user.api, 'message.nodes', { sessionId: 'talk' })).data;
+  const nodes = (await query<NodePage>(user.api, 'message.nodes', { sessionId: 'talk' })).data.messages;
   expect(nodes.map((m) => [m.seq, m.id])).toEqual([[0, u1.id], [1, 'a1'], [2, 't1'], [3, a2.id]]);
 });
 
@@ -44,7 +44,7 @@ test('the same id again: the same message back; other content is CONFLICT and wr
   expect(conflict.status).toBe(409);
   expect(conflict.body.error?.message).toMatch(/already exists with other content/);
   expect(storeSnapshot(user.id)).toBe(snapshot);
-  expect((await query<Message[]>(user.api, 'message.nodes', { sessionId: 'idem' })).data).toHaveLength(1);
+  expect((await query<NodePage>(user.api, 'message.nodes', { sessionId: 'idem' })).data.messages).toHaveLength(1);
 });
 
 test('append refuses what cannot be a message, with the field in the message, and writes nothing', async ({ user }) => {

@@ -87,7 +87,7 @@ test('failed sign-ins are rate limited per email: the right password is refused 
   const refused = await signIn(api, victim.email, victim.password, headers);
   expect(sessionCookieOf(refused)).toBeUndefined();
   expect(decodeURIComponent(refused.headers().location ?? '')).toMatch(/Too many failed sign-ins/);
-  // Another address does not help: the email itself is limited.
+  // A claimed other address does not help: this server trusts no proxy, so it is the same socket.
   const elsewhere = await signIn(api, victim.email, victim.password, { 'x-forwarded-for': '10.2.0.2' });
   expect(sessionCookieOf(elsewhere)).toBeUndefined();
   // Another account is not affected.

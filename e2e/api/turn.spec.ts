@@ -14,7 +14,7 @@ import {
   test,
   workspaceOf,
   type FinalizeTurnResult,
-  type Message,
+  type NodePage,
   type ProjectCommit,
   type ProjectSummary,
   type SessionRow,
@@ -80,7 +80,7 @@ test('a turn in a clean project repo ends with an agent commit beside the sessio
   expect(undone.data).toMatchObject({ turn: 1, method: 'reset', paths: ['hello.txt'] });
   expect(git(dir, 'rev-parse', 'HEAD')).toBe(initial);
   expect(existsSync(join(dir, 'hello.txt'))).toBe(false);
-  const nodes = (await query<Message[]>(user.api, 'message.nodes', { sessionId: 'agent-turn' })).data;
+  const nodes = (await query<NodePage>(user.api, 'message.nodes', { sessionId: 'agent-turn' })).data.messages;
   expect(nodes.find((m) => m.id === undone.data.nodeId)).toMatchObject({ name: 'turn/undo' });
   expect((await getSession(user.api, 'agent-turn')).headId).toBe(a1.id);
   const twice = await mutate(user.api, 'turn.undo', { sessionId: 'agent-turn', turn: 1 });
@@ -182,7 +182,7 @@ test('a moved project folder is missing until relocated; the session that asked 
   expect(relocated.status).toBe(200);
   expect(relocated.data).toEqual({ oldPath, path: newPath, nodeId: expect.stringMatching(/^reloc_/) });
   expect((await query<ProjectSummary[]>(user.api, 'project.list')).data.find((p) => p.id === project.id)).toMatchObject({ pathMissing: false, path: newPath });
-  const nodes = (await query<Message[]>(user.api, 'message.nodes', { sessionId: 'mover' })).data;
+  const nodes = (await query<NodePage>(user.api, 'message.nodes', { sessionId: 'mover' })).data.messages;
   expect(nodes.find((m) => m.id === relocated.data.nodeId)).toMatchObject({ name: 'project/relocate', content: `${oldPath} → ${newPath}` });
   // A record does not move the head.
   expect((await getSession(user.api, 'mover')).headId).toBe('u1');

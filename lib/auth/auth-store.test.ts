@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { AuthStore } from './auth-store.js';
 import { SignInRateLimiter } from './rate-limit.js';
+import type { AuthError } from './errors.js';
 import { useTempDir } from './test-helpers.js';
 
 describe('AuthStore', () => {
@@ -42,7 +43,11 @@ describe('AuthStore', () => {
 
   it('rate-limits sign-in before hashing', async () => {
     const store = new AuthStore(tempDir(), {
-      limiter: new SignInRateLimiter({ email: { max: 2, windowMs: 60_000 }, ip: { max: 100, windowMs: 60_000 } }),
+      limiter: new SignInRateLimiter({
+        ip: { max: 100, windowMs: 60_000 },
+        pair: { max: 2, windowMs: 60_000 },
+        account: { max: 2, windowMs: 60_000, delayMs: 60_000 },
+      }),
     });
     await store.bootstrap({ adminEmail: 'root@x.org', adminPassword: 'password-1' });
     const verify = vi.spyOn(store.users, 'verifyCredentials');
@@ -53,6 +58,24 @@ describe('AuthStore', () => {
     expect(refused).toMatchObject({ ok: false, reason: 'rate_limited' });
     expect(verify).toHaveBeenCalledTimes(2); // the refused attempt never reached the hash
     verify.mockRestore();
+  });
+
+  it('counts wrong current passwords of a password change toward the sign-in limit', async () => {
+    const store = new AuthStore(tempDir());
+    await store.bootstrap({ adminEmail: 'root@x.org', adminPassword: 'password-1' });
+    const id = store.users.findByEmail('root@x.org')!.id;
+    const verify = vi.spyOn(store.users, 'changePassword');
+    const answers: string[] = [];
+    for (let i = 0; i < 15; i++) {
+      answers.push(await store.changePassword(id, `wrong-${i}`, 'password-2', '1.2.3.4').then(() => 'ok', (e: AuthError) => e.code));
+    }
+    expect(answers.slice(0, 10)).toEqual(Array(10).fill('BAD_REQUEST'));
+    expect(answers.slice(10)).toEqual(Array(5).fill('TOO_MANY_REQUESTS'));
+    expect(verify).toHaveBeenCalledTimes(10); // refused tries never reach the hash
+    await expect(store.changePassword(id, 'password-1', 'password-2', '1.2.3.4')).rejects.toMatchObject({ code: 'TOO_MANY_REQUESTS' });
+    verify.mockRestore();
+    // The same sign-in limit: this address cannot sign in as this account either.
+    expect(await store.signIn('root@x.org', 'password-1', '1.2.3.4')).toMatchObject({ ok: false, reason: 'rate_limited' });
   });
 
   it('validates sessions by user, enabled flag and session version', async () => {

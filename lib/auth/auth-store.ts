@@ -107,8 +107,28 @@ export class AuthStore {
       this.limiter.recordFailure(email, ip);
       return { ok: false, reason: 'invalid' };
     }
-    this.limiter.recordSuccess(email);
+    this.limiter.recordSuccess(email, ip);
     return { ok: true, user };
+  }
+
+  /**
+   * A user's own password change. A wrong current password is a failed sign-in: it counts toward
+   * the same limits, checked before any hashing. Every sign-in of the user ends (the session
+   * version); the caller re-issues the current one.
+   */
+  async changePassword(userId: string, current: string, next: string, ip: string | null): Promise<PublicUser> {
+    const user = this.users.get(userId);
+    if (!user) throw new AuthError('NOT_FOUND', 'no such user');
+    const decision = this.limiter.check(user.email, ip);
+    if (!decision.allowed) {
+      throw new AuthError('TOO_MANY_REQUESTS', `too many wrong passwords; try again in ${Math.max(1, Math.ceil(decision.retryAfterMs / 1000))} s`);
+    }
+    try {
+      return await this.users.changePassword(userId, current, next);
+    } catch (error) {
+      if (error instanceof AuthError && /current password is wrong/.test(error.message)) this.limiter.recordFailure(user.email, ip);
+      throw error;
+    }
   }
 
   /** A sign-in cookie is valid while its user exists, is enabled and has the same session version. */

@@ -43,7 +43,7 @@ describe('UserStore', () => {
     expect(admin.admin).toBe(true);
   });
 
-  it('bumps the session version on disable and on reset, not on enable or own change', async () => {
+  it('bumps the session version on disable, on reset and on an own change, not on enable', async () => {
     const store = new UserStore(tempDir());
     await store.create({ email: 'root@x.org', password: 'password-0', admin: true });
     const user = await store.create({ email: 'a@x.org', password: 'password-1' });
@@ -52,8 +52,22 @@ describe('UserStore', () => {
     expect((await store.resetPassword(user.id, 'password-2')).sessionVersion).toBe(3);
     expect(await store.verifyCredentials('a@x.org', 'password-1')).toBeNull();
     expect(await store.verifyCredentials('a@x.org', 'password-2')).not.toBeNull();
-    expect((await store.changePassword(user.id, 'password-2', 'password-3')).sessionVersion).toBe(3);
+    expect((await store.changePassword(user.id, 'password-2', 'password-3')).sessionVersion).toBe(4);
     await expect(store.changePassword(user.id, 'wrong-one', 'password-4')).rejects.toThrow(/current password is wrong/);
+    expect(store.get(user.id)!.sessionVersion).toBe(4);
+  });
+
+  it('tells its listeners whenever a user\'s sign-ins end, and only then', async () => {
+    const store = new UserStore(tempDir());
+    await store.create({ email: 'root@x.org', password: 'password-0', admin: true });
+    const user = await store.create({ email: 'a@x.org', password: 'password-1' });
+    const ended: string[] = [];
+    store.onAccessChange((id) => ended.push(id));
+    store.setDisabled(user.id, true);
+    store.setDisabled(user.id, false);
+    await store.resetPassword(user.id, 'password-2');
+    await store.changePassword(user.id, 'password-2', 'password-3');
+    expect(ended).toEqual([user.id, user.id, user.id]);
   });
 
   it('keeps at least one enabled admin', async () => {

@@ -64,11 +64,21 @@ export class UserStore {
   private state: UsersFile;
   private readonly byId = new Map<string, UserRecord>();
   private readonly byEmail = new Map<string, UserRecord>();
+  private readonly accessListeners = new Set<(userId: string) => void>();
 
   constructor(authDir: string, private readonly now: () => number = Date.now) {
     this.path = join(authDir, 'users.json');
     this.state = this.load();
     for (const user of this.state.users) this.index(user);
+  }
+
+  /**
+   * Called after a user's sign-ins end (disabled, password reset or changed): the event hub
+   * closes their open streams at once instead of at the next heartbeat.
+   */
+  onAccessChange(listener: (userId: string) => void): () => void {
+    this.accessListeners.add(listener);
+    return () => this.accessListeners.delete(listener);
   }
 
   get signupOpen(): boolean {
@@ -177,8 +187,10 @@ export class UserStore {
       throw new AuthError('BAD_REQUEST', 'the current password is wrong');
     }
     const passwordHash = await hashPassword(next);
+    // Ends every sign-in of the user; the caller re-issues the current one (user.changePassword).
     return this.update(this.require(id), (u) => {
       u.passwordHash = passwordHash;
+      u.sessionVersion += 1;
     });
   }
 
@@ -191,6 +203,9 @@ export class UserStore {
     } catch (error) {
       Object.assign(user, before);
       throw error;
+    }
+    if (user.sessionVersion !== before.sessionVersion) {
+      for (const listener of this.accessListeners) listener(user.id);
     }
     return toPublicUser(user);
   }

@@ -3,12 +3,14 @@ export { StoreEvents, type StoreEvent, type StoreEventMap, type StoreEventType }
 export * from './errors.js';
 export * from './types.js';
 export { isSessionId, isNodeId, isProjectId } from './ids.js';
+export { exceedsJsonDepth, MAX_JSON_DEPTH } from './json-depth.js';
 export type { TitleModel, TitleRequest } from './titles/title-model.js';
 export type { CreateSessionInput } from './operations/create-session.js';
 export type { AppendMessageInput } from './operations/append-message.js';
 export type { UpdateSessionInput } from './operations/update-session.js';
 export type { BeginTurnResult, FinalizeTurnInput, FinalizeTurnResult } from './operations/commit-turn.js';
 export type { CommitPage } from './operations/read-commits.js';
+export type { NodePage } from './operations/read-branch.js';
 export type { CommitDiff, CommitDiffFile, DiffStatus } from './operations/diff-commit.js';
 export type { Provenance } from './operations/provenance.js';
 export { RepackQueue } from './repo/repack.js';

@@ -19,7 +19,7 @@ import { appendMessage, appendRecordNode, type AppendMessageInput } from './oper
 import { countSessions, getSession, listSessions } from './operations/list-sessions.js';
 import { setArchived, updateSession, type UpdateSessionInput } from './operations/update-session.js';
 import { deleteSession } from './operations/delete-session.js';
-import { getBranch, getNodes, listBranches } from './operations/read-branch.js';
+import { getBranch, getNodes, listBranches, listNodes, type NodePage } from './operations/read-branch.js';
 import { retry, setHead } from './operations/move-head.js';
 import { beginTurn, finalizeTurn, type BeginTurnResult, type FinalizeTurnInput, type FinalizeTurnResult } from './operations/commit-turn.js';
 import { branchAt, listCommits, type CommitPage } from './operations/read-commits.js';
@@ -150,6 +150,10 @@ export class SessionStore {
   }
   async getNodes(sessionId: string): Promise<Message[]> {
     return getNodes(this.ctx, sessionId);
+  }
+  /** message.nodes: by seq, a page at a time. */
+  async listNodes(sessionId: string, options: { limit?: number; cursor?: string | null } = {}): Promise<NodePage> {
+    return listNodes(this.ctx, sessionId, options);
   }
   async listBranches(sessionId: string): Promise<BranchInfo[]> {
     return listBranches(this.ctx, sessionId);

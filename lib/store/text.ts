@@ -24,3 +24,13 @@ export function sliceCodePoints(text: string, end: number): string {
 export function truncateWithEllipsis(text: string, max: number, keep: number): string {
   return codePointLength(text) > max ? `${sliceCodePoints(text, keep)}…` : text;
 }
+
+/**
+ * Text as a commit message may hold it: line breaks as `\n`, tabs kept, NUL and every other
+ * control character dropped (git fsck refuses a NUL in a commit; the rest garbles a terminal).
+ * Node files keep the exact text; only the message is cleaned.
+ */
+export function cleanCommitMessage(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/\r\n?/g, '\n').replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '');
+}

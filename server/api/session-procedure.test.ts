@@ -18,7 +18,7 @@ function user(id: string): UserRecord {
 }
 
 function callerFor(id: string) {
-  return root.createCaller({ headers: new Headers(), user: user(id), via: 'token', authError: null, ip: null });
+  return root.createCaller({ headers: new Headers(), user: user(id), via: 'token', authError: null, ip: null, responseCookies: [] });
 }
 
 async function failure(promise: Promise<unknown>): Promise<TRPCError> {
@@ -65,7 +65,7 @@ describe('sessionProcedure', () => {
     // The store says the same for a missing session, so the two paths cannot be told apart.
     await expect((await runtime.getUserStore(B)).getNodes('mine')).rejects.toMatchObject({ code: 'NOT_FOUND', message: foreign.message });
 
-    expect((await a.message.nodes({ sessionId: 'mine' })).map((m) => m.content)).toEqual(['secret']);
+    expect((await a.message.nodes({ sessionId: 'mine' })).messages.map((m) => m.content)).toEqual(['secret']);
     expect((await b.session.list()).rows).toEqual([]);
   });
 

@@ -21,6 +21,8 @@ export interface Context {
   /** set when a credential was given and is wrong: protected procedures answer 401 with it */
   authError: string | null;
   ip: string | null;
+  /** Set-Cookie headers for the answer (trpcResponseMeta sends them) */
+  responseCookies: string[];
 }
 
 /** Build the context from request headers (HTTP requests and the server components' caller). */
@@ -32,7 +34,13 @@ export async function createTRPCContext({ headers }: { headers: Headers }): Prom
     via: outcome.kind === 'ok' ? outcome.auth.via : null,
     authError: outcome.kind === 'invalid' ? outcome.message : null,
     ip: clientIp(headers),
+    responseCookies: [],
   };
+}
+
+/** The adapters' responseMeta: cookies a procedure set (a re-issued sign-in) go out with the answer. */
+export function trpcResponseMeta({ ctx }: { ctx?: Context }): { headers?: Record<string, string[]> } {
+  return ctx && ctx.responseCookies.length > 0 ? { headers: { 'set-cookie': ctx.responseCookies } } : {};
 }
 
 // Plain JSON, no transformer: any agent can call the API with curl (DESIGN §5).

@@ -3,13 +3,13 @@ import CredentialsProvider from 'next-auth/providers/credentials';
 import { z } from 'zod';
 import { getAuthStore } from '@/server/runtime';
 import { clientIp } from './client-ip';
+import { SESSION_MAX_AGE_S } from './session-cookie';
+import { markRateLimited } from './sign-in-status';
 import './types';
 
 // Without NEXTAUTH_URL, next-auth would build every URL on http://localhost:3000; trusting the
 // Host header instead lets the app run on any address with no configuration.
 if (!process.env.NEXTAUTH_URL) process.env.AUTH_TRUST_HOST ??= 'true';
-
-const SESSION_MAX_AGE_S = 30 * 24 * 60 * 60;
 
 const credentialsInput = z.object({
   email: z.string().trim().min(1).max(254),
@@ -20,6 +20,15 @@ const credentialsInput = z.object({
 export function isHttpsRequest(headers: Headers): boolean {
   if (process.env.NEXTAUTH_URL?.startsWith('https://')) return true;
   return headers.get('x-forwarded-proto')?.split(',')[0]?.trim() === 'https';
+}
+
+function waitText(ms: number): string {
+  if (ms < 60_000) {
+    const seconds = Math.max(1, Math.ceil(ms / 1000));
+    return `${seconds} second${seconds === 1 ? '' : 's'}`;
+  }
+  const minutes = Math.ceil(ms / 60_000);
+  return `${minutes} minute${minutes === 1 ? '' : 's'}`;
 }
 
 /**
@@ -47,9 +56,9 @@ export function authOptions(secure: boolean): NextAuthOptions {
           const result = await auth.signIn(parsed.data.email, parsed.data.password, clientIp(req.headers ?? {}));
           if (result.ok) return { id: result.user.id, email: result.user.email, sessionVersion: result.user.sessionVersion };
           if (result.reason === 'rate_limited') {
-            const minutes = Math.max(1, Math.ceil(result.retryAfterMs / 60_000));
+            markRateLimited(req.headers ?? {}, result.retryAfterMs);
             // next-auth passes a thrown message to the sign-in page as ?error=.
-            throw new Error(`Too many failed sign-ins. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`);
+            throw new Error(`Too many failed sign-ins. Try again in ${waitText(result.retryAfterMs)}.`);
           }
           return null;
         },

@@ -20,4 +20,26 @@ describe('isCrossOriginRequest', () => {
     expect(isCrossOriginRequest(h({ host: 'app.example.org', origin: '::' }), undefined)).toBe(true);
     expect(isCrossOriginRequest(h({ host: 'app.example.org', 'sec-fetch-site': 'cross-site' }), undefined)).toBe(true);
   });
+
+  it('trusts X-Forwarded-Host only behind a trusted proxy', () => {
+    const forged = h({ host: 'app.example.org', origin: 'https://evil.example', 'x-forwarded-host': 'evil.example' });
+    expect(isCrossOriginRequest(forged, undefined, false)).toBe(true);
+    expect(isCrossOriginRequest(forged, 'http://app.example.org', false)).toBe(true);
+    const proxied = h({ host: '10.0.0.5:3000', origin: 'https://app.example.org', 'x-forwarded-host': 'app.example.org', 'x-forwarded-proto': 'https' });
+    expect(isCrossOriginRequest(proxied, undefined, true)).toBe(false);
+    expect(isCrossOriginRequest(proxied, undefined, false)).toBe(true);
+  });
+
+  it('compares the scheme whenever it is known: NEXTAUTH_URL, or a trusted proxy', () => {
+    const app = 'http://localhost:3100';
+    expect(isCrossOriginRequest(h({ host: 'localhost:3100', origin: 'https://localhost:3100' }), app, false)).toBe(true);
+    expect(isCrossOriginRequest(h({ host: 'localhost:3100', origin: 'http://localhost:3100' }), app, false)).toBe(false);
+    expect(isCrossOriginRequest(h({ host: 'app.example.org', origin: 'https://app.example.org' }), 'http://app.example.org', false)).toBe(true);
+    const behind = (origin: string, proto: string) => h({ host: 'app.example.org', origin, 'x-forwarded-proto': proto });
+    expect(isCrossOriginRequest(behind('http://app.example.org', 'https'), undefined, true)).toBe(true);
+    expect(isCrossOriginRequest(behind('https://app.example.org', 'https'), undefined, true)).toBe(false);
+    // An untrusted X-Forwarded-Proto decides nothing.
+    expect(isCrossOriginRequest(behind('https://app.example.org', 'https'), app.replace('localhost:3100', 'app.example.org'), false)).toBe(true);
+    expect(isCrossOriginRequest(h({ host: 'app.example.org', origin: 'ftp://app.example.org' }), undefined, false)).toBe(true);
+  });
 });

@@ -1,28 +1,43 @@
+import { trustProxy } from './proxy';
+
 /**
  * CSRF defence in depth for cookie-authenticated mutations (SameSite=Lax is the first line).
- * Browsers send Origin on every cross-origin POST, so a present Origin must be ours; a request
- * without Origin is not from a browser page and cannot carry a victim's cookie on its own.
+ * Browsers send Origin on every cross-origin POST, so a present Origin must be ours, scheme and
+ * host: NEXTAUTH_URL's origin, or the Host the request came to. The scheme of that Host is known
+ * from NEXTAUTH_URL or a trusted proxy's X-Forwarded-Proto; X-Forwarded-Host counts only behind
+ * a trusted proxy (OPENPROGRAM_TRUST_PROXY), since any client can send it. A request without
+ * Origin is not from a browser page and cannot carry a victim's cookie on its own.
  */
-export function isCrossOriginRequest(headers: Headers, appUrl: string | undefined): boolean {
+export function isCrossOriginRequest(headers: Headers, appUrl: string | undefined, trusted = trustProxy()): boolean {
   if (headers.get('sec-fetch-site') === 'cross-site') return true;
   const origin = headers.get('origin');
   if (origin === null) return false;
   if (origin === 'null') return true; // sandboxed frames, data: URLs
-  let originHost: string;
+  let given: URL;
   try {
-    originHost = new URL(origin).host.toLowerCase();
+    given = new URL(origin);
   } catch {
     return true;
   }
-  const allowed = new Set<string>();
-  const host = headers.get('x-forwarded-host') ?? headers.get('host');
-  if (host) allowed.add(host.split(',')[0]!.trim().toLowerCase());
-  if (appUrl) {
-    try {
-      allowed.add(new URL(appUrl).host.toLowerCase());
-    } catch {
-      // an invalid NEXTAUTH_URL adds nothing
-    }
+  let app: URL | null = null;
+  try {
+    app = appUrl ? new URL(appUrl) : null;
+  } catch {
+    app = null; // an invalid NEXTAUTH_URL adds nothing
   }
-  return !allowed.has(originHost);
+  if (app && given.protocol === app.protocol && given.host.toLowerCase() === app.host.toLowerCase()) return false;
+
+  const forwardedHost = trusted ? first(headers.get('x-forwarded-host')) : null;
+  const host = (forwardedHost ?? first(headers.get('host')))?.toLowerCase();
+  if (!host || given.host.toLowerCase() !== host) return true;
+  const forwardedProto = trusted ? first(headers.get('x-forwarded-proto')) : null;
+  const scheme = forwardedProto ? `${forwardedProto.toLowerCase()}:` : trusted ? 'http:' : (app?.protocol ?? null);
+  // Unknown scheme (no NEXTAUTH_URL, no trusted proxy): the host alone decides, http or https.
+  if (scheme === null) return given.protocol !== 'http:' && given.protocol !== 'https:';
+  return given.protocol !== scheme;
+}
+
+function first(value: string | null): string | null {
+  const part = value?.split(',')[0]?.trim();
+  return part ? part : null;
 }

@@ -38,6 +38,8 @@ class UserChannel {
   // Ring buffer of the newest events: slot (seq - 1) % size.
   readonly buffer: (DeliveredEvent | undefined)[];
   readonly listeners = new Set<(event: DeliveredEvent) => void>();
+  /** each open stream's credential check, run when the user's access changes */
+  readonly rechecks = new Set<() => void>();
 
   constructor(readonly size: number) {
     this.buffer = new Array(size);
@@ -109,17 +111,42 @@ export class EventHub {
    * `listener`. Replay and registration happen in one synchronous step, so nothing falls between.
    * Returns null when the user already has the maximum number of open streams.
    */
-  subscribe(userId: string, listener: (event: DeliveredEvent) => void, lastEventId?: string | null): Subscription | null {
+  subscribe(
+    userId: string,
+    listener: (event: DeliveredEvent) => void,
+    lastEventId?: string | null,
+    /** run by revalidate(userId): the stream closes itself there when its credential has ended */
+    recheck?: () => void,
+  ): Subscription | null {
     const channel = this.channel(userId);
     if (channel.listeners.size >= (this.options.maxStreamsPerUser ?? MAX_STREAMS_PER_USER)) return null;
     const replay = this.replay(channel, lastEventId);
     channel.listeners.add(listener);
+    if (recheck) channel.rechecks.add(recheck);
     return {
       replay,
       close: () => {
         channel.listeners.delete(listener);
+        if (recheck) channel.rechecks.delete(recheck);
       },
     };
+  }
+
+  /**
+   * A user's access changed (disabled, password changed or reset, a token revoked): every open
+   * stream of theirs checks its credential now, and the ended ones close at once rather than at
+   * their next write.
+   */
+  revalidate(userId: string): void {
+    const channel = this.channels.get(userId);
+    if (!channel) return;
+    for (const recheck of [...channel.rechecks]) {
+      try {
+        recheck();
+      } catch (error) {
+        console.error('[events] recheck failed:', error);
+      }
+    }
   }
 
   openStreams(userId: string): number {

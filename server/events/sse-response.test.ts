@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EventHub } from './hub.js';
-import { openEventStream } from './sse-response.js';
+import { openEventChannel, openEventStream } from './sse-response.js';
 
 async function readUntil(reader: ReadableStreamDefaultReader<Uint8Array>, text: string): Promise<string> {
   const decoder = new TextDecoder();
@@ -48,6 +48,25 @@ describe('openEventStream', () => {
       if (done) break;
     }
     expect(hub.openStreams('A')).toBe(0);
+  });
+
+  it('ends at once when the hub revalidates a user whose credential has ended, before any write', () => {
+    const hub = new EventHub({ boot: 'b1' });
+    let valid = true;
+    let endedA = false;
+    let endedB = false;
+    const sink = (onEnd: () => void) => ({ write: () => true, end: onEnd });
+    // The heartbeat is far away: only the revalidation can end the stream within this test.
+    openEventChannel(hub, 'A', null, sink(() => (endedA = true)), () => valid, 3_600_000);
+    openEventChannel(hub, 'B', null, sink(() => (endedB = true)), () => true, 3_600_000);
+    hub.revalidate('A');
+    expect(endedA).toBe(false); // still valid: nothing happens
+    valid = false;
+    hub.revalidate('A');
+    expect(endedA).toBe(true);
+    expect(hub.openStreams('A')).toBe(0);
+    expect(endedB).toBe(false);
+    expect(hub.openStreams('B')).toBe(1);
   });
 
   it('returns null past the per-user stream limit', () => {

@@ -49,7 +49,10 @@ export function openEventChannel(
     if (closed) return;
     if (!stillValid() || !sink.write(text)) close();
   };
-  const subscription = hub.subscribe(userId, (event) => write(formatEvent(event)), lastEventId);
+  const recheck = (): void => {
+    if (!closed && !stillValid()) close();
+  };
+  const subscription = hub.subscribe(userId, (event) => write(formatEvent(event)), lastEventId, recheck);
   if (!subscription) return null;
   const close = (): void => {
     if (closed) return;

@@ -10,7 +10,9 @@ import { parseArgs } from 'node:util';
 import next from 'next';
 import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import { appRouter } from '@/server/api/root';
-import { createTRPCContext } from '@/server/api/trpc';
+import { createTRPCContext, trpcResponseMeta } from '@/server/api/trpc';
+import { settleForwardedHeaders } from '@/server/auth/proxy';
+import { answerRateLimitedSignIns } from '@/server/auth/sign-in-status';
 import { startServer } from '@/server/startup';
 import { MAX_BODY_BYTES } from './body-limit';
 import { serveEvents } from './node-events';
@@ -46,6 +48,7 @@ const handleTrpc = createHTTPHandler({
   basePath: '/api/trpc/',
   maxBodySize: MAX_BODY_BYTES,
   createContext: ({ req }) => createTRPCContext({ headers: requestHeaders(req.headers) }),
+  responseMeta: trpcResponseMeta,
   onError({ error, path }) {
     if (error.code === 'INTERNAL_SERVER_ERROR') console.error(`[trpc] ${path ?? '?'}:`, error.cause ?? error);
   },
@@ -53,6 +56,8 @@ const handleTrpc = createHTTPHandler({
 
 const server = http.createServer((req, res) => {
   const url = req.url ?? '/';
+  // Before anything reads them: forwarded headers count only from a trusted proxy.
+  settleForwardedHeaders(req.headers, req.socket.remoteAddress);
   if (url.startsWith('/api/trpc/')) {
     for (const [name, value] of Object.entries(API_HEADERS)) res.setHeader(name, value);
     void handleTrpc(req, res);
@@ -67,6 +72,7 @@ const server = http.createServer((req, res) => {
     });
     return;
   }
+  if (req.method === 'POST' && url.startsWith('/api/auth/callback/credentials')) answerRateLimitedSignIns(req, res);
   void handleNext(req, res);
 });
 server.listen(port, hostname, () => {

@@ -85,6 +85,27 @@ describe('the conversation DAG', () => {
     expect(() => readdirSync(join(dir, 'sessions', 's', 'history'))).toThrow();
   });
 
+  it('refuses JSON nested too deep in content, input or metadata with a clear error, and writes nothing', async () => {
+    const { store, dir } = await fresh();
+    await store.appendMessage('s', { id: 'a', role: 'assistant', content: 'calling' });
+    let deep: unknown = 'leaf';
+    for (let i = 0; i < 5_000; i++) deep = { d: deep };
+    const cases = [
+      { role: 'user', content: 'x', metadata: { deep } },
+      { role: 'assistant', content: 'x', input: deep },
+      { role: 'tool', calledBy: 'a', content: [deep] },
+    ];
+    for (const message of cases) {
+      await expect(store.appendMessage('s', message as never)).rejects.toThrow(InvalidInputError);
+      await expect(store.appendMessage('s', message as never)).rejects.toThrow(/nested deeper than 64 levels/);
+    }
+    expect(readdirSync(join(dir, 'sessions', 's', 'history'))).toHaveLength(1);
+    // 64 levels are fine.
+    let ok: unknown = 1;
+    for (let i = 0; i < 63; i++) ok = [ok];
+    await expect(store.appendMessage('s', { role: 'user', content: 'x', metadata: { ok } })).resolves.toMatchObject({ metadata: { ok } });
+  });
+
   it('50 concurrent appends all land with unique, consecutive seqs', async () => {
     const { store } = await fresh();
     const results = await Promise.all(

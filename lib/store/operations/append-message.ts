@@ -7,6 +7,7 @@ import { nodeFileName, writeMetaInPlace, writeNodeFile } from '../repo/session-f
 import { changedRowFields, type OpenSession, type StoreContext } from '../store-context.js';
 import type { Message, MessageRole, RegistryEntry, StoredNode } from '../types.js';
 import { withSession } from './session-access.js';
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../json-depth.js';
 
 export interface AppendMessageInput {
   id?: string;
@@ -33,6 +34,9 @@ function validate(input: AppendMessageInput): void {
   if (input.name !== undefined && typeof input.name !== 'string') throw new InvalidInputError('name must be a string');
   if (input.metadata !== undefined && (input.metadata === null || typeof input.metadata !== 'object' || Array.isArray(input.metadata))) {
     throw new InvalidInputError('metadata must be an object');
+  }
+  for (const field of ['content', 'input', 'metadata'] as const) {
+    if (exceedsJsonDepth(input[field])) throw new InvalidInputError(`${field} is nested deeper than ${MAX_JSON_DEPTH} levels`);
   }
   if (input.role === 'tool') {
     if (!input.calledBy) throw new InvalidInputError('a tool result needs calledBy: the assistant message that called it');

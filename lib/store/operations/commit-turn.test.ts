@@ -97,6 +97,33 @@ describe('turn commits', () => {
     await expect(store.listCommits('s', { cursor: 'junk' })).rejects.toBeInstanceOf(InvalidInputError);
   });
 
+  it('takes only cursors it issued: forged turns, trees, blobs, missing objects and other sessions are refused', async () => {
+    const { store } = await fresh();
+    await store.createSession({ id: 'other' });
+    for (let i = 0; i < 3; i++) {
+      await store.appendMessage('s', { role: 'user', content: `q${i}` });
+      await store.finalizeTurn('s');
+    }
+    const first = await store.listCommits('s', { limit: 1 });
+    const issued = first.nextCursor!;
+    const second = await store.listCommits('s', { limit: 1, cursor: issued });
+    const { sha } = second.commits[0]!;
+    const unsigned = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const forged = [
+      unsigned([sha, -5]),
+      unsigned([sha, 1e308]),
+      unsigned([first.commits[0]!.sha, 2]),
+      unsigned(['f'.repeat(40), 2]),
+      `${unsigned([sha, -5])}.${issued.split('.')[1]}`,
+      `${issued}.x`,
+      issued.slice(0, -2),
+    ];
+    for (const cursor of forged) {
+      await expect(store.listCommits('s', { limit: 1, cursor }), cursor).rejects.toThrow(/invalid cursor/);
+    }
+    await expect(store.listCommits('other', { limit: 1, cursor: issued })).rejects.toBeInstanceOf(InvalidInputError);
+  });
+
   it('commits attachments and context files with their turn; a cold store extends the same history', async () => {
     const { store, repo, dir } = await fresh();
     await store.appendMessage('s', { role: 'user', content: 'see file' });

@@ -1,5 +1,5 @@
 import { ConflictError, InvalidInputError, PreconditionError } from '../errors.js';
-import { beginProjectTurn, finishProjectTurn, type ProjectTurnSnapshot } from '../projects/index.js';
+import { beginProjectTurn, finishProjectTurn, normalizeProjectPath, type ProjectTurnSnapshot } from '../projects/index.js';
 import { countCommits, writeBranchRef } from '../repo/commit-log.js';
 import { REPACK_LOOSE_BYTES } from '../repo/repack.js';
 import { parseNodeFileName, writeMeta } from '../repo/session-files.js';
@@ -106,42 +106,63 @@ export function finalizeTurn(ctx: StoreContext, sessionId: string, input: Finali
   if (input.writtenPaths !== undefined && (!Array.isArray(input.writtenPaths) || input.writtenPaths.some((path) => typeof path !== 'string'))) {
     throw new InvalidInputError('writtenPaths must be a list of paths');
   }
+  // Refused before anything changes: the turn stays running and a corrected finalize can follow.
+  input.writtenPaths?.forEach(normalizeProjectPath);
   return withSession(ctx, sessionId, async (session) => {
     const running = ctx.turns.get(sessionId) ?? null;
     ctx.turns.delete(sessionId);
-    const state = await ensureCommitState(session);
-    if (typeof session.meta.turn_count !== 'number') await headDepth(session);
-    const added = session.uncommitted.filter((name) => !state.historyNames.has(name));
-    if (!hasTurnChanges(session.dir, state, added)) {
-      if (session.meta.status !== status) await updateSessionFields(ctx, session, { status }, { writeNow: false });
-      return { turn: turnCountOf(session), sessionCommit: null, projectCommit: null, projectCommitSkipped: null };
+    try {
+      return await finalizeInSession(ctx, session, running, input, status);
+    } catch (error) {
+      // The turn is over either way: a finalize that failed half-way never leaves it running.
+      if (session.meta.status === 'running') {
+        await updateSessionFields(ctx, session, { status: 'failed' }, { writeNow: false }).catch(() => {});
+      }
+      throw error;
     }
-    const turn = turnCountOf(session) + 1;
-    const userMessage = turnUserMessage(session, added);
-    const project = running?.snapshot ? await commitProjectTurn(ctx, session, running, { ...input, turn, userMessage }) : null;
-
-    let message = input.commitMessage ?? defaultCommitMessage(session, added, userMessage);
-    if (project?.sha) message += `\n\nOpenProgram-Project-Commit: ${project.sha}`;
-    const pendingRefs = pendingRetryRefs(session);
-    await updateSessionFields(ctx, session, { status, turn_count: turn }, { writeNow: false });
-    if (pendingRefs.length > 0) {
-      delete session.meta['_pending_retry_refs'];
-      writeMeta(session.dir, session.meta);
-    }
-    const result = await commitTurnFiles(session.dir, state, added, message, ctx.now());
-    if (!result) return { turn: turnCountOf(session), sessionCommit: null, projectCommit: null, projectCommitSkipped: null };
-    session.uncommitted = [];
-    for (const assistantId of pendingRefs) await writeBranchRef(session.dir, `retry-${assistantId}`, result.sha);
-    if (session.headDepth !== null) session.headDepth++;
-    ctx.events.emit('turn_committed', { sessionId, turn, sha: result.sha });
-    if (state.looseBytes >= REPACK_LOOSE_BYTES) {
-      state.looseBytes = 0;
-      state.looseObjects = 0;
-      ctx.repack.schedule(session.dir);
-    }
-    await maybeAutoTitle(ctx, session);
-    return { turn, sessionCommit: result.sha, projectCommit: project?.sha ?? null, projectCommitSkipped: project?.skipped ?? null };
   });
+}
+
+async function finalizeInSession(
+  ctx: StoreContext,
+  session: OpenSession,
+  running: RunningTurn | null,
+  input: FinalizeTurnInput,
+  status: SessionStatus,
+): Promise<FinalizeTurnResult> {
+  const sessionId = session.id;
+  const state = await ensureCommitState(session);
+  if (typeof session.meta.turn_count !== 'number') await headDepth(session);
+  const added = session.uncommitted.filter((name) => !state.historyNames.has(name));
+  if (!hasTurnChanges(session.dir, state, added)) {
+    if (session.meta.status !== status) await updateSessionFields(ctx, session, { status }, { writeNow: false });
+    return { turn: turnCountOf(session), sessionCommit: null, projectCommit: null, projectCommitSkipped: null };
+  }
+  const turn = turnCountOf(session) + 1;
+  const userMessage = turnUserMessage(session, added);
+  const project = running?.snapshot ? await commitProjectTurn(ctx, session, running, { ...input, turn, userMessage }) : null;
+
+  let message = input.commitMessage ?? defaultCommitMessage(session, added, userMessage);
+  if (project?.sha) message += `\n\nOpenProgram-Project-Commit: ${project.sha}`;
+  const pendingRefs = pendingRetryRefs(session);
+  await updateSessionFields(ctx, session, { status, turn_count: turn }, { writeNow: false });
+  if (pendingRefs.length > 0) {
+    delete session.meta['_pending_retry_refs'];
+    writeMeta(session.dir, session.meta);
+  }
+  const result = await commitTurnFiles(session.dir, state, added, message, ctx.now());
+  if (!result) return { turn: turnCountOf(session), sessionCommit: null, projectCommit: null, projectCommitSkipped: null };
+  session.uncommitted = [];
+  for (const assistantId of pendingRefs) await writeBranchRef(session.dir, `retry-${assistantId}`, result.sha);
+  if (session.headDepth !== null) session.headDepth++;
+  ctx.events.emit('turn_committed', { sessionId, turn, sha: result.sha });
+  if (state.looseBytes >= REPACK_LOOSE_BYTES) {
+    state.looseBytes = 0;
+    state.looseObjects = 0;
+    ctx.repack.schedule(session.dir);
+  }
+  await maybeAutoTitle(ctx, session);
+  return { turn, sessionCommit: result.sha, projectCommit: project?.sha ?? null, projectCommitSkipped: project?.skipped ?? null };
 }
 
 /**

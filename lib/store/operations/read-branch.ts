@@ -36,6 +36,55 @@ export function getNodes(ctx: Parameters<typeof withSession>[0], sessionId: stri
   return withSession(ctx, sessionId, (session) => session.graph.bySeq.map(toMessage));
 }
 
+export interface NodePage {
+  messages: Message[];
+  nextCursor: string | null;
+}
+
+/** Page sizes of message.nodes, as every other list. */
+export const NODE_PAGE_DEFAULT = 200;
+export const NODE_PAGE_MAX = 200;
+
+function encodeSeqCursor(seq: number): string {
+  return Buffer.from(JSON.stringify(['seq', seq])).toString('base64url');
+}
+
+/** A node cursor is the last seq already returned; any seq is a valid place, anything else is not. */
+function decodeSeqCursor(cursor: string): number {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (Array.isArray(value) && value.length === 2 && value[0] === 'seq' && Number.isSafeInteger(value[1]) && value[1] >= 0) return value[1];
+  } catch {
+    // fall through
+  }
+  throw new InvalidInputError('invalid cursor');
+}
+
+/** message.nodes: every message by seq, `limit` at a time after the cursor. */
+export function listNodes(
+  ctx: Parameters<typeof withSession>[0],
+  sessionId: string,
+  options: { limit?: number; cursor?: string | null } = {},
+): Promise<NodePage> {
+  const limit = options.limit ?? NODE_PAGE_DEFAULT;
+  if (!Number.isInteger(limit) || limit < 1 || limit > NODE_PAGE_MAX) throw new InvalidInputError(`limit must be an integer from 1 to ${NODE_PAGE_MAX}`);
+  const after = options.cursor ? decodeSeqCursor(options.cursor) : -1;
+  return withSession(ctx, sessionId, (session) => {
+    const nodes = session.graph.bySeq;
+    // bySeq is sorted: binary search for the first seq after the cursor.
+    let lo = 0;
+    let hi = nodes.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (nodes[mid]!.seq <= after) lo = mid + 1;
+      else hi = mid;
+    }
+    const page = nodes.slice(lo, lo + limit);
+    const more = lo + limit < nodes.length;
+    return { messages: page.map(toMessage), nextCursor: more ? encodeSeqCursor(page[page.length - 1]!.seq) : null };
+  });
+}
+
 /** Every branch tip, plus the head when it is not a tip (after a switch to an earlier message). */
 export function branchList(graph: SessionGraph, meta: SessionMeta): BranchInfo[] {
   const tips = graph.leaves();

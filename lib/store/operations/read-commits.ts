@@ -1,3 +1,4 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { InvalidInputError, NotFoundError } from '../errors.js';
 import { assertCommitId } from '../ids.js';
 import { historyNamesAt, nodesAddedBy, readBlobAt, readCommits, type RawCommit } from '../repo/commit-log.js';
@@ -18,18 +19,36 @@ export interface CommitPage {
   nextCursor: string | null;
 }
 
-function encodeCommitCursor(sha: string, turn: number): string {
-  return Buffer.from(JSON.stringify([sha, turn])).toString('base64url');
+/**
+ * A page cursor names a commit and its turn number, which the next page counts down from; a
+ * forged one would answer any turn, or an empty page for a tree or a blob. So cursors are
+ * signed with a key of this process, bound to the session: only the server's own are taken
+ * (a restart makes the old ones a 400, and the client starts again from the top).
+ */
+const CURSOR_KEY = randomBytes(32);
+
+function cursorMac(sessionId: string, payload: string): Buffer {
+  return createHmac('sha256', CURSOR_KEY).update(`${sessionId}\n${payload}`).digest().subarray(0, 16);
 }
 
-function decodeCommitCursor(cursor: string): { sha: string; turn: number } {
-  try {
-    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(value) && typeof value[0] === 'string' && typeof value[1] === 'number') {
-      return { sha: assertCommitId(value[0]), turn: value[1] };
+function encodeCommitCursor(sessionId: string, sha: string, turn: number): string {
+  const payload = Buffer.from(JSON.stringify([sha, turn])).toString('base64url');
+  return `${payload}.${cursorMac(sessionId, payload).toString('base64url')}`;
+}
+
+function decodeCommitCursor(sessionId: string, cursor: string): { sha: string; turn: number } {
+  const [payload = '', mac = '', extra] = cursor.split('.');
+  const given = Buffer.from(mac, 'base64url');
+  const expected = cursorMac(sessionId, payload);
+  if (extra === undefined && given.length === expected.length && timingSafeEqual(given, expected)) {
+    try {
+      const value: unknown = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+      if (Array.isArray(value) && typeof value[0] === 'string' && Number.isSafeInteger(value[1]) && value[1] >= 0) {
+        return { sha: assertCommitId(value[0]), turn: value[1] };
+      }
+    } catch {
+      // fall through
     }
-  } catch {
-    // fall through
   }
   throw new InvalidInputError('invalid cursor');
 }
@@ -38,7 +57,7 @@ function decodeCommitCursor(cursor: string): { sha: string; turn: number } {
 export function listCommits(ctx: StoreContext, sessionId: string, options: { limit?: number; cursor?: string | null } = {}): Promise<CommitPage> {
   const limit = options.limit ?? 50;
   if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw new InvalidInputError('limit must be an integer from 1 to 200');
-  const start = options.cursor ? decodeCommitCursor(options.cursor) : null;
+  const start = options.cursor ? decodeCommitCursor(sessionId, options.cursor) : null;
   return withSession(ctx, sessionId, async (session) => {
     const state = await ensureCommitState(session);
     if (!state.head) return { commits: [], nextCursor: null };
@@ -52,7 +71,7 @@ export function listCommits(ctx: StoreContext, sessionId: string, options: { lim
       commits.push(toCommitInfo(commit, firstTurn - i, await nodesAddedBy(session.dir, commit, parentTree)));
     }
     const next = raw[limit];
-    return { commits, nextCursor: next ? encodeCommitCursor(next.sha, firstTurn - limit) : null };
+    return { commits, nextCursor: next ? encodeCommitCursor(sessionId, next.sha, firstTurn - limit) : null };
   });
 }
 

@@ -1,6 +1,6 @@
 import { lstat, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ForbiddenPathError, InvalidInputError } from '../errors.js';
+import { ConflictError, ForbiddenPathError, InvalidInputError, PreconditionError } from '../errors.js';
 import { assertSessionId } from '../ids.js';
 import { realpathOrNull } from './allowed-roots.js';
 import { AGENT_EMAIL, agentCommitMessage, agentName } from './commit-message.js';
@@ -18,8 +18,9 @@ import {
 } from './commit-plumbing.js';
 import { GitCommandError, runGit, splitNul } from './git-cli.js';
 import { withLock } from './path-lock.js';
-import { normalizeProjectPath } from './project-paths.js';
+import { normalizeProjectPath, symlinkedAncestor } from './project-paths.js';
 import { assertRepoSafe, locateGitDirs, type GitDirs } from './repo-safety.js';
+import { stageInto } from './stage-paths.js';
 
 /**
  * The project side of a turn (DESIGN §4.8). At the start note what is already dirty; at the end
@@ -29,7 +30,7 @@ import { assertRepoSafe, locateGitDirs, type GitDirs } from './repo-safety.js';
  * the result says why, for the `project_commit_skipped` event.
  */
 
-export type ProjectRepoState = 'ok' | 'missing_folder' | 'not_a_repo' | 'unsafe_config';
+export type ProjectRepoState = 'ok' | 'missing_folder' | 'not_a_repo' | 'unsafe_config' | 'git_error';
 
 export interface ProjectTurnSnapshot {
   /** The real path of the project folder when it exists, else the path given. */
@@ -43,7 +44,17 @@ export interface ProjectTurnSnapshot {
   clean: boolean;
 }
 
-export type SkipReason = 'dirty_tree' | 'not_a_repo' | 'missing_folder' | 'disabled' | 'nothing_to_commit' | 'unsafe_config';
+export type SkipReason =
+  | 'dirty_tree'
+  | 'not_a_repo'
+  | 'missing_folder'
+  | 'disabled'
+  | 'nothing_to_commit'
+  | 'unsafe_config'
+  /** A written path goes through a symbolic link: git cannot commit it as that file. */
+  | 'unsafe_path'
+  /** git itself failed (a broken repository, a lock it could not take): the message says what. */
+  | 'git_error';
 
 export interface FinishProjectTurnOptions {
   /** Defaults to the snapshot's folder; pass the current one if the project was relocated. */
@@ -145,7 +156,13 @@ export async function beginProjectTurn(projectPath: string, options: BeginProjec
   }
   const probe = await probeRepo(real, options.allowedRoots);
   if (probe.state !== 'ok') return { ...base, projectPath: real, state: probe.state, message: probe.message };
-  const status = await readWorkingTreeStatus(real);
+  let status: WorkingTreeStatus;
+  try {
+    status = await readWorkingTreeStatus(real);
+  } catch (error) {
+    if (!(error instanceof GitCommandError)) throw error;
+    return { ...base, projectPath: real, state: 'git_error', message: gitFailure(real, error) };
+  }
   return {
     projectPath: real,
     state: 'ok',
@@ -166,9 +183,15 @@ async function probeRepo(
     await assertRepoSafe(real, allowedRoots ? { allowedRoots } : {});
   } catch (error) {
     if (error instanceof ForbiddenPathError) return { state: 'unsafe_config', message: `not committed: ${error.message}` };
+    if (error instanceof PreconditionError) return { state: 'not_a_repo', message: `not committed: ${error.message}` };
     throw error;
   }
   return { state: 'ok', dirs };
+}
+
+function gitFailure(real: string, error: GitCommandError): string {
+  const detail = error.stderr.trim().split('\n')[0]?.slice(0, 300) || `exit ${error.exitCode}`;
+  return `not committed: git failed in ${real}: ${detail}`;
 }
 
 function missingMessage(path: string): string {
@@ -226,7 +249,7 @@ export async function finishProjectTurn(
   snapshot: ProjectTurnSnapshot,
   options: FinishProjectTurnOptions,
 ): Promise<FinishProjectTurnResult> {
-  const sessionId = assertSessionId(options.sessionId);
+  assertSessionId(options.sessionId);
   if (!Number.isSafeInteger(options.turn) || options.turn < 1) throw new InvalidInputError(`invalid turn number: ${options.turn}`);
   const written = options.writtenPaths ? [...new Set(options.writtenPaths.map(normalizeProjectPath))] : null;
   if (written && written.length === 0) return skipped('nothing_to_commit', 'the agent changed no files in the project');
@@ -237,30 +260,53 @@ export async function finishProjectTurn(
   if (snapshot.state === 'missing_folder' || !real || !(await isDirectory(real))) {
     return skipped('missing_folder', missingMessage(given));
   }
-  if (snapshot.state === 'not_a_repo' || snapshot.state === 'unsafe_config') {
+  if (snapshot.state === 'not_a_repo' || snapshot.state === 'unsafe_config' || snapshot.state === 'git_error') {
     return skipped(snapshot.state, snapshot.message ?? `not committed: ${real} cannot be used`);
+  }
+  for (const path of written ?? []) {
+    const link = await symlinkedAncestor(real, path);
+    if (link) {
+      return skipped('unsafe_path', `not committed: ${path} goes through the symbolic link ${link}, so git cannot commit it as that file; the agent's edits are left in the working tree`);
+    }
   }
 
   return withLock(`project:${real}`, async () => {
-    const probe = await probeRepo(real, options.allowedRoots);
-    if (probe.state !== 'ok') return skipped(probe.state, probe.message);
-    const busy = await operationInProgress(probe.dirs);
-    if (busy) return skipped('dirty_tree', `not committed: ${busy} is in progress in ${real}; the agent's edits are left in the working tree`);
-
-    if (written) {
-      const hit = overlapping(written, snapshot.dirtyPaths);
-      if (hit.length > 0) {
-        return skipped('dirty_tree', `not committed: ${listForMessage(hit)} had uncommitted changes before the turn, so the agent's edits are left in the working tree beside yours`);
-      }
-    } else if (!snapshot.clean) {
-      return skipped('dirty_tree', 'not committed: the project had uncommitted changes before the turn, so the agent\'s edits cannot be told apart from yours; they are left in the working tree');
+    try {
+      return await commitTurn(real, snapshot, written, options);
+    } catch (error) {
+      // A broken repository, or the user's git holding a ref: a reason for the event, never a crash of the turn.
+      if (error instanceof GitCommandError) return skipped('git_error', gitFailure(real, error));
+      if (error instanceof ConflictError) return skipped('git_error', `not committed: ${error.message}`);
+      throw error;
     }
-
-    const identity: Ident = { name: agentName(options.model), email: AGENT_EMAIL };
-    const message = agentCommitMessage(sessionId, options.turn, options.userMessage);
-    const time = (options.now ?? Date.now()) / 1000;
-    return commitChanges(real, probe.dirs, written, { identity, message, time, reflog: `openprogram: agent turn ${options.turn}` });
   });
+}
+
+/** The locked part of finishProjectTurn. */
+async function commitTurn(
+  real: string,
+  snapshot: ProjectTurnSnapshot,
+  written: readonly string[] | null,
+  options: FinishProjectTurnOptions,
+): Promise<FinishProjectTurnResult> {
+  const probe = await probeRepo(real, options.allowedRoots);
+  if (probe.state !== 'ok') return skipped(probe.state, probe.message);
+  const busy = await operationInProgress(probe.dirs);
+  if (busy) return skipped('dirty_tree', `not committed: ${busy} is in progress in ${real}; the agent's edits are left in the working tree`);
+
+  if (written) {
+    const hit = overlapping(written, snapshot.dirtyPaths);
+    if (hit.length > 0) {
+      return skipped('dirty_tree', `not committed: ${listForMessage(hit)} had uncommitted changes before the turn, so the agent's edits are left in the working tree beside yours`);
+    }
+  } else if (!snapshot.clean) {
+    return skipped('dirty_tree', 'not committed: the project had uncommitted changes before the turn, so the agent\'s edits cannot be told apart from yours; they are left in the working tree');
+  }
+
+  const identity: Ident = { name: agentName(options.model), email: AGENT_EMAIL };
+  const message = agentCommitMessage(options.sessionId, options.turn, options.userMessage);
+  const time = (options.now ?? Date.now()) / 1000;
+  return commitChanges(real, probe.dirs, written, { identity, message, time, reflog: `openprogram: agent turn ${options.turn}` });
 }
 
 interface CommitRequest {
@@ -293,19 +339,14 @@ export async function commitChanges(
   return withTempIndex(dirs.gitDir, head !== null, async (temp) => {
     const indexFile = temp.file;
     const env = { GIT_INDEX_FILE: indexFile };
-    let ignoredPaths: string[] = [];
-    if (paths) {
-      ignoredPaths = await stageKnownPaths(real, env, paths);
-    } else {
-      await runGit(real, ['add', '-A'], { env });
-    }
+    // A copy of the real index has its gitlinks, read (and cached) by the safety check.
+    let ignoredPaths = await stageInto(real, indexFile, paths, temp.seededFrom ? join(dirs.gitDir, 'index') : undefined);
     let changes = await stagedChanges(real, head, indexFile);
     if (changes.some((c) => c.status === 'U')) {
       // The copied index was mid-merge: start again from exactly HEAD.
       temp.seededFrom = null;
       await runGit(real, head ? ['read-tree', head] : ['read-tree', '--empty'], { env });
-      if (paths) ignoredPaths = await stageKnownPaths(real, env, paths);
-      else await runGit(real, ['add', '-A'], { env });
+      ignoredPaths = await stageInto(real, indexFile, paths);
       changes = await stagedChanges(real, head, indexFile);
     }
     if (paths) {
@@ -332,47 +373,4 @@ export async function commitChanges(
     const indexUpdated = (await installTempIndex(dirs.gitDir, temp)) || (await syncIndexEntries(real, changes));
     return { sha, skipped: null, paths: changes.map((c) => c.path), ignoredPaths, indexUpdated };
   });
-}
-
-/**
- * `git add -A` of exactly these paths (literal names, not patterns), in the private index.
- * git refuses ignored paths (exit 1, the others are still added) and fails outright on a
- * missing path it does not track; both fall back to asking check-ignore and update-index.
- * Returns the ignored paths, which are never committed.
- */
-async function stageKnownPaths(real: string, env: Record<string, string>, paths: readonly string[]): Promise<string[]> {
-  const res = await runGit(real, ['-c', 'advice.addIgnoredFile=false', 'add', '-A', '--', ...paths.map((p) => `:(literal)${p}`)], {
-    env,
-    okCodes: [0, 1, 128],
-  });
-  if (res.code === 0) return [];
-  if (res.code === 1 && /ignored/.test(res.stderr)) return ignoredAmong(real, paths, env);
-  if (res.code === 128 && /did not match any files/.test(res.stderr)) {
-    const ignored = await ignoredAmong(real, paths, env);
-    const keep = paths.filter((p) => !ignored.includes(p));
-    const files: string[] = [];
-    const directories: string[] = [];
-    for (const path of keep) {
-      const info = await lstat(join(real, path)).catch(() => null);
-      if (info?.isDirectory()) directories.push(path);
-      else files.push(path);
-    }
-    // update-index --remove drops a vanished tracked file and ignores an unknown one.
-    if (files.length > 0) {
-      await runGit(real, ['update-index', '--add', '--remove', '--replace', '-z', '--stdin'], { env, input: files.map((f) => `${f}\0`).join('') });
-    }
-    if (directories.length > 0) await runGit(real, ['add', '-A', '--', ...directories.map((d) => `:(literal)${d}`)], { env });
-    return ignored;
-  }
-  throw new GitCommandError(['add'], res.code, res.stderr);
-}
-
-/** Untracked paths that .gitignore excludes (tracked files are never reported, as git add agrees). */
-async function ignoredAmong(real: string, paths: readonly string[], env: Record<string, string>): Promise<string[]> {
-  const res = await runGit(real, ['check-ignore', '-z', '--stdin'], {
-    env,
-    input: paths.map((p) => `${p}\0`).join(''),
-    okCodes: [0, 1],
-  });
-  return splitNul(res.stdout);
 }

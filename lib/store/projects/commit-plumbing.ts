@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { copyFile, open, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConflictError } from '../errors.js';
+import { cleanCommitMessage } from '../text.js';
 import { GitCommandError, runGit, splitNul } from './git-cli.js';
 
 /**
@@ -168,7 +169,8 @@ export async function commitTree(cwd: string, spec: CommitSpec): Promise<string>
   if (spec.parent) args.push('-p', spec.parent);
   args.push('-F', '-');
   const { stdout } = await runGit(cwd, args, {
-    input: spec.message,
+    // git refuses a NUL in a message; other control characters it would store as they are.
+    input: cleanCommitMessage(spec.message),
     env: {
       GIT_AUTHOR_NAME: spec.author.name,
       GIT_AUTHOR_EMAIL: spec.author.email,

@@ -9,7 +9,10 @@ afterEach(cleanupTempDirs);
 describe('git runner hardening', () => {
   it('puts every override from DESIGN §2 before the subcommand', () => {
     const argv = gitArgv(['status', '--porcelain']);
-    for (const setting of ['core.hooksPath=/dev/null', 'core.fsmonitor=false', 'core.pager=cat', 'diff.external=', 'protocol.allow=never']) {
+    const settings = ['core.hooksPath=/dev/null', 'core.fsmonitor=false', 'core.pager=cat', 'diff.external=', 'protocol.allow=never'];
+    // And never into a submodule, whose own config these overrides cannot reach.
+    settings.push('diff.ignoreSubmodules=dirty', 'status.submoduleSummary=false', 'submodule.recurse=false');
+    for (const setting of settings) {
       const at = argv.indexOf(setting);
       expect(at, setting).toBeGreaterThan(0);
       expect(argv[at - 1]).toBe('-c');
@@ -23,6 +26,8 @@ describe('git runner hardening', () => {
     expect(gitArgv(['log', '-p'])).toContain('--no-ext-diff');
     expect(gitArgv(['show', 'HEAD'])).toContain('--no-ext-diff');
     expect(gitArgv(['status'])).not.toContain('--no-ext-diff');
+    expect(gitArgv(['status'])).toContain('--ignore-submodules=dirty');
+    expect(gitArgv(['diff-index', '--cached', 'HEAD'])).toContain('--ignore-submodules=dirty');
   });
 
   it('gives git no system or global config, no prompts and nothing inherited from GIT_*', () => {

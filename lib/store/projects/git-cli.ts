@@ -19,10 +19,20 @@ export const GIT_HARDENING_ARGS: readonly string[] = Object.freeze([
   '-c', 'gc.auto=0',
   '-c', 'maintenance.auto=false',
   '-c', 'credential.helper=',
+  // Never recurse into submodules: their own config (a filter, an fsmonitor) is out of reach of
+  // these overrides. `dirty` still reports a moved submodule HEAD (a ref read, no process) but
+  // never runs `git status` inside it. `git add` recurses regardless of config: auto-commit keeps
+  // gitlinks out of its pathspecs (stage-paths.ts).
+  '-c', 'diff.ignoreSubmodules=dirty',
+  '-c', 'status.submoduleSummary=false',
+  '-c', 'submodule.recurse=false',
+  '-c', 'fetch.recurseSubmodules=false',
 ]);
 
 /** Subcommands that could run an external diff or textconv program. */
 const DIFF_SUBCOMMANDS = new Set(['diff', 'show', 'log']);
+/** Subcommands that compare the working tree and would look inside submodules. */
+const WORKTREE_SUBCOMMANDS = new Set(['status', 'diff', 'diff-files', 'diff-index']);
 
 /** Big repos print a lot (ls-files, status of a fresh checkout); stay far above that. */
 const DEFAULT_MAX_BUFFER = 512 * 1024 * 1024;
@@ -96,6 +106,7 @@ export function gitArgv(args: readonly string[]): string[] {
   if (sub === undefined || sub.startsWith('-')) throw new Error(`git: expected a subcommand, got ${String(sub)}`);
   const out = [...callerConfig, ...GIT_HARDENING_ARGS, sub];
   if (DIFF_SUBCOMMANDS.has(sub)) out.push('--no-ext-diff', '--no-textconv');
+  if (WORKTREE_SUBCOMMANDS.has(sub)) out.push('--ignore-submodules=dirty');
   out.push(...args.slice(i + 1));
   return out;
 }

@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { InvalidInputError, PreconditionError } from '../errors.js';
 import { realpathOrNull } from './allowed-roots.js';
 import { AGENT_EMAIL, parseAgentTrailers } from './commit-message.js';
-import { runGit } from './git-cli.js';
+import { GitCommandError, runGit, type GitResult } from './git-cli.js';
 import { readHead } from './commit-plumbing.js';
 import { assertRepoSafe, locateGitDirs } from './repo-safety.js';
 
@@ -26,8 +26,8 @@ const MAX_LIMIT = 500;
 
 /**
  * At most `limit` (1–500, default 50) commits reachable from HEAD whose author is the agent.
- * A folder that is not a repository, or has no commits yet, has none; a missing folder is a
- * PreconditionError.
+ * A folder that is not a repository, or has no commits yet, has none; a missing folder, or a
+ * `.git` that git cannot read, is a PreconditionError.
  */
 export async function projectCommits(projectPath: string, options: { limit?: number } = {}): Promise<ProjectCommit[]> {
   const limit = options.limit ?? 50;
@@ -36,17 +36,7 @@ export async function projectCommits(projectPath: string, options: { limit?: num
   if (!real || !(await stat(real)).isDirectory()) throw new PreconditionError(`the project folder ${projectPath} is missing`);
   if (!(await locateGitDirs(real))) return [];
   await assertRepoSafe(real);
-  if ((await readHead(real)).head === null) return [];
-  const format = ['%H', '%an', '%ae', '%ct', '%s', '%(trailers:only,unfold)'].join('%x1f') + '%x1e';
-  const { stdout } = await runGit(real, [
-    'log',
-    `--max-count=${limit}`,
-    // git matches --author against "Name <email>"; anchor on the address.
-    `--author=<${AGENT_EMAIL.replace(/\./g, '\\.')}>`,
-    `--format=${format}`,
-    'HEAD',
-    '--',
-  ]);
+  const { stdout } = await readLog(real, limit);
   const commits: ProjectCommit[] = [];
   for (const record of stdout.toString('utf8').split(RECORD)) {
     const fields = record.replace(/^\n/, '').split(FIELD);
@@ -56,4 +46,24 @@ export async function projectCommits(projectPath: string, options: { limit?: num
     commits.push({ sha, message: subject, author: name, createdAt: Number(time) * 1000, ...parseAgentTrailers(trailers) });
   }
   return commits;
+}
+
+/** The agent's part of `git log`; a repository git cannot read is the user's to repair (412), not a crash. */
+async function readLog(real: string, limit: number): Promise<GitResult> {
+  try {
+    if ((await readHead(real)).head === null) return { stdout: Buffer.alloc(0), stderr: '', code: 0 };
+    const format = ['%H', '%an', '%ae', '%ct', '%s', '%(trailers:only,unfold)'].join('%x1f') + '%x1e';
+    return await runGit(real, [
+      'log',
+      `--max-count=${limit}`,
+      // git matches --author against "Name <email>"; anchor on the address.
+      `--author=<${AGENT_EMAIL.replace(/\./g, '\\.')}>`,
+      `--format=${format}`,
+      'HEAD',
+      '--',
+    ]);
+  } catch (error) {
+    if (!(error instanceof GitCommandError)) throw error;
+    throw new PreconditionError(`git cannot read the history of ${real}: ${error.stderr.trim().split('\n')[0] ?? ''}`);
+  }
 }

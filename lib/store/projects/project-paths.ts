@@ -84,3 +84,19 @@ export async function resolveProjectFile(projectReal: string, rel: string): Prom
   }
   return { abs, rel: relReal, exists };
 }
+
+/**
+ * The first directory of `rel` (a normalized project path) that is a symbolic link, or null.
+ * git stores a symlink as a link and refuses paths "beyond" one, so such a path cannot be
+ * committed as the file the agent wrote.
+ */
+export async function symlinkedAncestor(projectReal: string, rel: string): Promise<string | null> {
+  const segments = rel.split('/');
+  for (let i = 1; i < segments.length; i++) {
+    const prefix = segments.slice(0, i).join('/');
+    const info = await lstat(join(projectReal, prefix)).catch(() => null);
+    if (!info) return null; // missing from here on: nothing below can be a link
+    if (info.isSymbolicLink()) return prefix;
+  }
+  return null;
+}

@@ -1,8 +1,9 @@
 import { lstat, readFile, stat } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
-import { ForbiddenPathError } from '../errors.js';
+import { ForbiddenPathError, PreconditionError } from '../errors.js';
 import { runGit, splitNul } from './git-cli.js';
 import { isInsideAny, realpathOrNull } from './allowed-roots.js';
+import { listGitlinks } from './gitlinks.js';
 
 /**
  * Refuse a project repository whose own config could make git run a program (DESIGN §2).
@@ -52,6 +53,25 @@ export async function locateGitDirs(projectPath: string): Promise<GitDirs | null
     // Not a linked worktree.
   }
   return { gitDir, commonDir };
+}
+
+/**
+ * Does `dirs` hold a repository git will open (a HEAD naming a ref or a commit, objects/ and
+ * refs/)? An empty or half-deleted `.git` is not one: git answers "not a git repository".
+ */
+export async function isUsableGitDir(dirs: GitDirs): Promise<boolean> {
+  const head = await readFile(join(dirs.gitDir, 'HEAD'), 'utf8').catch(() => null);
+  if (head === null || !/^(ref: refs\/\S+|[0-9a-f]{40}|[0-9a-f]{64})\s*$/.test(head)) return false;
+  for (const name of ['objects', 'refs']) {
+    const info = await stat(join(dirs.commonDir, name)).catch(() => null);
+    if (!info?.isDirectory()) return false;
+  }
+  return true;
+}
+
+/** The refusal of a `.git` that git cannot open. */
+export function unusableRepoMessage(projectPath: string): string {
+  return `${projectPath} has a .git that is not a usable git repository (no valid HEAD, objects or refs); repair it or remove it`;
 }
 
 const FALSE_VALUES = new Set(['false', 'no', 'off', '0', '']);
@@ -161,8 +181,15 @@ async function checkConfigFile(cwd: string, file: string): Promise<ConfigIssue[]
   return issues;
 }
 
-/** Every command-running entry in the repository's own config files (empty when safe). */
-export async function findConfigIssues(projectPath: string, dirs?: GitDirs | null): Promise<ConfigIssue[]> {
+/** How deep nested submodules are followed; git itself never recurses with our flags. */
+const MAX_NESTING = 4;
+
+/**
+ * Every command-running entry in the repository's own config files and in those of its
+ * checked-out submodules (empty when safe). git never recurses into them with the runner's
+ * flags, but `git add` reads a submodule it is pointed at, and the user's own git does too.
+ */
+export async function findConfigIssues(projectPath: string, dirs?: GitDirs | null, depth = 0): Promise<ConfigIssue[]> {
   const found = dirs === undefined ? await locateGitDirs(projectPath) : dirs;
   if (!found) return [];
   const files = [join(found.commonDir, 'config')];
@@ -170,6 +197,15 @@ export async function findConfigIssues(projectPath: string, dirs?: GitDirs | nul
   files.push(join(found.gitDir, 'config.worktree'));
   const issues: ConfigIssue[] = [];
   for (const file of files) issues.push(...(await checkConfigFile(projectPath, file)));
+  if (depth >= MAX_NESTING) return issues;
+  for (const link of await listGitlinks(projectPath, join(found.gitDir, 'index'))) {
+    const nested = join(projectPath, link);
+    const nestedDirs = await locateGitDirs(nested);
+    if (!nestedDirs) continue; // not checked out: nothing there for git to read
+    for (const issue of await findConfigIssues(nested, nestedDirs, depth + 1)) {
+      issues.push({ ...issue, reason: `in submodule ${link}: ${issue.reason}` });
+    }
+  }
   return issues;
 }
 
@@ -183,11 +219,13 @@ export function describeConfigIssues(projectPath: string, issues: readonly Confi
 /**
  * Throw ForbiddenPathError when the repository of `projectPath` is unsafe: config that can run
  * programs, or (when `allowedRoots` is given) git directories outside the allowed roots, where
- * a commit would write into somebody else's repository.
+ * a commit would write into somebody else's repository; PreconditionError when its `.git` is
+ * no repository git can open.
  */
 export async function assertRepoSafe(projectPath: string, options: { allowedRoots?: readonly string[] } = {}): Promise<GitDirs | null> {
   const dirs = await locateGitDirs(projectPath);
   if (!dirs) return null;
+  if (!(await isUsableGitDir(dirs))) throw new PreconditionError(unusableRepoMessage(projectPath));
   if (options.allowedRoots) {
     for (const dir of [dirs.gitDir, dirs.commonDir]) {
       const real = await realpathOrNull(dir);

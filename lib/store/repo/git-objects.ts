@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { deflateSync } from 'node:zlib';
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { cleanCommitMessage } from '../text.js';
 
 /**
  * Loose-object writer on node's native sha1 and zlib. isomorphic-git's writeTree/writeBlob
@@ -110,10 +111,12 @@ export interface CommitFields {
   message: string;
 }
 
+/** A commit object; the message is cleaned of NUL and control characters (cleanCommitMessage). */
 export function serializeCommit(fields: CommitFields): Buffer {
   const { name, email, timestamp } = fields.author;
   const ident = `${name} <${email}> ${Math.floor(timestamp)} +0000`;
   const lines = [`tree ${fields.tree}`, ...fields.parents.map((p) => `parent ${p}`), `author ${ident}`, `committer ${ident}`];
-  const message = fields.message.endsWith('\n') ? fields.message : `${fields.message}\n`;
+  const clean = cleanCommitMessage(fields.message);
+  const message = clean.endsWith('\n') ? clean : `${clean}\n`;
   return Buffer.from(`${lines.join('\n')}\n\n${message}`);
 }

@@ -1,19 +1,14 @@
-import { execFile } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { runGit } from '../projects/git-cli.js';
 
 /**
  * isomorphic-git never packs, and every turn writes a new history tree, so a long session's
  * loose objects grow quadratically. The git CLI repacks with deltas in the background, one
  * repository at a time, never inside a turn. A repack that fails leaves loose objects, which
- * stay valid; the next trigger tries again.
+ * stay valid; the next trigger tries again. It goes through the one hardened runner (git-cli.ts)
+ * like every other git process: same overrides, nothing inherited from the caller's GIT_*.
  */
-const HARDENED_ENV = {
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_CONFIG_GLOBAL: '/dev/null',
-  GIT_TERMINAL_PROMPT: '0',
-};
-const HARDENED_ARGS = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false', '-c', 'gc.auto=0'];
 
 /** Repack once this many bytes of loose objects have been written since the last one. */
 export const REPACK_LOOSE_BYTES = 1 << 20;
@@ -67,20 +62,10 @@ function packCount(repoDir: string): number {
   }
 }
 
-function runGit(repoDir: string, args: string[]): Promise<void> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      'git',
-      [...HARDENED_ARGS, '-C', repoDir, ...args],
-      { env: { ...process.env, ...HARDENED_ENV }, timeout: 120_000 },
-      (error) => (error ? reject(error) : resolve()),
-    );
-  });
-}
-
 /** Incremental pack of the loose objects; a full one when packs pile up. */
 export async function repack(repoDir: string): Promise<void> {
   const full = packCount(repoDir) >= MAX_PACKS;
-  await runGit(repoDir, full ? ['repack', '-a', '-d', '-q'] : ['repack', '-d', '-q']);
-  await runGit(repoDir, ['prune-packed', '-q']);
+  const options = { timeoutMs: 120_000 };
+  await runGit(repoDir, full ? ['repack', '-a', '-d', '-q'] : ['repack', '-d', '-q'], options);
+  await runGit(repoDir, ['prune-packed', '-q'], options);
 }

@@ -1,9 +1,9 @@
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../testing/temp-store.js';
-import { parseNodeFileName, readMeta, writeMeta, writeMetaInPlace } from './session-files.js';
-import type { SessionMeta } from '../types.js';
+import { parseNodeFileName, readMeta, writeMeta, writeMetaInPlace, writeNodeFile } from './session-files.js';
+import type { SessionMeta, StoredNode } from '../types.js';
 
 const meta = (title: string): SessionMeta => ({ id: 's', title } as SessionMeta);
 
@@ -46,5 +46,15 @@ describe('session files', () => {
     expect(parseNodeFileName('0003-l-r2.json')).toEqual({ name: '0003-l-r2.json', seq: 3, letter: 'l', id: 'r2', width: 4 });
     expect(parseNodeFileName('000012-u-abc123.json')).toMatchObject({ seq: 12, letter: 'u', id: 'abc123', width: 6 });
     expect(parseNodeFileName('notes.txt')).toBeNull();
+  });
+
+  it('a node that cannot be serialised leaves no node file behind', () => {
+    const { dir, cleanup } = tempDir();
+    cleanups.push(cleanup);
+    const node = { id: 'n1', seq: 0, role: 'user', output: 'x' } as unknown as StoredNode;
+    writeNodeFile(dir, '000000-u-n1.json', node);
+    expect(() => writeNodeFile(dir, '000001-u-n2.json', { ...node, id: 'n2', metadata: { n: 1n } } as unknown as StoredNode)).toThrow(TypeError);
+    expect(readdirSync(join(dir, 'history'))).toEqual(['000000-u-n1.json']);
+    expect(existsSync(join(dir, 'history', '000001-u-n2.json'))).toBe(false);
   });
 });

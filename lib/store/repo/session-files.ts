@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { atomicWriteFileSync, DIR_MODE, FILE_MODE } from '../fs/atomic-write.js';
 import type { SessionMeta, StoredNode } from '../types.js';
@@ -150,9 +150,11 @@ function normaliseNode(raw: Record<string, unknown>): StoredNode {
 
 /**
  * A node file is written once and never changed. Exclusive create: a second writer of the
- * same name is a bug, not something to overwrite.
+ * same name is a bug, not something to overwrite. The bytes exist before the file does, so a
+ * node that cannot be serialised leaves nothing behind; a failed write removes its file.
  */
 export function writeNodeFile(repoDir: string, name: string, node: StoredNode): void {
+  const bytes = JSON.stringify(node);
   const dir = historyDir(repoDir);
   let fd: number;
   try {
@@ -163,8 +165,11 @@ export function writeNodeFile(repoDir: string, name: string, node: StoredNode): 
     fd = openSync(join(dir, name), 'wx', FILE_MODE);
   }
   try {
-    writeFileSync(fd, JSON.stringify(node));
-  } finally {
+    writeFileSync(fd, bytes);
+  } catch (error) {
     closeSync(fd);
+    rmSync(join(dir, name), { force: true });
+    throw error;
   }
+  closeSync(fd);
 }

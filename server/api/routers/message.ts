@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from '@/lib/store/index';
 import { createTRPCRouter, sessionProcedure } from '../trpc';
-import { labelInput, nodeIdInput, sessionIdInput } from '../schemas';
+import { cursorInput, labelInput, limitInput, nodeIdInput, sessionIdInput } from '../schemas';
 
 const messageInput = z
   .object({
@@ -21,6 +22,10 @@ const messageInput = z
       issues.addIssue({ code: 'custom', path: ['content'], message: 'is required' });
     } else if (message.role !== 'tool' && typeof message.content !== 'string') {
       issues.addIssue({ code: 'custom', path: ['content'], message: 'must be a string (only a tool result may be other JSON)' });
+    }
+    for (const field of ['content', 'input', 'metadata'] as const) {
+      // Bounded here for a clear 400; JSON.stringify would overflow its stack on the way to disk.
+      if (exceedsJsonDepth(message[field])) issues.addIssue({ code: 'custom', path: [field], message: `is nested deeper than ${MAX_JSON_DEPTH} levels` });
     }
     if (message.role === 'tool' && !message.calledBy) {
       issues.addIssue({ code: 'custom', path: ['calledBy'], message: 'a tool result needs calledBy: the assistant message that called it' });
@@ -45,6 +50,8 @@ export const messageRouter = createTRPCRouter({
     .input(z.object({ sessionId: sessionIdInput, headId: nodeIdInput.nullish() }).strict())
     .query(({ ctx, input }) => ctx.store.getBranch(ctx.sessionId, input.headId)),
 
-  /** Every message by seq. */
-  nodes: sessionProcedure.input(z.object({ sessionId: sessionIdInput }).strict()).query(({ ctx }) => ctx.store.getNodes(ctx.sessionId)),
+  /** Every message by seq, paged: `{messages, nextCursor}` (limit 1–200, default 200). */
+  nodes: sessionProcedure
+    .input(z.object({ sessionId: sessionIdInput, limit: limitInput.optional(), cursor: cursorInput.nullish() }).strict())
+    .query(({ ctx, input }) => ctx.store.listNodes(ctx.sessionId, { limit: input.limit, cursor: input.cursor })),
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { getAuthStore } from '@/server/runtime';
+import { getAuthStore, getEventHub } from '@/server/runtime';
 import { cookieOnlyProcedure, createTRPCRouter } from '../trpc';
 import { tokenIdInput, tokenNameInput } from '../schemas';
 
@@ -17,6 +17,8 @@ export const tokenRouter = createTRPCRouter({
 
   revoke: cookieOnlyProcedure.input(z.object({ id: tokenIdInput }).strict()).mutation(({ ctx, input }) => {
     getAuthStore().tokens.revoke(ctx.user.id, input.id);
+    // Streams opened with that token end now, not at their next write.
+    getEventHub().revalidate(ctx.user.id);
     return { id: input.id };
   }),
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { getAuthStore } from '@/server/runtime';
+import { cookieReader, reissueSessionCookie } from '@/server/auth/session-cookie';
 import { cookieOnlyProcedure, createTRPCRouter, protectedProcedure } from '../trpc';
 import { passwordInput } from '../schemas';
 
@@ -12,11 +13,23 @@ export const userRouter = createTRPCRouter({
     via: ctx.via,
   })),
 
-  /** Cookie only: a leaked token must not be able to take over the account. */
+  /**
+   * Cookie only: a leaked token must not be able to take over the account. Ends every other
+   * sign-in of the user (the session version moves on); this one gets a re-issued cookie.
+   * Wrong current passwords count toward the sign-in limit (429 past it).
+   */
   changePassword: cookieOnlyProcedure
     .input(z.object({ current: z.string().min(1).max(2048), next: passwordInput }).strict())
     .mutation(async ({ ctx, input }) => {
-      await getAuthStore().users.changePassword(ctx.user.id, input.current, input.next);
+      const auth = getAuthStore();
+      const oldVersion = ctx.user.sessionVersion;
+      const changed = await auth.changePassword(ctx.user.id, input.current, input.next, ctx.ip);
+      const cookie = await reissueSessionCookie(cookieReader(ctx.headers.get('cookie')), auth.secret, {
+        id: ctx.user.id,
+        oldVersion,
+        newVersion: changed.sessionVersion,
+      });
+      if (cookie) ctx.responseCookies.push(cookie);
       return { ok: true as const };
     }),
 });

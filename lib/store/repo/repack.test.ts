@@ -1,0 +1,29 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanupTempDirs, git, makeRepo } from '../projects/test-support.js';
+import { repack } from './repack.js';
+
+afterEach(cleanupTempDirs);
+
+function packs(repo: string): string[] {
+  return readdirSync(join(repo, '.git', 'objects', 'pack')).filter((n) => n.endsWith('.pack'));
+}
+
+describe('repack', () => {
+  it('packs its own repository whatever GIT_* variables the server process carries', async () => {
+    const repo = makeRepo({ 'a.txt': 'a\n' });
+    const other = makeRepo({ 'b.txt': 'b\n' });
+    process.env.GIT_DIR = join(other, '.git');
+    process.env.GIT_OBJECT_DIRECTORY = join(other, '.git', 'objects');
+    try {
+      await repack(repo);
+    } finally {
+      delete process.env.GIT_DIR;
+      delete process.env.GIT_OBJECT_DIRECTORY;
+    }
+    expect(packs(repo)).toHaveLength(1);
+    expect(packs(other)).toHaveLength(0);
+    expect(git(repo, 'cat-file', '-t', 'HEAD')).toBe('commit');
+  });
+});
