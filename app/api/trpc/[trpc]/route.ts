@@ -1,6 +1,6 @@
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { appRouter } from '@/server/api/root';
-import { createTRPCContext } from '@/server/api/trpc';
+import { createTRPCContext, trpcResponseMeta } from '@/server/api/trpc';
 import { BodyTooLargeError, limitBody, tooLargeResponse } from '@/server/http/body-limit';
 
 async function handler(req: Request): Promise<Response> {
@@ -16,6 +16,7 @@ async function handler(req: Request): Promise<Response> {
     req: limited,
     router: appRouter,
     createContext: () => createTRPCContext({ headers: limited.headers }),
+    responseMeta: trpcResponseMeta,
     onError({ error, path }) {
       if (error.code === 'INTERNAL_SERVER_ERROR') console.error(`[trpc] ${path ?? '?'}:`, error.cause ?? error);
     },
