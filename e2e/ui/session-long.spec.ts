@@ -1,4 +1,4 @@
-import { createSession, createToken, bearer, expect, mutate, query, signInBrowser, test, type BranchMessage } from '../fixtures';
+import { createSession, createToken, bearer, expect, query, signInBrowser, test, type BranchMessage } from '../fixtures';
 import { SessionPage } from '../pages/session';
 
 const COUNT = 10_000;
@@ -8,15 +8,24 @@ test('a 10,000-message session opens on its newest part and loads older messages
   test.setTimeout(300_000);
   const { token } = await createToken(user.api, 'seeder');
   await createSession(user.api, { id: 'huge', title: 'Ten thousand messages' });
-  // An agent writes through the API with its token, 16 requests at a time; an omitted parent is the
-  // head, and the store serialises appends to a session, so the branch stays one line.
+  // An agent writes through the API with its token: tRPC batches of 100 appends, 4 batches at a
+  // time. An omitted parent is the head and the store serialises appends to a session, so the
+  // branch stays one line whatever order they land in.
+  const BATCH = 100;
   let next = 0;
   await Promise.all(
-    Array.from({ length: 16 }, async () => {
+    Array.from({ length: 4 }, async () => {
       while (next < COUNT) {
-        const i = next++;
-        const answer = await mutate(user.api, 'message.append', { sessionId: 'huge', message: { role: i % 2 ? 'assistant' : 'user', content: `Message number ${i}` } }, bearer(token));
-        if (answer.status !== 200) throw new Error(JSON.stringify(answer.body));
+        const start = next;
+        next += BATCH;
+        const inputs = Object.fromEntries(
+          Array.from({ length: BATCH }, (_, k) => [k, { sessionId: 'huge', message: { role: (start + k) % 2 ? 'assistant' : 'user', content: `Message number ${start + k}` } }]),
+        );
+        const response = await user.api.post(`/api/trpc/${Array(BATCH).fill('message.append').join(',')}?batch=1`, {
+          headers: { 'content-type': 'application/json', ...bearer(token) },
+          data: JSON.stringify(inputs),
+        });
+        expect(response.status(), await response.text()).toBe(200);
       }
     }),
   );
