@@ -42,6 +42,10 @@ test('the branch renders with Markdown, code, a system message, folded tool call
   expect(await code.locator('span[style*="--shiki-dark"]').count()).toBeGreaterThan(3);
   await expect(reply.locator('table td')).toHaveText(['1', '2']);
 
+  await captureViews(page, 'session');
+  await session.title.scrollIntoViewIfNeeded();
+  await captureViews(page, 'session-top');
+
   // Tool calls fold under the reply that made them, closed until opened; long results fold further.
   const read = session.toolCall(reply, 'read_file');
   await expect(read).not.toHaveAttribute('open');
@@ -63,9 +67,8 @@ test('the branch renders with Markdown, code, a system message, folded tool call
   expect(download.status()).toBe(200);
   expect(await download.text()).toBe('hello');
 
-  await captureViews(page, 'session');
-  await read.locator('summary').first().click(); // close again for a second look at the tools
-  await page.setViewportSize({ width: 1280, height: 800 });
+  await read.scrollIntoViewIfNeeded();
+  await captureViews(page, 'session-tools');
 });
 
 test('a fork shows ‹ n/m ›; switching shows the other branch without a reload and moves the head', async ({ user, page, context }) => {

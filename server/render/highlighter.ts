@@ -71,7 +71,11 @@ export async function highlighterFor(language: string): Promise<HighlighterCore>
   const loaded = (shared.__emLanguages ??= new Map());
   let loading = loaded.get(language);
   if (!loading) {
-    loading = LANGUAGES[language]!().then((module) => core.loadLanguage(module.default));
+    loading = LANGUAGES[language]!()
+      .then((module) => core.loadLanguage(module.default))
+      // shiki 4 colours the first text of a newly loaded grammar with a stale light colour map
+      // (every token the same colour); one throw-away pass sets it up.
+      .then(() => void core.codeToTokensWithThemes('x', { lang: language, themes: THEMES }));
     loaded.set(language, loading);
     // A failed load is tried again next time rather than remembered.
     loading.catch(() => loaded.delete(language));

@@ -34,9 +34,12 @@ describe('server-side Markdown', () => {
   });
 
   it('highlights fenced code with both themes as CSS variables, other fences stay plain', async () => {
-    const out = await html('```ts\nconst x: number = 1;\n```\n\n```brainfuck\n+++.\n```\n\n`inline`');
+    const out = await html('```ts\nconst answer: number = 42;\n```\n\n```brainfuck\n+++.\n```\n\n`inline`');
     expect(out).toMatch(/<pre class="shiki shiki-themes github-light github-dark"[^>]*data-language="typescript"/);
     expect(out).toMatch(/--shiki-light:#[0-9A-Fa-f]{6};--shiki-dark:#[0-9A-Fa-f]{6}/);
+    // Each token keeps its own colours: the keyword and the name differ in both themes.
+    expect(out).toContain('<span style="--shiki-light:#D73A49;--shiki-dark:#F97583">const</span>');
+    expect(out).toContain('<span style="--shiki-light:#005CC5;--shiki-dark:#79B8FF"> answer</span>');
     expect(out).toContain('<pre><code class="language-brainfuck">+++.\n</code></pre>');
     expect(out).toContain('<code>inline</code>');
   });
