@@ -16,7 +16,6 @@ export function MessageArticle({ message, children, footer }: { message: BranchM
       aria-label={name}
       data-message-id={message.id}
       className={cn(
-        'group/message scroll-mt-4',
         message.role === 'user' && 'ml-auto max-w-[85%] rounded-2xl bg-neutral-100 px-4 py-3 dark:bg-neutral-800/70',
         message.role === 'system' && 'rounded-md border border-dashed border-amber-300 bg-amber-50/60 px-4 py-3 text-neutral-700 dark:border-amber-800 dark:bg-amber-950/30 dark:text-neutral-300',
       )}
@@ -24,7 +23,7 @@ export function MessageArticle({ message, children, footer }: { message: BranchM
       <header className="mb-1 flex items-center gap-2 text-xs text-neutral-500 dark:text-neutral-400">
         <span className={cn('font-medium', message.role === 'system' && 'uppercase tracking-wide text-amber-700 dark:text-amber-400')}>{name}</span>
         {message.role === 'assistant' && message.name ? <span className="truncate font-mono">{message.name}</span> : null}
-        <LocalTime ms={message.createdAt} className="ml-auto opacity-0 transition-opacity group-hover/message:opacity-100 group-focus-within/message:opacity-100" />
+        <LocalTime ms={message.createdAt} className="ml-auto" />
       </header>
       {children}
       {footer}

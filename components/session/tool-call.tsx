@@ -2,7 +2,7 @@ import { Wrench } from 'lucide-react';
 import type { ToolCallMessage } from './types';
 
 /** What a result shows before "Show all"; and the most a page ever carries of one. */
-const PREVIEW_CHARS = 1_500;
+const PREVIEW_CHARS = 800;
 const MAX_CHARS = 50_000;
 
 function pretty(value: unknown): string {

@@ -89,6 +89,7 @@ test('a fork shows ‹ n/m ›; switching shows the other branch without a reloa
   const second = session.fork(2, 2);
   await expect(second).toBeVisible();
   await expect(second.getByRole('button', { name: 'Next branch' })).toBeDisabled();
+  await captureViews(page, 'session-fork');
   await session.markDocument();
 
   await session.previousBranch(second);
