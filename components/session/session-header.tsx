@@ -3,6 +3,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { FolderGit2, History } from 'lucide-react';
 import Link from 'next/link';
+import { useRouter } from 'next/navigation';
+import { toast } from 'sonner';
 import { useLiveEvents } from '@/components/live/live-events-provider';
 import { useTRPC } from '@/trpc/client';
 import { displayTitle } from './display-title';
@@ -21,10 +23,15 @@ export function SessionHeader({ sessionId }: { sessionId: string }) {
   const queryClient = useQueryClient();
   const options = trpc.session.get.queryOptions({ id: sessionId });
   const { data: session } = useQuery(options);
+  const router = useRouter();
 
   useLiveEvents((event) => {
     if (event.type === 'session_updated' && event.data.id === sessionId) {
       queryClient.setQueryData(options.queryKey, (old: SessionDetail | undefined) => (old ? { ...old, ...event.data } : old));
+    } else if (event.type === 'session_deleted' && event.data.id === sessionId) {
+      // Deleted elsewhere (another tab, the CLI, an agent): nothing is left to show here.
+      toast.info('This session was deleted.');
+      router.replace('/');
     } else if (event.type === 'resync') {
       void queryClient.invalidateQueries({ queryKey: options.queryKey });
     }

@@ -28,4 +28,8 @@ test('an agent appending through the API and a rename show on the open page with
   await mutate(user.api, 'session.update', { id: 'live', status: 'running' }, bearer(token));
   await expect(page.getByRole('status').filter({ hasText: 'Running' })).toBeVisible();
   expect(await session.stillSameDocument()).toBe(true);
+
+  // Deleted by the agent: the page leaves for the start page.
+  expect((await mutate(user.api, 'session.delete', { id: 'live' }, bearer(token))).status).toBe(200);
+  await expect(page).toHaveURL(/\/$/);
 });
