@@ -1,4 +1,4 @@
-import { createSession, createToken, bearer, expect, query, signInBrowser, test, type BranchMessage } from '../fixtures';
+import { captureViews, createSession, createToken, bearer, expect, query, signInBrowser, test, type BranchMessage } from '../fixtures';
 import { SessionPage } from '../pages/session';
 
 const COUNT = 10_000;
@@ -40,6 +40,7 @@ test('a 10,000-message session opens on its newest part and loads older messages
   // The newest page, scrolled to its end.
   expect(await session.messageIds()).toEqual(ids.slice(-PAGE));
   await expect(session.messageById(ids[COUNT - 1]!)).toBeInViewport();
+  await captureViews(page, 'session-long');
 
   // Scrolling up loads the page before, and what was at the top stays in view.
   const firstShown = ids[COUNT - PAGE]!;
