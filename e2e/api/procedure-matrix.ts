@@ -72,6 +72,7 @@ export const PROCEDURES: ProcedureRow[] = [
 
   { path: 'branch.list', type: 'query', access: 'protected', valid: { sessionId: SESSION }, invalid: {} },
   { path: 'branch.setHead', type: 'mutation', access: 'protected', valid: { sessionId: SESSION, headId: 'nope' }, invalid: { sessionId: SESSION, headId: 7 } },
+  { path: 'branch.tipOf', type: 'query', access: 'protected', valid: { sessionId: SESSION, nodeId: 'nope' }, invalid: { sessionId: SESSION, nodeId: '../x' } },
   { path: 'branch.retry', type: 'mutation', access: 'protected', valid: { sessionId: SESSION, assistantId: 'nope' }, invalid: { sessionId: SESSION } },
 
   { path: 'turn.begin', type: 'mutation', access: 'protected', valid: { sessionId: SESSION }, invalid: { sessionId: ['x'] } },

@@ -23,6 +23,7 @@ import { getBranch, getNodes, listBranches, listNodes, type NodePage } from './o
 import { retry, setHead } from './operations/move-head.js';
 import { beginTurn, finalizeTurn, type BeginTurnResult, type FinalizeTurnInput, type FinalizeTurnResult } from './operations/commit-turn.js';
 import { branchAt, listCommits, type CommitPage } from './operations/read-commits.js';
+import { getBranchWindow, getTipOf, type BranchWindowOptions } from './operations/branch-window.js';
 import { diffCommit, type CommitDiff } from './operations/diff-commit.js';
 import { nodeProvenance, nodesAfter, type Provenance } from './operations/provenance.js';
 import { regenerateTitle } from './titles/auto-title.js';
@@ -163,6 +164,14 @@ export class SessionStore {
   }
   async retry(sessionId: string, assistantId: string): Promise<{ parentId: string | null }> {
     return retry(this.ctx, sessionId, assistantId);
+  }
+  /** A page of a branch: the newest `limit` messages up to its head, or before a message. */
+  async getBranchWindow(sessionId: string, options: BranchWindowOptions): Promise<BranchMessage[]> {
+    return getBranchWindow(this.ctx, sessionId, options);
+  }
+  /** The newest branch tip through a message: where a switch to that message's branch lands. */
+  async tipOf(sessionId: string, nodeId: string): Promise<{ headId: string }> {
+    return getTipOf(this.ctx, sessionId, nodeId);
   }
 
   // Turns and the timeline

@@ -12,6 +12,11 @@ export const branchRouter = createTRPCRouter({
     .input(z.object({ sessionId: sessionIdInput, headId: nodeIdInput }).strict())
     .mutation(({ ctx, input }) => ctx.store.setHead(ctx.sessionId, input.headId)),
 
+  /** `{headId}`: the newest branch tip through `nodeId`, where a switch to that message's branch goes. */
+  tipOf: sessionProcedure
+    .input(z.object({ sessionId: sessionIdInput, nodeId: nodeIdInput }).strict())
+    .query(({ ctx, input }) => ctx.store.tipOf(ctx.sessionId, input.nodeId)),
+
   /** The head moves to the retried reply's parent, where the next reply goes (`{parentId}`); records `retry-<id>`. */
   retry: sessionProcedure
     .input(z.object({ sessionId: sessionIdInput, assistantId: nodeIdInput }).strict())

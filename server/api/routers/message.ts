@@ -45,10 +45,23 @@ export const messageRouter = createTRPCRouter({
     .input(z.object({ sessionId: sessionIdInput, message: messageInput }).strict())
     .mutation(({ ctx, input }) => ctx.store.appendMessage(ctx.sessionId, input.message)),
 
-  /** Root → head (default the session head): user and assistant messages with siblings and toolCalls. */
+  /**
+   * Root → head (default the session head): user and assistant messages with siblings and toolCalls.
+   * With `limit` only the newest that many; with `before` (a message id) the branch leading to that
+   * message, without it. A page whose oldest message has a parentId has older ones: ask again
+   * with that message's id as `before`.
+   */
   branch: sessionProcedure
-    .input(z.object({ sessionId: sessionIdInput, headId: nodeIdInput.nullish() }).strict())
-    .query(({ ctx, input }) => ctx.store.getBranch(ctx.sessionId, input.headId)),
+    .input(
+      z
+        .object({ sessionId: sessionIdInput, headId: nodeIdInput.nullish(), limit: z.number().int().min(1).max(500).optional(), before: nodeIdInput.nullish() })
+        .strict(),
+    )
+    .query(({ ctx, input }) =>
+      input.limit === undefined && !input.before
+        ? ctx.store.getBranch(ctx.sessionId, input.headId)
+        : ctx.store.getBranchWindow(ctx.sessionId, { headId: input.headId, limit: input.limit, before: input.before }),
+    ),
 
   /** Every message by seq, paged: `{messages, nextCursor}` (limit 1–200, default 200). */
   nodes: sessionProcedure

@@ -1,0 +1,40 @@
+import { TRPCError } from '@trpc/server';
+import { notFound } from 'next/navigation';
+import { MarkRead } from '@/components/session/mark-read';
+import { SessionHeader } from '@/components/session/session-header';
+import { SessionMessages } from '@/components/session/session-messages';
+import { getQueryClient, getServerCaller, HydrateClient, requireUser, trpc } from '@/trpc/server';
+import { loadMessagePage } from './actions';
+import { MESSAGE_PAGE_SIZE, renderMessages } from './rendered-messages';
+
+/** A missing id and another user's id both answer NOT_FOUND (DESIGN §2): both are this 404. */
+async function orNotFound<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof TRPCError && (error.code === 'NOT_FOUND' || error.code === 'BAD_REQUEST')) notFound();
+    throw error;
+  }
+}
+
+/** `/sessions/<id>`: the current branch, newest page first, rendered on the server. */
+export default async function SessionPage({ params }: { params: Promise<{ id: string }> }) {
+  await requireUser();
+  const { id } = await params;
+  const api = await getServerCaller();
+  const [session, page] = await Promise.all([orNotFound(api.session.get({ id })), orNotFound(api.message.branch({ sessionId: id, limit: MESSAGE_PAGE_SIZE }))]);
+  // The header reads session.get from the client cache: fill it with what was just read.
+  getQueryClient().setQueryData(trpc.session.get.queryKey({ id }), session);
+  const messages = await renderMessages(id, page);
+
+  return (
+    <HydrateClient>
+      <div className="mx-auto max-w-3xl px-4 py-6">
+        <SessionHeader sessionId={id} />
+        <MarkRead sessionId={id} unread={session.unread} />
+        <SessionMessages sessionId={id} initial={messages} loadPage={loadMessagePage} />
+        {/* composer: mounted by chat */}
+      </div>
+    </HydrateClient>
+  );
+}

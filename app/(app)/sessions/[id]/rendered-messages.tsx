@@ -1,0 +1,49 @@
+import 'server-only';
+import { MarkdownBody } from '@/components/markdown/markdown-body';
+import { AttachmentLinks } from '@/components/session/attachment-links';
+import { attachmentsOf } from '@/components/session/attachments-of';
+import { BranchSwitcher } from '@/components/session/branch-switcher';
+import { MessageArticle } from '@/components/session/message-article';
+import { ToolCall } from '@/components/session/tool-call';
+import type { BranchMessage, RenderedMessage } from '@/components/session/types';
+import { renderMarkdown } from '@/server/render/markdown';
+
+/** Messages per page of the session view: the first paint and each older page. */
+export const MESSAGE_PAGE_SIZE = 50;
+
+async function renderOne(sessionId: string, message: BranchMessage): Promise<RenderedMessage> {
+  const attachments = attachmentsOf(message.metadata, message.content);
+  const fork = message.siblings.length > 1;
+  const node = (
+    <MessageArticle
+      message={message}
+      footer={
+        fork || attachments.length > 0 || message.toolCalls.length > 0 ? (
+          <>
+            {message.toolCalls.length > 0 ? (
+              <div className="mt-3 space-y-2">
+                {message.toolCalls.map((call) => (
+                  <ToolCall key={call.id} call={call} />
+                ))}
+              </div>
+            ) : null}
+            <AttachmentLinks sessionId={sessionId} attachments={attachments} />
+            {fork ? (
+              <div className="mt-2">
+                <BranchSwitcher sessionId={sessionId} messageId={message.id} siblings={message.siblings} />
+              </div>
+            ) : null}
+          </>
+        ) : null
+      }
+    >
+      <MarkdownBody>{await renderMarkdown(message.content)}</MarkdownBody>
+    </MessageArticle>
+  );
+  return { id: message.id, parentId: message.parentId, node };
+}
+
+/** A page of the branch, each message's Markdown and code rendered here, on the server. */
+export function renderMessages(sessionId: string, messages: BranchMessage[]): Promise<RenderedMessage[]> {
+  return Promise.all(messages.map((message) => renderOne(sessionId, message)));
+}

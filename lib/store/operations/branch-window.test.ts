@@ -1,0 +1,99 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { InvalidInputError, NotFoundError } from '../errors.js';
+import { openTempStore } from '../testing/temp-store.js';
+import type { SessionStore } from '../session-store.js';
+
+describe('branch windows and branch tips', () => {
+  const cleanups: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0)) await cleanup();
+  });
+
+  async function fresh(): Promise<SessionStore> {
+    const temp = await openTempStore();
+    cleanups.push(temp.cleanup);
+    return temp.store;
+  }
+
+  /** u0 a0 u1 a1 … on one branch, with a tool call under every assistant message. */
+  async function linear(store: SessionStore, id: string, turns: number): Promise<void> {
+    await store.createSession({ id });
+    for (let i = 0; i < turns; i++) {
+      await store.appendMessage(id, { id: `u${i}`, role: 'user', content: `question ${i}` });
+      await store.appendMessage(id, { id: `a${i}`, role: 'assistant', content: `answer ${i}` });
+      await store.appendMessage(id, { id: `t${i}`, role: 'tool', content: { ok: i }, calledBy: `a${i}`, name: 'probe' });
+    }
+  }
+
+  it('pages a branch from the newest messages back to the root, with the same messages as the whole branch', async () => {
+    const store = await fresh();
+    await linear(store, 's', 12); // 24 conversation messages
+    const whole = await store.getBranch('s');
+    const pages: string[][] = [];
+    let before: string | null = null;
+    let page = await store.getBranchWindow('s', { limit: 10 });
+    for (;;) {
+      pages.unshift(page.map((m) => m.id));
+      // Older messages exist while the oldest one has a parent; it is the next page's anchor.
+      if (!page[0]?.parentId) break;
+      before = page[0].id;
+      page = await store.getBranchWindow('s', { limit: 10, before });
+    }
+    expect(pages.map((p) => p.length)).toEqual([4, 10, 10]);
+    expect(pages.flat()).toEqual(whole.map((m) => m.id));
+    const newest = await store.getBranchWindow('s', { limit: 10 });
+    expect(newest).toEqual(whole.slice(-10));
+    expect(newest[newest.length - 1]!.toolCalls.map((m) => m.id)).toEqual(['t11']);
+    // No limit: the branch up to the message, without it.
+    expect((await store.getBranchWindow('s', { before: 'u2' })).map((m) => m.id)).toEqual(['u0', 'a0', 'u1', 'a1']);
+    expect(await store.getBranchWindow('s', { before: 'u0', limit: 5 })).toEqual([]);
+  });
+
+  it('reads another branch by its head and reports the forks', async () => {
+    const store = await fresh();
+    await store.createSession({ id: 'f' });
+    await store.appendMessage('f', { id: 'u1', role: 'user', content: 'hi' });
+    await store.appendMessage('f', { id: 'a1', role: 'assistant', content: 'first' });
+    await store.appendMessage('f', { id: 'a2', role: 'assistant', content: 'second', parentId: 'u1' });
+    expect((await store.getBranchWindow('f', { limit: 1 })).map((m) => [m.id, m.siblings])).toEqual([['a1', ['a1', 'a2']]]);
+    expect((await store.getBranchWindow('f', { limit: 5, headId: 'a2' })).map((m) => m.id)).toEqual(['u1', 'a2']);
+  });
+
+  it('refuses unknown, malformed and non-conversation anchors', async () => {
+    const store = await fresh();
+    await linear(store, 's', 1);
+    await expect(store.getBranchWindow('s', { before: 'nope', limit: 3 })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(store.getBranchWindow('s', { before: '../x', limit: 3 })).rejects.toBeInstanceOf(InvalidInputError);
+    await expect(store.getBranchWindow('s', { before: 't0', limit: 3 })).rejects.toBeInstanceOf(InvalidInputError);
+    await expect(store.getBranchWindow('s', { headId: 't0', limit: 3 })).rejects.toBeInstanceOf(InvalidInputError);
+    await expect(store.getBranchWindow('s', { limit: 0 })).rejects.toBeInstanceOf(InvalidInputError);
+    await expect(store.getBranchWindow('nope', { limit: 3 })).rejects.toBeInstanceOf(NotFoundError);
+    await store.createSession({ id: 'empty' });
+    expect(await store.getBranchWindow('empty', { limit: 3 })).toEqual([]);
+  });
+
+  it('finds the newest tip under a message, whatever branch is current', async () => {
+    const store = await fresh();
+    await store.createSession({ id: 't' });
+    // u1 ─ a1 ─ u2 ─ a2          (older tip a2)
+    //   │         └─ a2b ─ u3 ─ a3 (newest tip a3, under a1)
+    //   └ a1b                     (a sibling of a1 that ends at once)
+    await store.appendMessage('t', { id: 'u1', role: 'user', content: 'q1' });
+    await store.appendMessage('t', { id: 'a1', role: 'assistant', content: 'r1' });
+    await store.appendMessage('t', { id: 'u2', role: 'user', content: 'q2' });
+    await store.appendMessage('t', { id: 'a2', role: 'assistant', content: 'r2' });
+    await store.appendMessage('t', { id: 'a1b', role: 'assistant', content: 'r1 again', parentId: 'u1' });
+    await store.appendMessage('t', { id: 'a2b', role: 'assistant', content: 'r2 again', parentId: 'u2' });
+    await store.appendMessage('t', { id: 'u3', role: 'user', content: 'q3', parentId: 'a2b' });
+    await store.appendMessage('t', { id: 'a3', role: 'assistant', content: 'r3', parentId: 'u3' });
+    expect(await store.tipOf('t', 'a1')).toEqual({ headId: 'a3' });
+    expect(await store.tipOf('t', 'a2')).toEqual({ headId: 'a2' });
+    expect(await store.tipOf('t', 'a1b')).toEqual({ headId: 'a1b' });
+    expect(await store.tipOf('t', 'u1')).toEqual({ headId: 'a3' });
+    // The tip is on the branch of the message asked about.
+    const branch = await store.getBranch('t', (await store.tipOf('t', 'a2b')).headId);
+    expect(branch.map((m) => m.id)).toEqual(['u1', 'a1', 'u2', 'a2b', 'u3', 'a3']);
+    await expect(store.tipOf('t', 'nope')).rejects.toBeInstanceOf(NotFoundError);
+    await expect(store.tipOf('t', '../x')).rejects.toBeInstanceOf(InvalidInputError);
+  });
+});

@@ -1,0 +1,53 @@
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it, vi } from 'vitest';
+
+// The guard package throws outside a React server build; the renderer itself is what is tested.
+vi.mock('server-only', () => ({}));
+const { renderMarkdown } = await import('./markdown');
+
+async function html(text: string): Promise<string> {
+  return renderToStaticMarkup(await renderMarkdown(text));
+}
+
+describe('server-side Markdown', () => {
+  it('renders HTML written in a message as text, never as elements', async () => {
+    const out = await html('<script>alert(1)</script>\n\n<img src=x onerror=alert(1)>\n\nand <b onclick="x()">bold</b>');
+    // Every real tag starts with "<" (text has &lt;): no script or image tag, no handler attribute.
+    expect(out).not.toMatch(/<(script|img|b)\b/i);
+    expect(out).not.toMatch(/<[^>]*\son\w+=/i);
+    expect(out).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(out).toContain('&lt;img src=x onerror=alert(1)&gt;');
+  });
+
+  it('strips javascript:, data: and other schemes from links, keeps http(s) and mailto', async () => {
+    const out = await html('[a](javascript:alert(1)) [b](data:text/html,<b>x</b>) [c](vbscript:x) [d](https://example.org/x) [e](mailto:a@b.c) [f](/sessions/x)');
+    expect(out).not.toMatch(/javascript:|data:|vbscript:/i);
+    expect(out).toContain('<a href="https://example.org/x" target="_blank" rel="noopener noreferrer nofollow">d</a>');
+    expect(out).toContain('<a href="mailto:a@b.c">e</a>');
+    expect(out).toContain('<a href="/sessions/x">f</a>');
+  });
+
+  it('keeps images from this site only', async () => {
+    const out = await html('![local](/api/attachments/s/cat.png) ![remote](https://tracker.example/p.gif) ![proto](//evil.example/p.gif) ![data](data:image/png;base64,AAAA)');
+    expect(out).toContain('<img src="/api/attachments/s/cat.png" alt="local"/>');
+    expect(out.match(/<img/g)).toHaveLength(1);
+  });
+
+  it('highlights fenced code with both themes as CSS variables, other fences stay plain', async () => {
+    const out = await html('```ts\nconst answer: number = 42;\n```\n\n```brainfuck\n+++.\n```\n\n`inline`');
+    expect(out).toMatch(/<pre class="shiki shiki-themes github-light github-dark"[^>]*data-language="typescript"/);
+    expect(out).toMatch(/--shiki-light:#[0-9A-Fa-f]{6};--shiki-dark:#[0-9A-Fa-f]{6}/);
+    // Each token keeps its own colours: the keyword and the name differ in both themes.
+    expect(out).toContain('<span style="--shiki-light:#D73A49;--shiki-dark:#F97583">const</span>');
+    expect(out).toContain('<span style="--shiki-light:#005CC5;--shiki-dark:#79B8FF"> answer</span>');
+    expect(out).toContain('<pre><code class="language-brainfuck">+++.\n</code></pre>');
+    expect(out).toContain('<code>inline</code>');
+  });
+
+  it('renders GitHub Markdown: tables, task lists, strikethrough', async () => {
+    const out = await html('| a | b |\n|---|---|\n| 1 | 2 |\n\n- [x] done\n\n~~gone~~');
+    expect(out).toContain('<table>');
+    expect(out).toContain('<input type="checkbox" disabled="" checked=""/>');
+    expect(out).toContain('<del>gone</del>');
+  });
+});
