@@ -1,16 +1,15 @@
-import { InvalidInputError, NotFoundError } from '../errors.js';
+import { InvalidInputError } from '../errors.js';
 import { assertCommitId } from '../ids.js';
-import { historyNamesAt, nodesAddedBy, readBlobAt, readCommits, type RawCommit } from '../repo/commit-log.js';
+import { nodesAddedBy, readCommits, type RawCommit } from '../repo/commit-log.js';
 import { readCommitObject } from '../repo/session-git.js';
-import { parseNodeFileName } from '../repo/session-files.js';
 import { secondsToMs } from '../time.js';
 import type { StoreContext } from '../store-context.js';
-import type { BranchMessage, TurnCommitInfo } from '../types.js';
+import type { TurnCommitInfo } from '../types.js';
 import { ensureCommitState, headDepth } from './commit-turn.js';
-import { branchMessages } from './read-branch.js';
 import { withSession } from './session-access.js';
 
 const PROJECT_COMMIT_TRAILER = /^OpenProgram-Project-Commit:\s*([0-9a-f]{40})\s*$/m;
+const PROJECT_SKIPPED_TRAILER = /^OpenProgram-Project-Skipped:\s*([a-z_]+)\s*$/m;
 const TRAILER_LINE = /^OpenProgram-[A-Za-z-]+:.*$/gm;
 
 export interface CommitPage {
@@ -72,30 +71,6 @@ function toCommitInfo(commit: RawCommit, turn: number, nodeIds: string[]): TurnC
     turn,
     nodeIds,
     projectCommit,
+    projectCommitSkipped: projectCommit ? null : (PROJECT_SKIPPED_TRAILER.exec(commit.message)?.[1] ?? null),
   };
-}
-
-/** The branch as it was at a commit: its head then, over the nodes it held (nodes never change). */
-export function branchAt(ctx: StoreContext, sessionId: string, sha: string): Promise<{ headId: string | null; messages: BranchMessage[] }> {
-  assertCommitId(sha);
-  return withSession(ctx, sessionId, async (session) => {
-    let tree: string;
-    try {
-      tree = (await readCommitObject(session.dir, sha)).tree;
-    } catch {
-      throw new NotFoundError(`unknown commit: ${sha}`);
-    }
-    const held = new Set(
-      (await historyNamesAt(session.dir, tree)).map((name) => parseNodeFileName(name)?.id).filter((id) => id !== undefined),
-    );
-    const metaBlob = await readBlobAt(session.dir, tree, 'meta.json');
-    let headId: string | null = null;
-    try {
-      const meta = metaBlob ? (JSON.parse(metaBlob.toString('utf8')) as { head_id?: unknown }) : null;
-      headId = typeof meta?.head_id === 'string' && held.has(meta.head_id) ? meta.head_id : null;
-    } catch {
-      headId = null;
-    }
-    return { headId, messages: branchMessages(session.graph, headId, (node) => held.has(node.id)) };
-  });
 }
