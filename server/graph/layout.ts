@@ -148,7 +148,8 @@ export function collapseRuns(input: GraphInput): { nodes: Visible[]; edges: Arra
 function sizeOf(node: Visible): { width: number; height: number } {
   if (node.kind === 'segment') return SEGMENT;
   // A tip reserves room for its branch name to the right of its dot.
-  const label = node.tip ? Math.ceil(tipLabel(node.tip.name).length * CHAR_WIDTH) + 8 : 0;
+  const text = node.tip ? `${tipLabel(node.tip.name)}${node.tip.current ? ' (current)' : ''}` : '';
+  const label = node.tip ? Math.ceil(text.length * CHAR_WIDTH) + 8 : 0;
   return { width: NODE_SIZE + label, height: NODE_SIZE };
 }
 
