@@ -2,6 +2,7 @@
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
+import { useEffect, useRef } from 'react';
 import { toast } from 'sonner';
 import { useTRPC } from '@/trpc/client';
 import type { RouterOutputs } from '@/trpc/types';
@@ -44,6 +45,16 @@ export function BranchGraph({ sessionId, layout }: { sessionId: string; layout: 
   const queryClient = useQueryClient();
   const setHead = useMutation(trpc.branch.setHead.mutationOptions());
   const sessionHref = `/sessions/${encodeURIComponent(sessionId)}`;
+  const scroller = useRef<HTMLDivElement>(null);
+  const head = layout.nodes.find((node) => node.isHead);
+
+  // A wide graph opens on the current head, wherever dagre put it.
+  useEffect(() => {
+    const box = scroller.current;
+    if (!box || !head) return;
+    box.scrollTop = Math.max(0, head.y - box.clientHeight / 2);
+    box.scrollLeft = Math.max(0, head.x - box.clientWidth / 2);
+  }, [head]);
 
   const open = (headId: string) => {
     setHead.mutate(
@@ -60,7 +71,7 @@ export function BranchGraph({ sessionId, layout }: { sessionId: string; layout: 
 
   if (layout.nodes.length === 0) return <p className="text-sm text-neutral-600 dark:text-neutral-400">No messages yet.</p>;
   return (
-    <div className="max-h-[28rem] overflow-auto rounded-md border border-neutral-200 bg-neutral-50 dark:border-neutral-800 dark:bg-neutral-900">
+    <div ref={scroller} className="max-h-[28rem] overflow-auto rounded-md border border-neutral-200 bg-neutral-50 dark:border-neutral-800 dark:bg-neutral-900">
       <svg role="img" aria-label="Branch graph" width={layout.width} height={layout.height} viewBox={`0 0 ${layout.width} ${layout.height}`} className="block">
         <g className="stroke-neutral-400 dark:stroke-neutral-600" fill="none" strokeWidth={1.5}>
           {layout.edges.map((edge) => (

@@ -6,11 +6,11 @@ import { useLiveEvents } from '@/components/live/live-events-provider';
 import { Button } from '@/components/ui/button';
 import { useTRPC } from '@/trpc/client';
 import type { RouterOutputs } from '@/trpc/types';
+import { TURNS_PER_PAGE } from './page-size';
 import { TurnEntry } from './turn-entry';
 
 type Page = RouterOutputs['timeline']['list'];
 
-export const TURNS_PER_PAGE = 20;
 /** How far a link to an old turn (#turn-N) may page back before giving up. */
 const MAX_PAGES_FOR_ANCHOR = 100;
 

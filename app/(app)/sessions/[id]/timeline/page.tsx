@@ -1,6 +1,7 @@
 import Link from 'next/link';
 import { Suspense } from 'react';
-import { TurnList, TURNS_PER_PAGE } from '@/components/timeline/turn-list';
+import { TURNS_PER_PAGE } from '@/components/timeline/page-size';
+import { TurnList } from '@/components/timeline/turn-list';
 import { getServerCaller, requireUser } from '@/trpc/server';
 import { BranchGraphSection } from './branch-graph-section';
 import { orNotFound } from './or-not-found';
