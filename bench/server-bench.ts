@@ -79,7 +79,7 @@ function treeRssMb(pid: number): number {
   return kb / 1024;
 }
 
-async function startServer(dataDir: string): Promise<ChildProcess> {
+export async function startServer(dataDir: string): Promise<ChildProcess> {
   const serve = join(process.cwd(), 'server', 'http', 'serve.ts');
   const child = spawn(process.execPath, ['--import', 'tsx', serve, '-p', String(PORT), '-H', '127.0.0.1'], {
     env: {

@@ -76,7 +76,7 @@ export function TurnEntry({ sessionId, projectId, turn }: { sessionId: string; p
                 by {project.author} · {project.files.length === 1 ? '1 file changed' : `${project.files.length} files changed`}
               </p>
             ) : (
-              <p className="text-xs text-neutral-500 dark:text-neutral-400">The project repository does not have this commit any more.</p>
+              <p className="text-xs text-neutral-500 dark:text-neutral-400">The project's repository cannot show this commit now (its folder may have moved, or the commit was undone and pruned).</p>
             )}
             {project ? <ProjectCommitDiff projectId={projectId} sha={turn.projectCommit} /> : null}
           </div>

@@ -1,7 +1,7 @@
 import { InvalidInputError } from '../errors.js';
 import { assertCommitId } from '../ids.js';
-import { nodesAddedBy, readCommits, type RawCommit } from '../repo/commit-log.js';
-import { readCommitObject } from '../repo/session-git.js';
+import type { RawCommit } from '../repo/commit-log.js';
+import { readTurnLog } from '../repo/turn-log.js';
 import { secondsToMs } from '../time.js';
 import type { StoreContext } from '../store-context.js';
 import type { TurnCommitInfo } from '../types.js';
@@ -42,24 +42,13 @@ export function listCommits(ctx: StoreContext, sessionId: string, options: { lim
     const state = await ensureCommitState(session);
     if (!state.head) return { commits: [], nextCursor: null };
     const firstTurn = start ? start.turn : await headDepth(session);
-    const raw = await readCommits(session.dir, limit + 1, start?.sha ?? state.head);
+    // One git process for the page (commits and the nodes each added), not a tree read per commit.
+    const raw = await readTurnLog(session.dir, start?.sha ?? state.head, limit + 1);
     const page = raw.slice(0, limit);
-    const commits: TurnCommitInfo[] = [];
-    for (let i = 0; i < page.length; i++) {
-      const commit = page[i]!;
-      const parentTree = await parentTreeOf(session.dir, commit, raw[i + 1]);
-      commits.push(toCommitInfo(commit, firstTurn - i, await nodesAddedBy(session.dir, commit, parentTree)));
-    }
+    const commits: TurnCommitInfo[] = page.map((commit, i) => toCommitInfo(commit, firstTurn - i, commit.addedNodeIds));
     const next = raw[limit];
     return { commits, nextCursor: next ? encodeCommitCursor(next.sha, firstTurn - limit) : null };
   });
-}
-
-async function parentTreeOf(repoDir: string, commit: RawCommit, listedParent: RawCommit | undefined): Promise<string | null> {
-  const parent = commit.parents[0];
-  if (!parent) return null;
-  if (listedParent && listedParent.sha === parent) return listedParent.tree;
-  return (await readCommitObject(repoDir, parent)).tree;
 }
 
 function toCommitInfo(commit: RawCommit, turn: number, nodeIds: string[]): TurnCommitInfo {
