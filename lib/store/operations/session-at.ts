@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { NotFoundError } from '../errors.js';
 import { assertCommitId } from '../ids.js';
 import { isConversationMessage, SessionGraph } from '../dag/graph.js';
@@ -45,14 +46,25 @@ async function firstParentLine(repoDir: string): Promise<string[]> {
 /** Every node the commit's history/ tree holds, parsed from the blobs git stored, not from today's files. */
 export async function nodesAtTree(repoDir: string, rootTree: string): Promise<StoredNode[]> {
   const entries = parseTree(await readHistoryBody(repoDir, rootTree)).filter((entry) => entry.mode !== '040000');
-  const blobs = await readBlobs(repoDir, entries.map((entry) => entry.oid));
+  // A blob id names its bytes: a node parsed from git once is the same node in every later read.
+  let known = parsedBlobs.get(repoDir);
+  if (!known) parsedBlobs.set(repoDir, (known = new Map()));
+  const missing = entries.filter((entry) => !known.has(entry.oid));
+  const blobs = await readBlobs(repoDir, missing.map((entry) => entry.oid));
+  missing.forEach((entry, i) => {
+    const blob = blobs[i];
+    known.set(entry.oid, blob ? parseNodeText(blob.toString('utf8')) : null);
+  });
   const nodes: StoredNode[] = [];
-  for (const blob of blobs) {
-    const node = blob ? parseNodeText(blob.toString('utf8')) : null;
+  for (const entry of entries) {
+    const node = known.get(entry.oid);
     if (node) nodes.push(node);
   }
   return nodes;
 }
+
+/** Parsed node blobs of the few sessions read last: reading another turn of one costs only its new nodes. */
+const parsedBlobs = new LRUCache<string, Map<string, StoredNode | null>>({ max: 4 });
 
 /**
  * timeline.at: the branch its meta.json named as head, over the nodes its tree held, with the

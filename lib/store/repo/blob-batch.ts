@@ -7,7 +7,7 @@ import { runGit } from '../projects/git-cli.js';
  */
 export async function readBlobs(repoDir: string, oids: readonly string[]): Promise<Array<Buffer | null>> {
   if (oids.length === 0) return [];
-  const { stdout } = await runGit(repoDir, ['cat-file', '--batch'], { input: `${oids.join('\n')}\n` });
+  const { stdout } = await runGit(repoDir, ['cat-file', '--batch', '--buffer'], { input: `${oids.join('\n')}\n` });
   const out: Array<Buffer | null> = [];
   let offset = 0;
   for (let i = 0; i < oids.length && offset < stdout.length; i++) {
