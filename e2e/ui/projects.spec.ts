@@ -99,6 +99,7 @@ test("a project's agent commits name their session turn and open it on the timel
   const timeline = new TimelinePage(page);
   // And back: the turn names the same project commit.
   await expect(timeline.turn(2).getByText(turns[1]!.result.projectCommit!.slice(0, 8))).toBeVisible();
+  await expect(timeline.turn(2).locator('.diff-code-insert')).toHaveText(['content 2']);
   await captureViews(page, 'timeline-anchor');
 });
 
