@@ -19,7 +19,7 @@ const PORT = Number(process.env['BENCH_PORT'] ?? 3199);
 const BASE = `http://127.0.0.1:${PORT}`;
 
 /** Pages take the next-auth cookie (a token is for the API): its credentials flow, as a browser signs in. */
-async function signInCookie(email: string, password: string): Promise<string> {
+export async function signInCookie(email: string, password: string): Promise<string> {
   const jar = new Map<string, string>();
   const keep = (response: Response): void => {
     for (const line of response.headers.getSetCookie()) {
@@ -44,7 +44,7 @@ async function signInCookie(email: string, password: string): Promise<string> {
 }
 
 /** Milliseconds until the response's first byte (status line and headers) arrive. */
-function firstByte(path: string, cookie: string): Promise<{ ms: number; status: number }> {
+export function firstByte(path: string, cookie: string): Promise<{ ms: number; status: number }> {
   return new Promise((resolve, reject) => {
     const start = performance.now();
     const req = http.get(`${BASE}${path}`, { headers: { cookie } }, (res) => {
