@@ -14,6 +14,7 @@ import { benchAppendAndCommit, benchList, benchRebuild, benchRepoSize } from './
 import { benchProjectCommit } from './project-commit.js';
 import { benchServer } from './server-bench.js';
 import { benchSessionPage } from './session-page-bench.js';
+import { benchTimeline } from './timeline-bench.js';
 import { scratchDirs } from './scratch.js';
 
 type Bench = () => Promise<Record<string, number>>;
@@ -26,6 +27,7 @@ const BENCHES: Record<string, Bench> = {
   'project commit': benchProjectCommit,
   server: benchServer,
   'session page': benchSessionPage,
+  timeline: benchTimeline,
 };
 
 const [flag, name] = process.argv.slice(2);

@@ -87,8 +87,10 @@ export const PROCEDURES: ProcedureRow[] = [
   { path: 'project.setAutoCommit', type: 'mutation', access: 'protected', valid: { id: 'nope', on: false }, invalid: { id: 'nope', on: 'no' } },
   { path: 'project.setForSession', type: 'mutation', access: 'protected', valid: { sessionId: SESSION, projectId: 'default' }, invalid: { sessionId: SESSION, projectId: '..' } },
   { path: 'project.commits', type: 'query', access: 'protected', valid: { id: 'default' }, invalid: { id: 'default', limit: 201 } },
+  { path: 'project.commitDiff', type: 'query', access: 'protected', valid: { id: 'default', sha: NO_SHA }, invalid: { id: 'default', sha: 'HEAD' } },
 
   { path: 'timeline.list', type: 'query', access: 'protected', valid: { sessionId: SESSION }, invalid: { sessionId: SESSION, limit: 201 } },
   { path: 'timeline.diff', type: 'query', access: 'protected', valid: { sessionId: SESSION, sha: NO_SHA }, invalid: { sessionId: SESSION, sha: 'HEAD' } },
   { path: 'timeline.at', type: 'query', access: 'protected', valid: { sessionId: SESSION, sha: NO_SHA }, invalid: { sessionId: SESSION, sha: 'abc' } },
+  { path: 'timeline.graph', type: 'query', access: 'protected', valid: { sessionId: SESSION }, invalid: { sessionId: SESSION, extra: 1 } },
 ];

@@ -1,4 +1,5 @@
-import { appendMessage, createSession, expect, mutate, query, test, type BranchMessage, type TimelineCommit } from '../fixtures';
+import { join } from 'node:path';
+import { appendMessage, createSession, expect, git, mutate, query, stateDirOf, test, type BranchMessage, type TimelineCommit } from '../fixtures';
 
 interface TimelinePage {
   commits: TimelineCommit[];
@@ -28,10 +29,25 @@ test('timeline.list: newest first, each turn with its nodes; the cursor walks ev
   const shas = await sessionWithTurns(user.api, 'timeline', 5);
   const all = (await query<TimelinePage>(user.api, 'timeline.list', { sessionId: 'timeline' })).data;
   expect(all.nextCursor).toBeNull();
-  expect(all.commits.map((c) => c.turn)).toEqual([5, 4, 3, 2, 1, 0]);
-  expect(all.commits.slice(0, 5).map((c) => c.sha)).toEqual([...shas].reverse());
-  expect(all.commits[0]).toEqual({ sha: shas[4], message: 'turn: question 5', createdAt: expect.any(Number), turn: 5, nodeIds: ['u5', 'a5'], projectCommit: null });
-  expect(all.commits[5]!.message).toBe('session init');
+  // `session init` is the repo's birth, not a turn (issue 10): turns 5 to 1.
+  expect(all.commits.map((c) => c.turn)).toEqual([5, 4, 3, 2, 1]);
+  expect(all.commits.map((c) => c.sha)).toEqual([...shas].reverse());
+  expect(all.commits[0]).toEqual({
+    sha: shas[4],
+    message: 'turn: question 5',
+    createdAt: expect.any(Number),
+    turn: 5,
+    nodeIds: ['u5', 'a5'],
+    projectCommit: null,
+    projectCommitSkipped: null,
+    nodes: [
+      { id: 'u5', role: 'user', name: '', firstLine: 'question 5' },
+      { id: 'a5', role: 'assistant', name: '', firstLine: 'answer 5' },
+    ],
+    projectCommitInfo: null,
+    retryForks: [],
+  });
+  expect(all.commits.map((c) => c.message)).not.toContain('session init');
 
   const walked: TimelineCommit[] = [];
   let cursor: string | null = null;
@@ -59,9 +75,9 @@ test('timeline.diff: the files a turn changed with their patches; the root commi
   expect(diff.files.find((f) => f.path === 'meta.json')).toMatchObject({ status: 'modified', patch: expect.stringContaining('"turn_count":2') });
   for (const file of diff.files) expect(Object.keys(file).sort()).toEqual(['patch', 'path', 'status', 'truncated']);
 
-  const { commits } = (await query<TimelinePage>(user.api, 'timeline.list', { sessionId: 'diffs' })).data;
-  const root = commits[commits.length - 1]!;
-  expect((await query(user.api, 'timeline.diff', { sessionId: 'diffs', sha: root.sha })).data).toEqual({ files: [] });
+  // The root commit (session init, no longer listed as a turn) diffs against the empty tree.
+  const root = git(join(stateDirOf(user.id), 'sessions', 'diffs'), 'rev-list', '--max-parents=0', 'HEAD');
+  expect((await query(user.api, 'timeline.diff', { sessionId: 'diffs', sha: root })).data).toEqual({ files: [] });
 
   const unknown = await query(user.api, 'timeline.diff', { sessionId: 'diffs', sha: 'f'.repeat(40) });
   expect(unknown.status).toBe(404);

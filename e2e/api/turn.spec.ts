@@ -149,7 +149,7 @@ test('finalize without begin commits the session only; nothing new means no comm
   expect(named.data.turn).toBe(2);
   expect(await getSession(user.api, 'plain-turn')).toMatchObject({ status: 'cancelled', turnCount: 2 });
   const { commits } = (await query<{ commits: TimelineCommit[] }>(user.api, 'timeline.list', { sessionId: 'plain-turn' })).data;
-  expect(commits.map((c) => [c.turn, c.message])).toEqual([[2, 'my own message'], [1, 'turn: First line of the question'], [0, 'session init']]);
+  expect(commits.map((c) => [c.turn, c.message])).toEqual([[2, 'my own message'], [1, 'turn: First line of the question']]);
 
   // Undo needs a project repository.
   const noRepo = await mutate(user.api, 'turn.undo', { sessionId: 'plain-turn', turn: 1 });

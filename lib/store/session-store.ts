@@ -22,8 +22,12 @@ import { deleteSession } from './operations/delete-session.js';
 import { getBranch, getNodes, listBranches, listNodes, type NodePage } from './operations/read-branch.js';
 import { retry, setHead } from './operations/move-head.js';
 import { beginTurn, finalizeTurn, type BeginTurnResult, type FinalizeTurnInput, type FinalizeTurnResult } from './operations/commit-turn.js';
-import { branchAt, listCommits, type CommitPage } from './operations/read-commits.js';
+import { listCommits, type CommitPage } from './operations/read-commits.js';
 import { getBranchWindow, getTipOf, type BranchWindowOptions } from './operations/branch-window.js';
+import { sessionAt, type SessionAt } from './operations/session-at.js';
+import { listTurns, type TimelinePage } from './operations/timeline-turns.js';
+import { conversationDag, type ConversationDag } from './operations/conversation-dag.js';
+import { projectCommitPatch } from './projects/commit-details.js';
 import { diffCommit, type CommitDiff } from './operations/diff-commit.js';
 import { nodeProvenance, nodesAfter, type Provenance } from './operations/provenance.js';
 import { regenerateTitle } from './titles/auto-title.js';
@@ -34,6 +38,7 @@ import { redoTurn, snapshotBeforeEdit, undoTurn, type UndoOutcome } from './oper
 import { resolveSessionAttachment, saveSessionAttachment } from './operations/session-attachments.js';
 import { projectCommits, type AttachmentUpload, type ProjectCommit, type ProjectDetail, type ProjectSummary, type ResolvedAttachment, type SavedAttachment } from './projects/index.js';
 import { assertProjectId } from './ids.js';
+import { NotFoundError, PreconditionError } from './errors.js';
 
 export interface SessionStoreOptions {
   /** an OpenProgram state directory (sessions/, projects/) */
@@ -184,8 +189,17 @@ export class SessionStore {
   async listCommits(sessionId: string, options?: { limit?: number; cursor?: string | null }): Promise<CommitPage> {
     return listCommits(this.ctx, sessionId, options);
   }
-  async branchAt(sessionId: string, sha: string): Promise<{ headId: string | null; messages: BranchMessage[] }> {
-    return branchAt(this.ctx, sessionId, sha);
+  /** timeline.list: the turns newest first, with what each added, its project commit or why none, its forks. */
+  async listTurns(sessionId: string, options?: { limit?: number; cursor?: string | null }): Promise<TimelinePage> {
+    return listTurns(this.ctx, sessionId, options);
+  }
+  /** The session exactly as a turn commit holds it, read from git. */
+  async branchAt(sessionId: string, sha: string): Promise<SessionAt> {
+    return sessionAt(this.ctx, sessionId, sha);
+  }
+  /** The conversation DAG (user and assistant messages) with its tips, for the branch graph. */
+  async conversationDag(sessionId: string): Promise<ConversationDag> {
+    return conversationDag(this.ctx, sessionId);
   }
   /** What one turn commit changed in the session repo, file by file. */
   async commitDiff(sessionId: string, sha: string): Promise<CommitDiff> {
@@ -237,6 +251,14 @@ export class SessionStore {
     const where = await this.ctx.projects.workdirState(project.id);
     if (where.state === 'missing') return [];
     return projectCommits(where.path, { limit });
+  }
+  /** One project commit's patch, from the project's own repo (provenance: what a turn changed). */
+  async projectCommitDiff(projectId: string, sha: string): Promise<CommitDiff> {
+    const project = await this.ctx.projects.get(assertProjectId(projectId));
+    if (project.isDefault) throw new NotFoundError(`unknown commit: ${sha}`);
+    const where = await this.ctx.projects.workdirState(project.id);
+    if (where.state === 'missing') throw new PreconditionError(`the folder of project ${project.name} is missing (${where.path})`);
+    return projectCommitPatch(where.path, sha, { allowedRoots: this.ctx.allowedRoots });
   }
   async saveAttachment(sessionId: string, upload: AttachmentUpload): Promise<SavedAttachment> {
     return saveSessionAttachment(this.ctx, sessionId, upload);

@@ -142,6 +142,8 @@ export interface TurnCommitInfo {
   turn: number;
   nodeIds: string[];
   projectCommit: string | null;
+  /** why the turn made no project commit (dirty_tree, not_a_repo, missing_folder, disabled…), from the commit's trailer */
+  projectCommitSkipped: string | null;
 }
 
 export type ListScope = 'active' | 'archived' | 'all';

@@ -90,6 +90,9 @@ export interface FinalizeTurnResult {
   projectCommitSkipped: null | { reason: string; message: string };
 }
 
+/** The session-commit trailer naming why the turn made no project commit. */
+export const PROJECT_SKIPPED_TRAILER = 'OpenProgram-Project-Skipped';
+
 const FINAL_STATUSES: readonly string[] = ['idle', 'failed', 'cancelled'];
 
 /**
@@ -144,6 +147,8 @@ async function finalizeInSession(
 
   let message = input.commitMessage ?? defaultCommitMessage(session, added, userMessage);
   if (project?.sha) message += `\n\nOpenProgram-Project-Commit: ${project.sha}`;
+  // Why there is none, kept with the turn: the event alone is gone once the tab closes.
+  else if (project?.skipped) message += `\n\n${PROJECT_SKIPPED_TRAILER}: ${project.skipped.reason}`;
   const pendingRefs = pendingRetryRefs(session);
   await updateSessionFields(ctx, session, { status, turn_count: turn }, { writeNow: false });
   if (pendingRefs.length > 0) {

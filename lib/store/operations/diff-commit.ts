@@ -5,26 +5,10 @@ import { EMPTY_TREE_OID } from '../repo/git-objects.js';
 import { readCommitObject } from '../repo/session-git.js';
 import type { StoreContext } from '../store-context.js';
 import { withSession } from './session-access.js';
+import { pairBlocks, parseNameStatus, splitPatch, type CommitDiff } from '../repo/diff-parse.js';
 
-export type DiffStatus = 'added' | 'modified' | 'deleted' | 'typechanged';
-
-export interface CommitDiffFile {
-  path: string;
-  status: DiffStatus;
-  /** the unified diff of this file (git's `diff --git …` block); "Binary files … differ" for binary ones */
-  patch: string;
-  /** true when the patch was cut at MAX_PATCH_CHARS */
-  truncated: boolean;
-}
-
-export interface CommitDiff {
-  files: CommitDiffFile[];
-}
-
-/** Per file: a turn that wrote a huge tool output must not make a multi-megabyte answer. */
-export const MAX_PATCH_CHARS = 256 * 1024;
-
-const STATUS: Record<string, DiffStatus> = { A: 'added', M: 'modified', D: 'deleted', T: 'typechanged' };
+export type { CommitDiff, CommitDiffFile, DiffStatus } from '../repo/diff-parse.js';
+export { MAX_PATCH_CHARS } from '../repo/diff-parse.js';
 
 /**
  * What one turn commit of a session changed, file by file, against its first parent (the root
@@ -49,35 +33,4 @@ export function diffCommit(ctx: StoreContext, sessionId: string, sha: string): P
     const blocks = splitPatch(patch.stdout.toString('utf8'));
     return { files: pairBlocks(changed, blocks) };
   });
-}
-
-function parseNameStatus(fields: string[]): Array<{ path: string; status: DiffStatus }> {
-  const out: Array<{ path: string; status: DiffStatus }> = [];
-  for (let i = 0; i + 1 < fields.length; i += 2) {
-    const letter = fields[i]!.charAt(0);
-    out.push({ path: fields[i + 1]!, status: STATUS[letter] ?? 'modified' });
-  }
-  return out;
-}
-
-function splitPatch(text: string): string[] {
-  if (text === '') return [];
-  return text.split(/^(?=diff --git )/m).filter((block) => block.startsWith('diff --git '));
-}
-
-/**
- * Both listings come in the same (path) order; git prints a type change as two blocks
- * (deletion, then creation), which belong to one entry.
- */
-function pairBlocks(changed: Array<{ path: string; status: DiffStatus }>, blocks: string[]): CommitDiffFile[] {
-  const files: CommitDiffFile[] = [];
-  let next = 0;
-  for (const entry of changed) {
-    const take = entry.status === 'typechanged' ? 2 : 1;
-    const patch = blocks.slice(next, next + take).join('');
-    next += take;
-    const truncated = patch.length > MAX_PATCH_CHARS;
-    files.push({ ...entry, patch: truncated ? patch.slice(0, MAX_PATCH_CHARS) : patch, truncated });
-  }
-  return files;
 }

@@ -1,17 +1,16 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { InvalidInputError, NotFoundError } from '../errors.js';
+import { InvalidInputError } from '../errors.js';
 import { assertCommitId } from '../ids.js';
-import { historyNamesAt, nodesAddedBy, readBlobAt, readCommits, type RawCommit } from '../repo/commit-log.js';
-import { readCommitObject } from '../repo/session-git.js';
-import { parseNodeFileName } from '../repo/session-files.js';
+import type { RawCommit } from '../repo/commit-log.js';
+import { readTurnLog } from '../repo/turn-log.js';
 import { secondsToMs } from '../time.js';
 import type { StoreContext } from '../store-context.js';
-import type { BranchMessage, TurnCommitInfo } from '../types.js';
+import type { TurnCommitInfo } from '../types.js';
 import { ensureCommitState, headDepth } from './commit-turn.js';
-import { branchMessages } from './read-branch.js';
 import { withSession } from './session-access.js';
 
 const PROJECT_COMMIT_TRAILER = /^OpenProgram-Project-Commit:\s*([0-9a-f]{40})\s*$/m;
+const PROJECT_SKIPPED_TRAILER = /^OpenProgram-Project-Skipped:\s*([a-z_]+)\s*$/m;
 const TRAILER_LINE = /^OpenProgram-[A-Za-z-]+:.*$/gm;
 
 export interface CommitPage {
@@ -62,24 +61,13 @@ export function listCommits(ctx: StoreContext, sessionId: string, options: { lim
     const state = await ensureCommitState(session);
     if (!state.head) return { commits: [], nextCursor: null };
     const firstTurn = start ? start.turn : await headDepth(session);
-    const raw = await readCommits(session.dir, limit + 1, start?.sha ?? state.head);
+    // One git process for the page (commits and the nodes each added), not a tree read per commit.
+    const raw = await readTurnLog(session.dir, start?.sha ?? state.head, limit + 1);
     const page = raw.slice(0, limit);
-    const commits: TurnCommitInfo[] = [];
-    for (let i = 0; i < page.length; i++) {
-      const commit = page[i]!;
-      const parentTree = await parentTreeOf(session.dir, commit, raw[i + 1]);
-      commits.push(toCommitInfo(commit, firstTurn - i, await nodesAddedBy(session.dir, commit, parentTree)));
-    }
+    const commits: TurnCommitInfo[] = page.map((commit, i) => toCommitInfo(commit, firstTurn - i, commit.addedNodeIds));
     const next = raw[limit];
     return { commits, nextCursor: next ? encodeCommitCursor(sessionId, next.sha, firstTurn - limit) : null };
   });
-}
-
-async function parentTreeOf(repoDir: string, commit: RawCommit, listedParent: RawCommit | undefined): Promise<string | null> {
-  const parent = commit.parents[0];
-  if (!parent) return null;
-  if (listedParent && listedParent.sha === parent) return listedParent.tree;
-  return (await readCommitObject(repoDir, parent)).tree;
 }
 
 function toCommitInfo(commit: RawCommit, turn: number, nodeIds: string[]): TurnCommitInfo {
@@ -91,30 +79,6 @@ function toCommitInfo(commit: RawCommit, turn: number, nodeIds: string[]): TurnC
     turn,
     nodeIds,
     projectCommit,
+    projectCommitSkipped: projectCommit ? null : (PROJECT_SKIPPED_TRAILER.exec(commit.message)?.[1] ?? null),
   };
-}
-
-/** The branch as it was at a commit: its head then, over the nodes it held (nodes never change). */
-export function branchAt(ctx: StoreContext, sessionId: string, sha: string): Promise<{ headId: string | null; messages: BranchMessage[] }> {
-  assertCommitId(sha);
-  return withSession(ctx, sessionId, async (session) => {
-    let tree: string;
-    try {
-      tree = (await readCommitObject(session.dir, sha)).tree;
-    } catch {
-      throw new NotFoundError(`unknown commit: ${sha}`);
-    }
-    const held = new Set(
-      (await historyNamesAt(session.dir, tree)).map((name) => parseNodeFileName(name)?.id).filter((id) => id !== undefined),
-    );
-    const metaBlob = await readBlobAt(session.dir, tree, 'meta.json');
-    let headId: string | null = null;
-    try {
-      const meta = metaBlob ? (JSON.parse(metaBlob.toString('utf8')) as { head_id?: unknown }) : null;
-      headId = typeof meta?.head_id === 'string' && held.has(meta.head_id) ? meta.head_id : null;
-    } catch {
-      headId = null;
-    }
-    return { headId, messages: branchMessages(session.graph, headId, (node) => held.has(node.id)) };
-  });
 }

@@ -3,6 +3,7 @@ import git from 'isomorphic-git';
 import { parseTree } from './git-objects.js';
 import { readCommitObject, readHistoryBody } from './session-git.js';
 import { parseNodeFileName } from './session-files.js';
+import { countFirstParent } from './turn-log.js';
 
 export interface RawCommit {
   sha: string;
@@ -30,6 +31,11 @@ export async function readCommits(repoDir: string, limit: number, start?: string
 
 /** Count of commits reachable from HEAD (first-parent), for repos that never recorded turn_count. */
 export async function countCommits(repoDir: string, head: string | null): Promise<number> {
+  // git counts a packed line of thousands in milliseconds; walking it here costs seconds.
+  if (head) {
+    const counted = await countFirstParent(repoDir, head).catch(() => null);
+    if (counted !== null) return counted;
+  }
   let count = 0;
   let oid = head;
   while (oid) {

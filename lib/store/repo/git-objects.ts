@@ -44,8 +44,10 @@ export function writeLooseObject(gitdir: string, type: GitObjectType, body: Uint
   let fd: number | null = null;
   // A background `git prune-packed` removes empty fan-out directories: make it again if it vanished.
   for (let attempt = 0; fd === null; attempt++) {
-    mkdirSync(dir, { recursive: true });
     try {
+      // Inside the try: the fan-out directory can vanish between mkdir's EEXIST and its stat,
+      // which mkdir reports as ENOENT; that is the same race as below, retried the same way.
+      mkdirSync(dir, { recursive: true });
       // 'wx': a concurrent writer of the same object is harmless, the content is the same.
       fd = openSync(path, 'wx', 0o444);
     } catch (error) {

@@ -116,9 +116,17 @@ export function listNodeFiles(repoDir: string): NodeFileName[] {
 /** Read a node file; a torn or foreign file is skipped rather than failing the whole session. */
 export function readNodeFile(repoDir: string, name: string): StoredNode | null {
   try {
-    const value: unknown = JSON.parse(readFileSync(join(historyDir(repoDir), name), 'utf8'));
-    if (!isNodeShape(value)) return null;
-    return normaliseNode(value);
+    return parseNodeText(readFileSync(join(historyDir(repoDir), name), 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+/** A node file's text (from disk or a git blob); null when torn or foreign. */
+export function parseNodeText(text: string): StoredNode | null {
+  try {
+    const value: unknown = JSON.parse(text);
+    return isNodeShape(value) ? normaliseNode(value) : null;
   } catch {
     return null;
   }

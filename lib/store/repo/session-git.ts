@@ -239,7 +239,14 @@ export async function commitTurnFiles(
 }
 
 async function fsyncFile(path: string): Promise<void> {
-  const handle = await fs.promises.open(path, 'r');
+  let handle: fs.promises.FileHandle;
+  try {
+    handle = await fs.promises.open(path, 'r');
+  } catch (error) {
+    // A background repack's prune-packed removed it: a copy of an object that is in a pack.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
   try {
     await handle.sync();
   } finally {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { createTRPCRouter, sessionProcedure, storeProcedure } from '../trpc';
-import { labelInput, limitInput, pathInput, projectIdInput, sessionIdInput } from '../schemas';
+import { commitIdInput, labelInput, limitInput, pathInput, projectIdInput, sessionIdInput } from '../schemas';
 
 /** Projects: folders inside the caller's allowed roots, each with its own git repository. */
 export const projectRouter = createTRPCRouter({
@@ -39,4 +39,9 @@ export const projectRouter = createTRPCRouter({
   commits: storeProcedure
     .input(z.object({ id: projectIdInput, limit: limitInput.optional() }).strict())
     .query(({ ctx, input }) => ctx.store.projectCommits(input.id, input.limit)),
+
+  /** One project commit's patch: `{files: [{path, status, patch, truncated}]}`, read by the hardened git CLI. */
+  commitDiff: storeProcedure
+    .input(z.object({ id: projectIdInput, sha: commitIdInput }).strict())
+    .query(({ ctx, input }) => ctx.store.projectCommitDiff(input.id, input.sha)),
 });

@@ -1,21 +1,33 @@
 import { z } from 'zod';
 import { createTRPCRouter, sessionProcedure } from '../trpc';
 import { commitIdInput, cursorInput, limitInput, sessionIdInput } from '../schemas';
+import { cachedBranchGraph } from '../../graph/cache';
 
 /** A session's turn commits (its Session-Git history), newest first. */
 export const timelineRouter = createTRPCRouter({
-  /** `{commits: [{sha, message, createdAt, turn, nodeIds, projectCommit}], nextCursor}` */
+  /**
+   * `{commits: [{sha, message, createdAt, turn, nodeIds, projectCommit, projectCommitSkipped,
+   * nodes, projectCommitInfo, retryForks}], nextCursor, projectId}`; `session init` is no turn.
+   */
   list: sessionProcedure
     .input(z.object({ sessionId: sessionIdInput, limit: limitInput.optional(), cursor: cursorInput.nullish() }).strict())
-    .query(({ ctx, input }) => ctx.store.listCommits(ctx.sessionId, { limit: input.limit, cursor: input.cursor })),
+    .query(({ ctx, input }) => ctx.store.listTurns(ctx.sessionId, { limit: input.limit, cursor: input.cursor })),
 
   /** `{files: [{path, status, patch, truncated}]}` against the commit's parent. */
   diff: sessionProcedure
     .input(z.object({ sessionId: sessionIdInput, sha: commitIdInput }).strict())
     .query(({ ctx, input }) => ctx.store.commitDiff(ctx.sessionId, input.sha)),
 
-  /** The branch as it was at that commit: `{headId, messages}` (messages as message.branch gives them). */
+  /**
+   * The session as that commit holds it, read from git: `{sha, turn, createdAt, message,
+   * projectCommit, headId, messages, previous, next}` (messages as message.branch gives them).
+   */
   at: sessionProcedure
     .input(z.object({ sessionId: sessionIdInput, sha: commitIdInput }).strict())
     .query(({ ctx, input }) => ctx.store.branchAt(ctx.sessionId, input.sha)),
+
+  /** The conversation's branches laid out (dagre, long runs collapsed): `{width, height, nodes, edges, messageCount}`. */
+  graph: sessionProcedure
+    .input(z.object({ sessionId: sessionIdInput }).strict())
+    .query(async ({ ctx }) => cachedBranchGraph(ctx.store.stateDir, ctx.sessionId, await ctx.store.conversationDag(ctx.sessionId))),
 });

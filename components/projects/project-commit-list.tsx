@@ -1,0 +1,44 @@
+import Link from 'next/link';
+import { formatTime, isoTime, shortSha } from '@/components/timeline/format-time';
+import type { RouterOutputs } from '@/trpc/types';
+
+type ProjectCommit = RouterOutputs['project']['commits'][number];
+
+/**
+ * The agent's commits in a project, each tied back to the session turn that made it (the
+ * OpenProgram-Session / OpenProgram-Turn trailers) and linking to that turn on the timeline.
+ */
+export function ProjectCommitList({ commits, titles }: { commits: ProjectCommit[]; titles: Record<string, string | null> }) {
+  if (commits.length === 0) return <p className="text-sm text-neutral-600 dark:text-neutral-400">No agent commits yet: they appear here after a turn that changed files in this project.</p>;
+  return (
+    <ol className="divide-y divide-neutral-200 rounded-md border border-neutral-200 dark:divide-neutral-800 dark:border-neutral-800" aria-label="Agent commits">
+      {commits.map((commit) => {
+        const title = commit.sessionId ? titles[commit.sessionId] : null;
+        return (
+          <li key={commit.sha} className="space-y-1 p-3">
+            <p className="break-words text-sm font-medium">{commit.message}</p>
+            <p className="flex flex-wrap gap-x-3 text-xs text-neutral-500 dark:text-neutral-400">
+              <code title={commit.sha}>{shortSha(commit.sha)}</code>
+              <span>{commit.author}</span>
+              <time dateTime={isoTime(commit.createdAt)}>{formatTime(commit.createdAt)}</time>
+            </p>
+            {commit.sessionId && commit.turn !== null ? (
+              title !== null && title !== undefined ? (
+                <Link
+                  href={`/sessions/${encodeURIComponent(commit.sessionId)}/timeline#turn-${commit.turn}`}
+                  className="text-sm text-blue-600 hover:underline focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 dark:text-blue-400"
+                >
+                  {title} · turn {commit.turn}
+                </Link>
+              ) : (
+                <p className="text-sm text-neutral-500">
+                  Session {commit.sessionId} · turn {commit.turn} (deleted)
+                </p>
+              )
+            ) : null}
+          </li>
+        );
+      })}
+    </ol>
+  );
+}

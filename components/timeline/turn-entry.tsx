@@ -1,0 +1,91 @@
+import Link from 'next/link';
+import { GitBranch, GitCommitHorizontal } from 'lucide-react';
+import type { RouterOutputs } from '@/trpc/types';
+import { formatTime, isoTime, shortSha } from './format-time';
+import { skipReasonText } from './skip-reason';
+import { ProjectCommitDiff } from './project-commit-diff';
+
+export type TimelineTurn = RouterOutputs['timeline']['list']['commits'][number];
+
+const ROLE_STYLE: Record<string, string> = {
+  user: 'bg-blue-100 text-blue-800 dark:bg-blue-950 dark:text-blue-300',
+  assistant: 'bg-emerald-100 text-emerald-800 dark:bg-emerald-950 dark:text-emerald-300',
+  tool: 'bg-amber-100 text-amber-800 dark:bg-amber-950 dark:text-amber-300',
+  system: 'bg-neutral-200 text-neutral-800 dark:bg-neutral-800 dark:text-neutral-200',
+};
+
+function roleWord(node: TimelineTurn['nodes'][number]): string {
+  if (node.name === 'project/relocate') return 'record';
+  return node.role;
+}
+
+/** One turn commit: what it added, its project commit (with the diff) or why none, its forks. */
+export function TurnEntry({ sessionId, projectId, turn }: { sessionId: string; projectId: string; turn: TimelineTurn }) {
+  const headingId = `turn-${turn.turn}-heading`;
+  const project = turn.projectCommitInfo;
+  return (
+    <article id={`turn-${turn.turn}`} aria-labelledby={headingId} className="scroll-mt-4 rounded-md border border-neutral-200 bg-white p-4 dark:border-neutral-800 dark:bg-neutral-950">
+      <header className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
+        <h2 id={headingId} className="text-base font-semibold">
+          Turn {turn.turn}
+        </h2>
+        <time dateTime={isoTime(turn.createdAt)} className="text-xs text-neutral-500 dark:text-neutral-400">
+          {formatTime(turn.createdAt)}
+        </time>
+        <code className="text-xs text-neutral-500 dark:text-neutral-400" title={turn.sha}>
+          {shortSha(turn.sha)}
+        </code>
+        <Link
+          href={`/sessions/${encodeURIComponent(sessionId)}/at/${turn.sha}`}
+          className="ml-auto rounded-md text-sm text-blue-600 hover:underline focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 dark:text-blue-400"
+        >
+          Open as of turn {turn.turn}
+        </Link>
+      </header>
+      <p className="mt-1 break-words text-sm text-neutral-700 dark:text-neutral-300">{turn.message}</p>
+
+      {turn.retryForks.length > 0 ? (
+        <p className="mt-2 inline-flex items-center gap-1.5 rounded-md bg-violet-100 px-2 py-0.5 text-xs font-medium text-violet-800 dark:bg-violet-950 dark:text-violet-300">
+          <GitBranch size={14} aria-hidden="true" />
+          {turn.retryForks.length === 1 ? 'Fork: a reply of this turn was retried' : `Fork: ${turn.retryForks.length} replies of this turn were retried`}
+        </p>
+      ) : null}
+
+      {turn.nodes.length > 0 ? (
+        <ul aria-label="Messages added" className="mt-3 space-y-1">
+          {turn.nodes.map((node) => (
+            <li key={node.id} className="flex min-w-0 items-baseline gap-2 text-sm">
+              <span className={`shrink-0 rounded px-1.5 py-0.5 text-xs font-medium ${ROLE_STYLE[node.role] ?? ROLE_STYLE.system}`}>{roleWord(node)}</span>
+              <span className="min-w-0 truncate text-neutral-800 dark:text-neutral-200">{node.firstLine || <em className="text-neutral-500">(empty)</em>}</span>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+
+      <section aria-label="Project commit" className="mt-3 border-t border-neutral-200 pt-3 dark:border-neutral-800">
+        {turn.projectCommit ? (
+          <div className="space-y-2">
+            <p className="flex flex-wrap items-center gap-x-2 gap-y-1 text-sm">
+              <GitCommitHorizontal size={16} aria-hidden="true" className="text-neutral-500" />
+              <span className="font-medium">Project commit</span>
+              <code className="text-xs text-neutral-500 dark:text-neutral-400">{shortSha(turn.projectCommit)}</code>
+              {project ? <span className="text-neutral-700 dark:text-neutral-300">{project.message}</span> : null}
+            </p>
+            {project ? (
+              <p className="text-xs text-neutral-500 dark:text-neutral-400">
+                by {project.author} · {project.files.length === 1 ? '1 file changed' : `${project.files.length} files changed`}
+              </p>
+            ) : (
+              <p className="text-xs text-neutral-500 dark:text-neutral-400">The project's repository cannot show this commit now (its folder may have moved, or the commit was undone and pruned).</p>
+            )}
+            {project ? <ProjectCommitDiff projectId={projectId} sha={turn.projectCommit} /> : null}
+          </div>
+        ) : turn.projectCommitSkipped ? (
+          <p className="text-sm text-amber-800 dark:text-amber-300">{skipReasonText(turn.projectCommitSkipped)}</p>
+        ) : (
+          <p className="text-sm text-neutral-500 dark:text-neutral-400">No project commit in this turn.</p>
+        )}
+      </section>
+    </article>
+  );
+}

@@ -1,0 +1,116 @@
+import * as fs from 'node:fs';
+import git from 'isomorphic-git';
+import { contentOf, messageRoleOf } from '../dag/message-shape.js';
+import { projectCommitSummaries, type ProjectCommitSummary } from '../projects/commit-details.js';
+import { listBranchRefs } from '../repo/commit-log.js';
+import { parseNodeFileName } from '../repo/session-files.js';
+import { sliceCodePoints } from '../text.js';
+import type { OpenSession, StoreContext } from '../store-context.js';
+import type { MessageRole, TurnCommitInfo } from '../types.js';
+import { listCommits } from './read-commits.js';
+import { withSession } from './session-access.js';
+
+/** A node a turn added, enough to list it: its role and the first line of its text. */
+export interface TurnNodeSummary {
+  id: string;
+  role: MessageRole;
+  /** the node's name (a tool's, or `project/relocate` for a record); '' when none */
+  name: string;
+  firstLine: string;
+}
+
+/** One turn of the timeline: the session commit, what it added, its project commit or why none, its forks. */
+export interface TimelineTurn extends TurnCommitInfo {
+  nodes: TurnNodeSummary[];
+  /** the project commit of the same turn as the project repo has it; null when none or unreadable */
+  projectCommitInfo: ProjectCommitSummary | null;
+  /** assistant ids whose `retry-<id>` ref points at this commit: the replies retried here */
+  retryForks: string[];
+}
+
+export interface TimelinePage {
+  commits: TimelineTurn[];
+  nextCursor: string | null;
+  /** the session's project, whose repo holds the project commits */
+  projectId: string;
+}
+
+const FIRST_LINE_MAX = 120;
+const LETTER_ROLES: Record<string, MessageRole> = { u: 'user', a: 'assistant', t: 'tool', s: 'system' };
+
+/**
+ * timeline.list: the session's turns newest first. `session init` is the repo's birth, not a
+ * turn, so it is left out (and a page never promises an older page holding only it).
+ */
+export async function listTurns(ctx: StoreContext, sessionId: string, options: { limit?: number; cursor?: string | null } = {}): Promise<TimelinePage> {
+  const page = await listCommits(ctx, sessionId, options);
+  const turns = page.commits.filter((commit) => !isInitCommit(commit));
+  const last = page.commits[page.commits.length - 1];
+  const nextCursor = last && last.turn <= 1 ? null : page.nextCursor;
+  return withSession(ctx, sessionId, async (session) => {
+    const projectId = ctx.registry.get(sessionId)!.project_id;
+    const [forks, details] = await Promise.all([
+      retryForksByCommit(session.dir),
+      projectDetails(ctx, projectId, turns.map((turn) => turn.projectCommit).filter((sha) => sha !== null)),
+    ]);
+    const commits = turns.map((turn) => ({
+      ...turn,
+      nodes: turn.nodeIds.map((id) => summarise(session, id)),
+      projectCommitInfo: turn.projectCommit ? (details.get(turn.projectCommit) ?? null) : null,
+      retryForks: forks.get(turn.sha) ?? [],
+    }));
+    return { commits, nextCursor, projectId };
+  });
+}
+
+export function isInitCommit(commit: Pick<TurnCommitInfo, 'turn' | 'message'>): boolean {
+  return commit.turn === 0 && commit.message === 'session init';
+}
+
+/** The first non-empty line of a text, trimmed and bounded. */
+export function firstLineOf(text: string): string {
+  const line = text.split('\n').find((candidate) => candidate.trim() !== '') ?? '';
+  const trimmed = line.trim();
+  const cut = sliceCodePoints(trimmed, FIRST_LINE_MAX);
+  return cut.length < trimmed.length ? `${cut}…` : cut;
+}
+
+function summarise(session: OpenSession, id: string): TurnNodeSummary {
+  const node = session.graph.get(id);
+  if (node) return { id, role: messageRoleOf(node), name: node.name, firstLine: firstLineOf(contentOf(node)) };
+  // A file git holds but that no longer parses: its name still says the role.
+  const name = session.fileNames.get(id);
+  const letter = name ? parseNodeFileName(name)?.letter : undefined;
+  return { id, role: LETTER_ROLES[letter ?? 'a'] ?? 'assistant', name: '', firstLine: '' };
+}
+
+/** commit sha → the assistant ids retried at it (DESIGN §4.4: `retry-<assistantId>` refs). */
+async function retryForksByCommit(repoDir: string): Promise<Map<string, string[]>> {
+  const byCommit = new Map<string, string[]>();
+  for (const branch of await listBranchRefs(repoDir)) {
+    if (!branch.startsWith('retry-')) continue;
+    let sha: string;
+    try {
+      sha = await git.resolveRef({ fs, dir: repoDir, ref: `refs/heads/${branch}` });
+    } catch {
+      continue;
+    }
+    const list = byCommit.get(sha) ?? [];
+    list.push(branch.slice('retry-'.length));
+    byCommit.set(sha, list);
+  }
+  for (const list of byCommit.values()) list.sort();
+  return byCommit;
+}
+
+/** The page's project commits from the project repo; a missing folder or unreadable repo gives none (the sha stays). */
+async function projectDetails(ctx: StoreContext, projectId: string, shas: string[]): Promise<Map<string, ProjectCommitSummary>> {
+  if (shas.length === 0 || projectId === 'default' || !ctx.projects.has(projectId)) return new Map();
+  try {
+    const where = await ctx.projects.workdirState(projectId);
+    if (where.state === 'missing') return new Map();
+    return await projectCommitSummaries(where.path, shas, { allowedRoots: ctx.allowedRoots });
+  } catch {
+    return new Map();
+  }
+}
