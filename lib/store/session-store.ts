@@ -33,6 +33,7 @@ import { redoTurn, snapshotBeforeEdit, undoTurn, type UndoOutcome } from './oper
 import { resolveSessionAttachment, saveSessionAttachment } from './operations/session-attachments.js';
 import { projectCommits, type AttachmentUpload, type ProjectCommit, type ProjectDetail, type ProjectSummary, type ResolvedAttachment, type SavedAttachment } from './projects/index.js';
 import { assertProjectId } from './ids.js';
+import { writeContextFile } from './operations/context-file.js';
 
 export interface SessionStoreOptions {
   /** an OpenProgram state directory (sessions/, projects/) */
@@ -184,6 +185,10 @@ export class SessionStore {
   }
   async redoTurn(sessionId: string, turn: number): Promise<UndoOutcome> {
     return redoTurn(this.ctx, sessionId, turn);
+  }
+  /** context/commits/<replyId>.json: what was sent to the model for that reply. */
+  async writeContextFile(sessionId: string, replyId: string, context: unknown): Promise<void> {
+    return writeContextFile(this.ctx, sessionId, replyId, context);
   }
   /** The built-in file tools call this before they change a project file during a turn. */
   async snapshotBeforeEdit(sessionId: string, relPath: string): Promise<void> {
