@@ -66,9 +66,10 @@ export async function startModelServer(port = 0, host = '127.0.0.1', options: Mo
     for (const piece of pieces) {
       if (response.destroyed) return;
       if (delay > 0) await sleep(delay);
-      response.write(chunk({ content: piece }));
+      await new Promise((resolve) => response.write(chunk({ content: piece }), resolve));
       sent++;
       if (script.fail === 'stream' && sent >= 2) {
+        await sleep(50); // let what was written reach the client first
         response.destroy(); // broken off in the middle, as a crashed model server would
         return;
       }
