@@ -175,7 +175,13 @@ export class ChatDispatcher {
       .then((end) => {
         noteTurnEnded(store, sessionId);
         if (end.error) this.lastErrors.set(key, end.error);
+        // Free before announcing: a client that sends on chat_done must not meet a CONFLICT.
         this.running.delete(key);
+        if (end.status === 'failed') {
+          publish({ type: 'chat_error', data: { sessionId, ...(end.replyId ? { messageId: end.replyId } : {}), message: end.error ?? 'the turn failed' } });
+        } else {
+          publish({ type: 'chat_done', data: { sessionId, messageId: end.replyId ?? '', status: end.status } });
+        }
         return end;
       });
     this.running.set(key, { abort, done });

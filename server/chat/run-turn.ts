@@ -34,7 +34,10 @@ function systemPrompt(project: string): string {
   ].join('\n');
 }
 
-/** The turn after the user message: model calls and tool calls until a reply without calls, then finalize. */
+/**
+ * The turn after the user message: model calls and tool calls until a reply without calls, then
+ * finalize. The dispatcher announces the end (chat_done / chat_error) once the session is free.
+ */
 export async function runTurn({ store, sessionId, model, signal, publish }: TurnInput): Promise<TurnEnd> {
   const session = await store.getSession(sessionId);
   const written = new Set<string>();
@@ -105,11 +108,6 @@ export async function runTurn({ store, sessionId, model, signal, publish }: Turn
   } catch (error) {
     // Deleted meanwhile: nothing left to commit.
     if ((error as { code?: unknown }).code !== 'NOT_FOUND') throw error;
-  }
-  if (end.status === 'failed') {
-    publish({ type: 'chat_error', data: { sessionId, ...(end.replyId ? { messageId: end.replyId } : {}), message: end.error ?? 'the turn failed' } });
-  } else {
-    publish({ type: 'chat_done', data: { sessionId, messageId: end.replyId ?? '', status: end.status } });
   }
   return end;
 }
