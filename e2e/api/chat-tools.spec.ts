@@ -1,6 +1,6 @@
 import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cookieHeaderOf, expect, git, makeProjectRepo, MODEL_NAME, mutate, openEvents, query, test, workspaceOf, type Message, type ProjectCommit, type ProjectSummary } from '../fixtures';
+import { cookieHeaderOf, expect, git, makeProjectRepo, MODEL_NAME, mutate, openEvents, query, test, workspaceOf, type Message, type ProjectCommit, type ProjectSummary, type TimelineCommit } from '../fixtures';
 import { branchOf, modelRequests, send, turnEnded } from './chat-helpers';
 
 async function project(api: Parameters<typeof mutate>[0], path: string): Promise<ProjectSummary> {
@@ -27,6 +27,9 @@ test('a tool write in a project yields an agent commit of exactly that file, und
   ]);
   expect(git(dir, 'rev-parse', 'HEAD~1')).toBe(before);
   expect(git(dir, 'show', '--name-only', '--format=', 'HEAD')).toBe('docs/hello.md');
+  // Beside the session's turn commit in the timeline.
+  const timeline = (await query<{ commits: TimelineCommit[] }>(user.api, 'timeline.list', { sessionId })).data.commits;
+  expect(timeline[0]).toMatchObject({ turn: 1, projectCommit: commits[0]!.sha });
 
   // The transcript: the call under the reply that made it, then the answer.
   const branch = await branchOf(user.api, sessionId);

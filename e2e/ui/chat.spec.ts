@@ -65,3 +65,27 @@ test('with no model the composer says so and how to configure one', async ({ pag
   await expect(page.getByRole('button', { name: 'Send' })).toBeEnabled();
   await captureViews(page, 'chat-new');
 });
+
+test('Settings shows the model in use; the Admin page sets one, the key shown only as set', async ({ page, context, adminApi }) => {
+  await signInBrowser(context, adminApi);
+  await page.goto('/settings');
+  const inUse = page.getByRole('definition').filter({ hasText: 'e2e-model' }).first();
+  await expect(inUse).toBeVisible();
+  await page.goto('/admin');
+  const form = page.getByRole('form', { name: 'Model settings' });
+  try {
+    await form.getByLabel('Model', { exact: true }).fill('admin-ui-model');
+    await form.getByLabel('Server URL (OpenAI-compatible, …/v1)').fill('http://127.0.0.1:9/v1');
+    await form.getByLabel('API key').fill('sk-ui-secret');
+    await form.getByRole('button', { name: 'Save model' }).click();
+    await expect(form.getByLabel('API key')).toHaveAttribute('placeholder', 'set (leave empty to keep it)');
+    await expect(form.getByLabel('API key')).toHaveValue('');
+    await page.reload();
+    await expect(page.getByRole('form', { name: 'Model settings' }).getByLabel('Model', { exact: true })).toHaveValue('admin-ui-model');
+    expect(await page.content()).not.toContain('sk-ui-secret');
+    await page.goto('/settings');
+    await expect(page.getByRole('definition').filter({ hasText: 'admin-ui-model' })).toBeVisible();
+  } finally {
+    await mutate(adminApi, 'models.set', { baseUrl: null, apiKey: null, model: null, titleModel: null, detectLocal: false });
+  }
+});

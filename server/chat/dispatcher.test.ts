@@ -111,6 +111,21 @@ describe('the chat dispatcher', () => {
     expect(reply.content).not.toContain('word200');
   });
 
+  it('is free for the next message by the time chat_done goes out', async () => {
+    const model = createChatClient({ baseUrl: server.url, model: 'unit-model', timeoutMs: 5_000 });
+    const outcomes: Promise<unknown>[] = [];
+    const eager: ChatDispatcher = new ChatDispatcher({
+      publish: (_user, event) => {
+        if (event.type === 'chat_done' && outcomes.length === 0) outcomes.push(eager.send('u1', store, { sessionId: String(event.data['sessionId']), content: 'next' }));
+      },
+      chatModel: async () => ({ model }),
+    });
+    await eager.send('u1', store, { content: 'first' });
+    await eager.idle();
+    await expect(outcomes[0]).resolves.toMatchObject({ userMessageId: expect.any(String) });
+    await eager.idle();
+  });
+
   it('refuses to send without a model and writes nothing', async () => {
     const none = new ChatDispatcher({ publish: () => undefined, chatModel: async () => ({ model: null, reason: 'no model is configured: set it' }) });
     await expect(none.send('u1', store, { content: 'hi' })).rejects.toMatchObject({ code: 'PRECONDITION_FAILED', message: 'chat needs a model: no model is configured: set it' });
