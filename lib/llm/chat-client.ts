@@ -98,6 +98,7 @@ export function createChatClient(options: ChatClientOptions): ChatModel {
       });
     } catch (error) {
       if (request.signal?.aborted) throw error;
+      if (timeout.aborted) throw new ModelError(`the model did not answer within ${options.timeoutMs ?? 120_000} ms`);
       throw new ModelError(`the model server at ${options.baseUrl} could not be reached: ${(error as Error).message}`);
     }
     if (!response.ok) {
@@ -165,7 +166,7 @@ async function streamReply(response: Response, onDelta: (delta: string) => void,
     }
   } catch (error) {
     if (signal?.aborted) throw error;
-    if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) throw new ModelError('the model did not answer in time');
+    if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) throw new ModelError('the model did not finish its answer in time');
     throw new ModelError(`the model's answer broke off: ${(error as Error).message}`);
   }
   const toolCalls = [...calls.entries()]

@@ -111,6 +111,15 @@ describe('the chat dispatcher', () => {
     expect(reply.content).not.toContain('word200');
   });
 
+  it('ends failed when the model takes longer than the timeout', async () => {
+    const model = createChatClient({ baseUrl: server.url, model: 'unit-model', timeoutMs: 300 });
+    const impatient = new ChatDispatcher({ publish: (_user, event) => events.push(event), chatModel: async () => ({ model }) });
+    const { sessionId } = await impatient.send('u1', store, { content: 'take your time [[wait:1500]]' });
+    await impatient.idle();
+    expect((await store.getSession(sessionId)).status).toBe('failed');
+    expect(events.at(-1)).toMatchObject({ type: 'chat_error', data: { message: 'the model did not answer within 300 ms' } });
+  });
+
   it('is free for the next message by the time chat_done goes out', async () => {
     const model = createChatClient({ baseUrl: server.url, model: 'unit-model', timeoutMs: 5_000 });
     const outcomes: Promise<unknown>[] = [];
