@@ -71,7 +71,7 @@ export function SessionComposer({ sessionId }: { sessionId: string }) {
   }
 
   const chip =
-    detail && detail.turnCount === 0 ? (
+    detail && detail.turnCount === 0 && !running ? (
       <ProjectPicker projectId={detail.projectId} onChange={(id) => void onProject(id)} />
     ) : (
       <ProjectChipReadOnly name={detail?.project ?? '…'} />

@@ -105,6 +105,20 @@ test('a second send while a turn runs is CONFLICT; cancel ends the turn cancelle
     expect(again.status).toBe(409);
     expect(again.body.error?.data.code).toBe('CONFLICT');
     await events.waitFor((event) => event.type === 'chat_delta' && (event.data as { sessionId: string }).sessionId === sessionId);
+    // A tab that opens now reads the text so far; each delta says where it continues it.
+    const state = (await query<{ running: boolean; streaming: { messageId: string; text: string } | null }>(user.api, 'chat.state', { sessionId })).data;
+    expect(state.running).toBe(true);
+    const whole = `You said: a long answer please [[delay:40]] [[words:300]] ${Array.from({ length: 300 }, (_, i) => `word${i + 1}`).join(' ')}`;
+    expect(state.streaming!.text.length).toBeGreaterThan(0);
+    expect(whole.startsWith(state.streaming!.text)).toBe(true);
+    const deltas = events.events.filter((event) => event.type === 'chat_delta' && (event.data as { sessionId: string }).sessionId === sessionId);
+    let offset = 0;
+    for (const delta of deltas) {
+      const data = delta.data as { messageId: string; delta: string; offset: number };
+      expect(data.messageId).toBe(state.streaming!.messageId);
+      expect(data.offset).toBe(offset);
+      offset += data.delta.length;
+    }
     const cancelled = await mutate<{ cancelled: boolean }>(user.api, 'chat.cancel', { sessionId });
     expect(cancelled.data).toEqual({ cancelled: true });
     const session = await turnEnded(user.api, sessionId);

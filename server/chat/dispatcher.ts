@@ -1,7 +1,7 @@
 import { ConflictError, InvalidInputError, NotFoundError, PreconditionError, type Message, type SessionStore } from '@/lib/store/index';
 import type { Attachment } from '@/lib/llm/conversation';
 import type { ChatModel } from '@/lib/llm/chat-client';
-import { runTurn, type TurnEnd } from './run-turn';
+import { runTurn, type TurnEnd, type TurnProgress } from './run-turn';
 import { noteTurnEnded, noteTurnStarted } from './turn-journal';
 
 /**
@@ -33,6 +33,7 @@ export interface SendInput {
 interface Running {
   abort: AbortController;
   done: Promise<TurnEnd>;
+  progress: TurnProgress;
 }
 
 const WHY_NO_MODEL = 'chat needs a model';
@@ -50,6 +51,12 @@ export class ChatDispatcher {
 
   lastError(userId: string, sessionId: string): string | null {
     return this.lastErrors.get(`${userId}/${sessionId}`) ?? null;
+  }
+
+  /** The reply streaming now and its text so far (null when none streams). */
+  streaming(userId: string, sessionId: string): { messageId: string; text: string } | null {
+    const progress = this.running.get(`${userId}/${sessionId}`)?.progress;
+    return progress?.replyId ? { messageId: progress.replyId, text: progress.text } : null;
   }
 
   async send(userId: string, store: SessionStore, input: SendInput): Promise<{ sessionId: string; userMessageId: string }> {
@@ -154,7 +161,7 @@ export class ChatDispatcher {
     const key = `${userId}/${sessionId}`;
     if (this.running.has(key)) throw new ConflictError('a turn is already running in this session');
     // A placeholder until the turn starts: a second send in between is a CONFLICT too.
-    this.running.set(key, { abort: new AbortController(), done: Promise.resolve({ status: 'idle', replyId: null, error: null }) });
+    this.running.set(key, { abort: new AbortController(), done: Promise.resolve({ status: 'idle', replyId: null, error: null }), progress: { replyId: null, text: '' } });
   }
 
   private release(userId: string, sessionId: string): void {
@@ -167,7 +174,8 @@ export class ChatDispatcher {
     noteTurnStarted(store, sessionId, { turn, model: model.model });
     this.lastErrors.delete(key);
     const publish = (event: ChatEvent) => this.deps.publish(userId, event);
-    const done = runTurn({ store, sessionId, model, signal: abort.signal, publish })
+    const progress: TurnProgress = { replyId: null, text: '' };
+    const done = runTurn({ progress, store, sessionId, model, signal: abort.signal, publish })
       .catch((error: unknown): TurnEnd => {
         console.error(`[chat] turn of ${sessionId} failed:`, error);
         return { status: 'failed', replyId: null, error: (error as Error).message };
@@ -184,7 +192,7 @@ export class ChatDispatcher {
         }
         return end;
       });
-    this.running.set(key, { abort, done });
+    this.running.set(key, { abort, done, progress });
   }
 
   private async attachmentsOf(store: SessionStore, sessionId: string, ids: string[]): Promise<Attachment[]> {

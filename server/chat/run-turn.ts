@@ -13,7 +13,14 @@ export interface TurnEnd {
   error: string | null;
 }
 
+/** The reply streaming now, for a tab that opens in the middle of it (chat.state). */
+export interface TurnProgress {
+  replyId: string | null;
+  text: string;
+}
+
 interface TurnInput {
+  progress: TurnProgress;
   store: SessionStore;
   sessionId: string;
   model: ChatModel;
@@ -38,7 +45,7 @@ function systemPrompt(project: string): string {
  * The turn after the user message: model calls and tool calls until a reply without calls, then
  * finalize. The dispatcher announces the end (chat_done / chat_error) once the session is free.
  */
-export async function runTurn({ store, sessionId, model, signal, publish }: TurnInput): Promise<TurnEnd> {
+export async function runTurn({ progress, store, sessionId, model, signal, publish }: TurnInput): Promise<TurnEnd> {
   const session = await store.getSession(sessionId);
   const written = new Set<string>();
   const tools = await toolContext(store, session.projectId, session.workdirs, sessionId, written);
@@ -52,11 +59,15 @@ export async function runTurn({ store, sessionId, model, signal, publish }: Turn
       const offered = call < MAX_MODEL_CALLS - 1 ? [...FILE_TOOLS] : [];
       await store.writeContextFile(sessionId, replyId, { model: model.model, tools: offered.map((tool) => tool.name), messages });
       let text = '';
+      progress.replyId = replyId;
+      progress.text = '';
       let reply: StreamedReply;
       try {
         reply = await model.streamChat({ messages, tools: offered, signal }, (delta) => {
+          // offset: where the delta starts, so a tab that read the text so far can join without gaps.
+          publish({ type: 'chat_delta', data: { sessionId, messageId: replyId, delta, offset: text.length } });
           text += delta;
-          publish({ type: 'chat_delta', data: { sessionId, messageId: replyId, delta } });
+          progress.text = text;
         });
       } catch (error) {
         const cancelled = signal.aborted;

@@ -44,7 +44,12 @@ export const chatRouter = createTRPCRouter({
   /** Whether a turn runs now, and the last failure of this process, for a tab that opens late. */
   state: sessionProcedure.input(z.object({ sessionId: sessionIdInput }).strict()).query(({ ctx }) => {
     const chat = getChatDispatcher();
-    return { running: chat.isRunning(ctx.user.id, ctx.sessionId), lastError: chat.lastError(ctx.user.id, ctx.sessionId) };
+    return {
+      running: chat.isRunning(ctx.user.id, ctx.sessionId),
+      lastError: chat.lastError(ctx.user.id, ctx.sessionId),
+      /** the reply streaming now and its text so far; chat_delta's `offset` continues it */
+      streaming: chat.streaming(ctx.user.id, ctx.sessionId),
+    };
   }),
 
   /** The model in use, or exactly why there is none (Settings, the composer). */
