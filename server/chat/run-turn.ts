@@ -86,6 +86,7 @@ export async function runTurn({ progress, store, sessionId, model, signal, publi
         name: model.model,
         metadata: { model: model.model, ...(reply.toolCalls.length > 0 ? { tool_calls: reply.toolCalls } : {}) },
       });
+      progress.replyId = null; // a node now: no longer "in progress" for a tab that opens late
       if (reply.toolCalls.length === 0) break;
       for (const toolCall of reply.toolCalls) {
         const outcome = await runFileTool(toolCall.name, toolCall.arguments, tools);
