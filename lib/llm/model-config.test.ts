@@ -57,7 +57,8 @@ describe('local detection', () => {
     const server = await startModelServer(0, '127.0.0.1', { models: ['m1', 'm2'] });
     const port = Number(new URL(server.url).port);
     try {
-      const found = await detectLocalServers([{ name: 'Test', port }, { name: 'Closed', port: 9 }]);
+      // A generous timeout: the machine may be busy; a closed port answers at once anyway.
+      const found = await detectLocalServers([{ name: 'Test', port }, { name: 'Closed', port: 9 }], 5_000);
       expect(found).toEqual([{ name: 'Test', port, baseUrl: `http://127.0.0.1:${port}/v1`, models: ['m1', 'm2'] }]);
     } finally {
       await server.close();
