@@ -15,6 +15,7 @@ import { benchProjectCommit } from './project-commit.js';
 import { benchServer } from './server-bench.js';
 import { benchSessionPage } from './session-page-bench.js';
 import { benchTimeline } from './timeline-bench.js';
+import { benchChat } from './chat-bench.js';
 import { scratchDirs } from './scratch.js';
 
 type Bench = () => Promise<Record<string, number>>;
@@ -28,6 +29,7 @@ const BENCHES: Record<string, Bench> = {
   server: benchServer,
   'session page': benchSessionPage,
   timeline: benchTimeline,
+  chat: benchChat,
 };
 
 const [flag, name] = process.argv.slice(2);

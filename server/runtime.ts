@@ -3,8 +3,8 @@ import { join, resolve } from 'node:path';
 import { AuthStore, isUserId } from '@/lib/auth/index';
 import { EventHub } from '@/server/events/hub';
 import { RepackQueue, SessionStore, type TitleModel } from '@/lib/store/index';
-import { chatModelFromEnv } from '@/lib/llm/chat-client';
-import { titleModelFrom } from '@/lib/llm/title-model';
+import { ModelService } from '@/server/chat/models';
+import { failInterruptedTurns } from '@/server/chat/turn-journal';
 
 /**
  * Process-wide singletons, kept on globalThis: Next may load this module once for route handlers
@@ -22,8 +22,8 @@ interface Runtime {
   repackQueue: RepackQueue;
   /** stores whose open has finished: a signal handler flushes them without awaiting */
   openedStores: UserStore[];
-  /** OPENPROGRAM_LLM_BASE_URL + OPENPROGRAM_LLM_MODEL, or null: titles then stay truncated */
-  titleModel: TitleModel | null;
+  /** the model of chat and titles: admin settings, OPENPROGRAM_LLM_*, or a detected local server */
+  models: ModelService;
 }
 
 /** OPENPROGRAM_MAX_STREAMS_PER_USER raises or lowers the cap of open event streams (default 20). */
@@ -51,7 +51,7 @@ function runtime(): Runtime {
       userStores: new Map(),
       repackQueue: new RepackQueue(),
       openedStores: [],
-      titleModel: titleModelFromEnv(),
+      models: new ModelService(join(dataDir, 'auth')),
     };
     // Sign-ins that end (disable, password change or reset) close their event streams at once.
     const hub = current.hub;
@@ -59,11 +59,6 @@ function runtime(): Runtime {
     holder[KEY] = current;
   }
   return current;
-}
-
-function titleModelFromEnv(): TitleModel | null {
-  const chat = chatModelFromEnv();
-  return chat ? titleModelFrom(chat) : null;
 }
 
 /** `OPENPROGRAM_DATA_DIR` (default ./data), absolute, created 0700. */
@@ -79,6 +74,10 @@ export function getEventHub(): EventHub {
   return runtime().hub;
 }
 
+export function getModelService(): ModelService {
+  return runtime().models;
+}
+
 /**
  * The session store of one user (`<DATA>/users/<userId>`, workspace `<DATA>/workspaces/<userId>`),
  * opened on first use and shared by every request after it. Its events go to the user's streams.
@@ -86,7 +85,8 @@ export function getEventHub(): EventHub {
  */
 export function getUserStore(userId: string): Promise<UserStore> {
   if (!isUserId(userId)) return Promise.reject(new Error(`invalid user id ${JSON.stringify(userId)}`));
-  const { userStores, openedStores, dataDir, hub, repackQueue, titleModel } = runtime();
+  const { userStores, openedStores, dataDir, hub, repackQueue, models } = runtime();
+  const titleModel: TitleModel = models.titleModel;
   let opening = userStores.get(userId);
   if (!opening) {
     opening = (async () => {
@@ -94,6 +94,8 @@ export function getUserStore(userId: string): Promise<UserStore> {
       mkdirSync(workspaceRoot, { recursive: true, mode: 0o700 });
       const store = await SessionStore.open({ stateDir: join(dataDir, 'users', userId), workspaceRoot, repackQueue, titleModel });
       hub.attach(userId, store.events);
+      // A chat turn the last process did not finish ends failed, with what it had written committed.
+      await failInterruptedTurns(store);
       openedStores.push(store);
       return store;
     })();

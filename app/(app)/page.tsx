@@ -1,32 +1,18 @@
-import Link from 'next/link';
-import { requireUser } from '@/trpc/server';
+import { NewChat } from '@/components/chat/new-chat';
+import { getQueryClient, HydrateClient, requireUser, trpc } from '@/trpc/server';
 
+export const metadata = { title: 'New chat · Entity Memory' };
+
+/** `/`: a new chat, a draft that creates nothing until its first message is sent. */
 export default async function HomePage() {
-  const user = await requireUser();
+  await requireUser();
+  const queryClient = getQueryClient();
+  await Promise.all([queryClient.prefetchQuery(trpc.chat.modelStatus.queryOptions()), queryClient.prefetchQuery(trpc.project.list.queryOptions())]);
   return (
-    <section className="space-y-4" aria-labelledby="home-title">
-      <h1 id="home-title" className="text-2xl font-semibold">
-        Welcome, {user.email}
-      </h1>
-      <p className="text-neutral-600 dark:text-neutral-400">
-        Entity Memory keeps every agent conversation as replayable history in git. Agents write to it with an API token.
-      </p>
-      <ul className="list-inside list-disc space-y-1 text-sm">
-        <li>
-          <Link href="/settings" className="text-blue-700 underline dark:text-blue-400">
-            Settings
-          </Link>
-          : change your password and create API tokens for your agents.
-        </li>
-        {user.admin ? (
-          <li>
-            <Link href="/admin" className="text-blue-700 underline dark:text-blue-400">
-              Admin
-            </Link>
-            : create, disable and reset users; open or close sign-up.
-          </li>
-        ) : null}
-      </ul>
-    </section>
+    <HydrateClient>
+      <div className="mx-auto max-w-3xl px-4 py-6">
+        <NewChat />
+      </div>
+    </HydrateClient>
   );
 }

@@ -93,4 +93,13 @@ export const PROCEDURES: ProcedureRow[] = [
   { path: 'timeline.diff', type: 'query', access: 'protected', valid: { sessionId: SESSION, sha: NO_SHA }, invalid: { sessionId: SESSION, sha: 'HEAD' } },
   { path: 'timeline.at', type: 'query', access: 'protected', valid: { sessionId: SESSION, sha: NO_SHA }, invalid: { sessionId: SESSION, sha: 'abc' } },
   { path: 'timeline.graph', type: 'query', access: 'protected', valid: { sessionId: SESSION }, invalid: { sessionId: SESSION, extra: 1 } },
+
+  { path: 'chat.send', type: 'mutation', access: 'protected', valid: { content: 'matrix hello' }, invalid: { content: '   ' } },
+  { path: 'chat.retry', type: 'mutation', access: 'protected', valid: { sessionId: SESSION, assistantId: 'nope' }, invalid: { sessionId: SESSION, assistantId: '../x' } },
+  { path: 'chat.cancel', type: 'mutation', access: 'protected', valid: { sessionId: SESSION }, invalid: { sessionId: SESSION, extra: 1 } },
+  { path: 'chat.state', type: 'query', access: 'protected', valid: { sessionId: SESSION }, invalid: { sessionId: 'projects' } },
+  { path: 'chat.modelStatus', type: 'query', access: 'protected' },
+  { path: 'models.get', type: 'query', access: 'admin' },
+  { path: 'models.set', type: 'mutation', access: 'admin', valid: { detectLocal: false }, invalid: { baseUrl: 'ftp://x' } },
+  { path: 'models.detect', type: 'mutation', access: 'admin' },
 ];

@@ -25,7 +25,7 @@ describe('OpenAI-compatible chat client against the loopback model server', () =
     const model = titleModelFrom(createChatClient({ baseUrl: server.url, model: 'test-model' }));
     const answer = await model.complete({ system: TITLE_SYSTEM_PROMPT, messages: [{ role: 'user', content: 'plan a trip to kyoto' }], maxTokens: 50, temperature: 0.3 });
     expect(answer).toBe('Title: "Plan A Trip To"');
-    expect(server.requests.at(-1)).toMatchObject({ model: 'test-model', max_tokens: 50, temperature: 0.3, stream: false });
+    expect(server.requests.at(-1)?.body).toMatchObject({ model: 'test-model', max_tokens: 50, temperature: 0.3, stream: false });
   });
 
   it('reports an unreachable server and an error status as ModelError', async () => {

@@ -7,6 +7,26 @@ export interface ChatMessage {
   content: string;
 }
 
+/** A function call the model asked for (OpenAI `tool_calls`); `arguments` is JSON text. */
+export interface ToolCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+/** The messages of a conversation with tools: an assistant turn may call tools, a tool message answers one call. */
+export type ToolChatMessage =
+  | ChatMessage
+  | { role: 'assistant'; content: string | null; tool_calls: { id: string; type: 'function'; function: { name: string; arguments: string } }[] }
+  | { role: 'tool'; tool_call_id: string; content: string };
+
+export interface ToolSpec {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments */
+  parameters: Record<string, unknown>;
+}
+
 export interface ChatRequest {
   messages: ChatMessage[];
   maxTokens?: number;
@@ -14,10 +34,23 @@ export interface ChatRequest {
   signal?: AbortSignal;
 }
 
+export interface ToolChatRequest extends Omit<ChatRequest, 'messages'> {
+  messages: ToolChatMessage[];
+  tools?: ToolSpec[];
+}
+
+export interface StreamedReply {
+  text: string;
+  toolCalls: ToolCall[];
+  finishReason: string | null;
+}
+
 export interface ChatModel {
   readonly model: string;
   complete(request: ChatRequest): Promise<string>;
   stream(request: ChatRequest, onDelta: (delta: string) => void): Promise<string>;
+  /** A streamed reply that may call tools: text deltas as they arrive, the calls assembled at the end. */
+  streamChat(request: ToolChatRequest, onDelta: (delta: string) => void): Promise<StreamedReply>;
 }
 
 export interface ChatClientOptions {
@@ -43,7 +76,7 @@ export function createChatClient(options: ChatClientOptions): ChatModel {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (options.apiKey) headers['authorization'] = `Bearer ${options.apiKey}`;
 
-  async function post(request: ChatRequest, stream: boolean): Promise<Response> {
+  async function post(request: ToolChatRequest, stream: boolean): Promise<Response> {
     const timeout = AbortSignal.timeout(options.timeoutMs ?? 120_000);
     const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
     let response: Response;
@@ -58,10 +91,14 @@ export function createChatClient(options: ChatClientOptions): ChatModel {
           stream,
           ...(request.maxTokens !== undefined ? { max_tokens: request.maxTokens } : {}),
           ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+          ...(request.tools && request.tools.length > 0
+            ? { tools: request.tools.map((tool) => ({ type: 'function', function: tool })) }
+            : {}),
         }),
       });
     } catch (error) {
       if (request.signal?.aborted) throw error;
+      if (timeout.aborted) throw new ModelError(`the model did not answer within ${options.timeoutMs ?? 120_000} ms`);
       throw new ModelError(`the model server at ${options.baseUrl} could not be reached: ${(error as Error).message}`);
     }
     if (!response.ok) {
@@ -81,26 +118,62 @@ export function createChatClient(options: ChatClientOptions): ChatModel {
       return content;
     },
     async stream(request, onDelta) {
-      const response = await post(request, true);
-      if (!response.body) throw new ModelError('the model answered without a body');
-      let text = '';
-      for await (const data of serverSentData(response.body)) {
-        if (data === '[DONE]') break;
-        let chunk: { choices?: { delta?: { content?: unknown } }[] };
-        try {
-          chunk = JSON.parse(data) as typeof chunk;
-        } catch {
-          continue; // a keep-alive or a vendor extension
-        }
-        const delta = chunk.choices?.[0]?.delta?.content;
-        if (typeof delta === 'string' && delta !== '') {
-          text += delta;
-          onDelta(delta);
-        }
-      }
-      return text;
+      return (await streamReply(await post(request, true), onDelta, request.signal)).text;
+    },
+    async streamChat(request, onDelta) {
+      return streamReply(await post(request, true), onDelta, request.signal);
     },
   };
+}
+
+interface StreamChunk {
+  choices?: {
+    delta?: { content?: unknown; tool_calls?: { index?: number; id?: string; function?: { name?: string; arguments?: string } }[] };
+    finish_reason?: string | null;
+  }[];
+}
+
+/** Text deltas as they come; tool calls arrive in pieces keyed by `index` and are joined here. */
+async function streamReply(response: Response, onDelta: (delta: string) => void, signal?: AbortSignal): Promise<StreamedReply> {
+  if (!response.body) throw new ModelError('the model answered without a body');
+  let text = '';
+  let finishReason: string | null = null;
+  const calls = new Map<number, ToolCall>();
+  try {
+    for await (const data of serverSentData(response.body)) {
+      if (data === '[DONE]') break;
+      let chunk: StreamChunk;
+      try {
+        chunk = JSON.parse(data) as StreamChunk;
+      } catch {
+        continue; // a keep-alive or a vendor extension
+      }
+      const choice = chunk.choices?.[0];
+      const delta = choice?.delta?.content;
+      if (typeof delta === 'string' && delta !== '') {
+        text += delta;
+        onDelta(delta);
+      }
+      for (const piece of choice?.delta?.tool_calls ?? []) {
+        const index = piece.index ?? 0;
+        const call = calls.get(index) ?? { id: '', name: '', arguments: '' };
+        if (piece.id) call.id = piece.id;
+        if (piece.function?.name) call.name += piece.function.name;
+        if (piece.function?.arguments) call.arguments += piece.function.arguments;
+        calls.set(index, call);
+      }
+      if (choice?.finish_reason) finishReason = choice.finish_reason;
+    }
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) throw new ModelError('the model did not finish its answer in time');
+    throw new ModelError(`the model's answer broke off: ${(error as Error).message}`);
+  }
+  const toolCalls = [...calls.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([index, call]) => ({ ...call, id: call.id || `call_${index}` }))
+    .filter((call) => call.name !== '');
+  return { text, toolCalls, finishReason };
 }
 
 /** The `data:` payloads of a server-sent-event body. */
@@ -130,5 +203,11 @@ export function chatModelFromEnv(env: NodeJS.ProcessEnv = process.env): ChatMode
   const baseUrl = env['OPENPROGRAM_LLM_BASE_URL'];
   const model = env['OPENPROGRAM_LLM_MODEL'];
   if (!baseUrl || !model) return null;
-  return createChatClient({ baseUrl, model, apiKey: env['OPENPROGRAM_LLM_API_KEY'] });
+  return createChatClient({ baseUrl, model, apiKey: env['OPENPROGRAM_LLM_API_KEY'], timeoutMs: timeoutFromEnv(env) });
+}
+
+/** OPENPROGRAM_LLM_TIMEOUT_MS: how long one model call may take in all (default 120 s). */
+export function timeoutFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): number | undefined {
+  const value = Number(env['OPENPROGRAM_LLM_TIMEOUT_MS']);
+  return Number.isInteger(value) && value > 0 ? value : undefined;
 }

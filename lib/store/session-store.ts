@@ -39,6 +39,7 @@ import { resolveSessionAttachment, saveSessionAttachment } from './operations/se
 import { projectCommits, type AttachmentUpload, type ProjectCommit, type ProjectDetail, type ProjectSummary, type ResolvedAttachment, type SavedAttachment } from './projects/index.js';
 import { assertProjectId } from './ids.js';
 import { NotFoundError, PreconditionError } from './errors.js';
+import { writeContextFile } from './operations/context-file.js';
 
 export interface SessionStoreOptions {
   /** an OpenProgram state directory (sessions/, projects/) */
@@ -211,6 +212,10 @@ export class SessionStore {
   }
   async redoTurn(sessionId: string, turn: number): Promise<UndoOutcome> {
     return redoTurn(this.ctx, sessionId, turn);
+  }
+  /** context/commits/<replyId>.json: what was sent to the model for that reply. */
+  async writeContextFile(sessionId: string, replyId: string, context: unknown): Promise<void> {
+    return writeContextFile(this.ctx, sessionId, replyId, context);
   }
   /** The built-in file tools call this before they change a project file during a turn. */
   async snapshotBeforeEdit(sessionId: string, relPath: string): Promise<void> {

@@ -9,6 +9,8 @@ import { branchRouter } from './routers/branch';
 import { turnRouter } from './routers/turn';
 import { projectRouter } from './routers/project';
 import { timelineRouter } from './routers/timeline';
+import { chatRouter } from './routers/chat';
+import { modelsRouter } from './routers/models';
 
 /**
  * Every router, one per domain (server/api/routers/<domain>.ts). The store's routers go here too:
@@ -25,7 +27,8 @@ export const appRouter = createTRPCRouter({
   turn: turnRouter,
   project: projectRouter,
   timeline: timelineRouter,
-  // chat: chatRouter,
+  chat: chatRouter,
+  models: modelsRouter,
 });
 
 export type AppRouter = typeof appRouter;

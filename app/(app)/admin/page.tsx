@@ -2,6 +2,7 @@ import { notFound } from 'next/navigation';
 import { CreateUserForm } from '@/components/admin/create-user-form';
 import { SignupSwitch } from '@/components/admin/signup-switch';
 import { UserTable } from '@/components/admin/user-table';
+import { ModelsAdminSection } from '@/components/models/models-admin-section';
 import { getServerCaller, requireUser } from '@/trpc/server';
 
 export const metadata = { title: 'Admin · Entity Memory' };
@@ -27,6 +28,7 @@ export default async function AdminPage() {
         </h2>
         <SignupSwitch initialOpen={status.signupOpen} />
       </section>
+      <ModelsAdminSection />
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import { ChangePasswordForm } from '@/components/settings/change-password-form';
 import { TokenCreateForm } from '@/components/settings/token-create-form';
 import { TokenList } from '@/components/settings/token-list';
+import { ModelStatusSection } from '@/components/models/model-status-section';
 import { getServerCaller, requireUser } from '@/trpc/server';
 
 export const metadata = { title: 'Settings · Entity Memory' };
@@ -23,6 +24,7 @@ export default async function SettingsPage() {
         <TokenCreateForm />
         <TokenList initialTokens={tokens} />
       </section>
+      <ModelStatusSection />
     </div>
   );
 }

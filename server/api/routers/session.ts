@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { SessionStore } from '@/lib/store/index';
+import { getChatDispatcher } from '@/server/chat/runtime';
 import { createTRPCRouter, sessionProcedure, storeProcedure } from '../trpc';
 import { cursorInput, labelInput, limitInput, pathInput, projectIdInput, sessionIdInput } from '../schemas';
 
@@ -9,10 +10,13 @@ const BULK_ACTIONS = ['archive', 'unarchive', 'delete', 'markRead'] as const;
 type BulkAction = (typeof BULK_ACTIONS)[number];
 
 /** One session of a bulk request; false when it is not (or no longer) in the caller's store. */
-async function applyBulk(store: SessionStore, id: string, action: BulkAction): Promise<boolean> {
+async function applyBulk(store: SessionStore, userId: string, id: string, action: BulkAction): Promise<boolean> {
   if (!store.hasSession(id)) return false;
   try {
-    if (action === 'delete') await store.deleteSession(id);
+    if (action === 'delete') {
+      await getChatDispatcher().stop(userId, id);
+      await store.deleteSession(id);
+    }
     else if (action === 'markRead') await store.updateSession(id, { unread: false });
     else await store.setArchived(id, action === 'archive');
     return true;
@@ -98,7 +102,11 @@ export const sessionRouter = createTRPCRouter({
     .input(z.object({ id: sessionIdInput, archived: z.boolean() }).strict())
     .mutation(({ ctx, input }) => ctx.store.setArchived(ctx.sessionId, input.archived)),
 
-  delete: sessionProcedure.input(z.object({ id: sessionIdInput }).strict()).mutation(({ ctx }) => ctx.store.deleteSession(ctx.sessionId)),
+  /** A running chat turn is stopped first (DESIGN §4.9). */
+  delete: sessionProcedure.input(z.object({ id: sessionIdInput }).strict()).mutation(async ({ ctx }) => {
+    await getChatDispatcher().stop(ctx.user.id, ctx.sessionId);
+    return ctx.store.deleteSession(ctx.sessionId);
+  }),
 
   /** Ids not in the caller's store (someone else's included) come back in `missing`. */
   bulk: storeProcedure
@@ -106,7 +114,7 @@ export const sessionRouter = createTRPCRouter({
     .mutation(async ({ ctx, input }) => {
       const done: string[] = [];
       const missing: string[] = [];
-      for (const id of new Set(input.ids)) ((await applyBulk(ctx.store, id, input.action)) ? done : missing).push(id);
+      for (const id of new Set(input.ids)) ((await applyBulk(ctx.store, ctx.user.id, id, input.action)) ? done : missing).push(id);
       return { done, missing };
     }),
 

@@ -1,0 +1,129 @@
+/**
+ * chat_overhead_p50_ms (DESIGN §9): a whole turn through chat.send over HTTP — the user node,
+ * the streamed reply as chat_delta events, the reply node, the context file, the turn commit,
+ * chat_done on the event stream — minus the model's own time, measured by the loopback test
+ * model server itself (request received → answer sent). Needs `npm run build` first.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import http from 'node:http';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { AuthStore } from '../lib/auth/index.js';
+import { startModelServer } from '../lib/llm/testing/model-server.js';
+import { scratchDir } from './scratch.js';
+import { p50, round } from './store-bench.js';
+
+const PORT = Number(process.env['BENCH_PORT'] ?? 3199);
+const BASE = `http://127.0.0.1:${PORT}`;
+const TURNS = 60;
+const WARMUP = 10;
+const agent = new http.Agent({ keepAlive: true });
+
+function post(path: string, token: string, body: unknown): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const payload = JSON.stringify(body);
+    const req = http.request(
+      `${BASE}${path}`,
+      { method: 'POST', agent, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+async function startApp(dataDir: string, modelUrl: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(process.cwd(), 'server', 'http', 'serve.ts'), '-p', String(PORT), '-H', '127.0.0.1'], {
+    env: { ...process.env, OPENPROGRAM_DATA_DIR: dataDir, NEXTAUTH_URL: BASE, NODE_ENV: 'production', OPENPROGRAM_LLM_BASE_URL: modelUrl, OPENPROGRAM_LLM_MODEL: 'bench-model' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  child.stdout!.on('data', (chunk: Buffer) => (log += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    const up = await new Promise<boolean>((resolve) => http.get(`${BASE}/api/health`, (res) => resolve(res.statusCode === 200)).on('error', () => resolve(false)));
+    if (up) return child;
+    if (child.exitCode !== null) throw new Error(`server exited: ${log}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`server did not start: ${log}`);
+}
+
+/** The event stream; `onDone` gets the arrival time of each chat_done. */
+function openStream(token: string, onDone: (at: number) => void): Promise<http.ClientRequest> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(`${BASE}/api/events`, { agent: false, headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' } }, (res) => {
+      if (res.statusCode !== 200) return reject(new Error(`events: ${res.statusCode}`));
+      res.setEncoding('utf8');
+      let buffer = '';
+      res.on('data', (chunk: string) => {
+        const at = performance.now();
+        buffer += chunk;
+        let end: number;
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          if (/^event: chat_done$/m.test(block)) onDone(at);
+        }
+      });
+      resolve(req);
+    });
+    req.on('error', reject);
+  });
+}
+
+export async function benchChat(): Promise<Record<string, number>> {
+  if (!existsSync(join(process.cwd(), '.next', 'BUILD_ID'))) {
+    process.stderr.write('bench: chat figures need `npm run build`; skipped\n');
+    return {};
+  }
+  const model = await startModelServer();
+  const dataDir = scratchDir('em-bench-chat-');
+  const auth = new AuthStore(join(dataDir, 'auth'));
+  const user = await auth.users.create({ email: 'chat@bench.test', password: 'bench password long', admin: true });
+  const token = auth.tokens.create(user.id, { name: 'bench' }).token;
+  auth.flushSync();
+  let server: ChildProcess | null = null;
+  let stream: http.ClientRequest | null = null;
+  try {
+    server = await startApp(dataDir, model.url);
+    let waiting: ((at: number) => void) | null = null;
+    stream = await openStream(token, (at) => waiting?.(at));
+    let sessionId: string | undefined;
+    const overhead: number[] = [];
+    for (let i = 0; i < TURNS; i++) {
+      const done = new Promise<number>((resolve) => (waiting = resolve));
+      const before = model.requests.length;
+      const start = performance.now();
+      const answer = await post('/api/trpc/chat.send', token, { content: `bench turn ${i}: tell me something`, ...(sessionId ? { sessionId } : {}) });
+      if (answer.status !== 200) throw new Error(`chat.send: ${answer.status} ${answer.body.slice(0, 200)}`);
+      sessionId ??= (JSON.parse(answer.body) as { result: { data: { sessionId: string } } }).result.data.sessionId;
+      const end = await done;
+      // The chat requests of this turn (title requests run in the background, after chat_done).
+      const modelMs = model.requests
+        .slice(before)
+        .filter((request) => request.body.stream)
+        .reduce((sum, request) => sum + (request.durationMs ?? 0), 0);
+      if (i >= WARMUP) overhead.push(end - start - modelMs);
+      // Let the background title request of turns 1/6/16/40 finish outside the timed window.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    return { chat_overhead_p50_ms: round(p50(overhead)) };
+  } finally {
+    stream?.destroy();
+    agent.destroy();
+    if (server && server.exitCode === null) {
+      server.kill('SIGTERM');
+      await new Promise((resolve) => server!.once('exit', resolve));
+    }
+    await model.close();
+  }
+}

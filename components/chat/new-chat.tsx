@@ -1,0 +1,77 @@
+'use client';
+
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useRouter } from 'next/navigation';
+import { useState } from 'react';
+import { toast } from 'sonner';
+import { useTRPC } from '@/trpc/client';
+import { Composer } from './composer';
+import { NoModelNotice } from './no-model-notice';
+import { ProjectPicker } from './project-chip';
+import { uploadAttachment } from './upload-attachment';
+import { useDraft } from './use-draft';
+
+/**
+ * The new-chat page's composer: a draft that creates nothing until it is sent. Sending creates
+ * the session with its first message (with attachments: the session first, then the uploads,
+ * then the message) and opens it.
+ */
+export function NewChat() {
+  const trpc = useTRPC();
+  const router = useRouter();
+  const { draft, update, clear } = useDraft('new');
+  const [files, setFiles] = useState<File[]>([]);
+  const [sending, setSending] = useState(false);
+  const status = useQuery(trpc.chat.modelStatus.queryOptions());
+  const send = useMutation(trpc.chat.send.mutationOptions());
+  const create = useMutation(trpc.session.create.mutationOptions());
+  const remove = useMutation(trpc.session.delete.mutationOptions());
+  const projectId = draft.projectId;
+
+  async function onSend() {
+    const content = draft.text;
+    setSending(true);
+    let made: string | null = null;
+    try {
+      let sessionId: string;
+      if (files.length > 0) {
+        made = (await create.mutateAsync({ source: 'web', ...(projectId !== 'default' ? { projectId } : {}) })).id;
+        const uploaded = [];
+        for (const file of files) uploaded.push(await uploadAttachment(made, file));
+        sessionId = (await send.mutateAsync({ sessionId: made, content, attachmentIds: uploaded.map((file) => file.id) })).sessionId;
+      } else {
+        sessionId = (await send.mutateAsync({ content, ...(projectId !== 'default' ? { projectId } : {}) })).sessionId;
+      }
+      clear();
+      setFiles([]);
+      router.push(`/sessions/${sessionId}`);
+    } catch (error) {
+      // Never an empty shell: a session made only for these uploads goes if the message did not.
+      if (made) await remove.mutateAsync({ id: made }).catch(() => undefined);
+      toast.error((error as Error).message);
+      setSending(false);
+    }
+  }
+
+  return (
+    <div className="flex min-h-[60vh] flex-col justify-center gap-4">
+      <h1 className="text-center text-2xl font-semibold">New chat</h1>
+      <p className="text-center text-sm text-neutral-600 dark:text-neutral-400">
+        Nothing is saved until you send: then the conversation becomes a session with its own git history.
+      </p>
+      <NoModelNotice />
+      <Composer
+        value={draft.text}
+        onChange={(text) => update({ text })}
+        files={files}
+        onFilesChange={setFiles}
+        onSend={() => void onSend()}
+        onStop={() => undefined}
+        running={false}
+        sending={sending}
+        sendDisabled={status.data ? !status.data.configured : false}
+        projectChip={<ProjectPicker projectId={projectId} onChange={(id) => update({ projectId: id })} />}
+      />
+    </div>
+  );
+}

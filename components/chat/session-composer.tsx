@@ -1,0 +1,99 @@
+'use client';
+
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { toast } from 'sonner';
+import { useLiveEvents } from '@/components/live/live-events-provider';
+import { useTRPC } from '@/trpc/client';
+import { Composer } from './composer';
+import { NoModelNotice } from './no-model-notice';
+import { ProjectChipReadOnly, ProjectPicker } from './project-chip';
+import { StreamingReply } from './streaming-reply';
+import { TurnStatus } from './turn-status';
+import { uploadAttachment } from './upload-attachment';
+import { useDraft } from './use-draft';
+
+/**
+ * The composer of an open session (mounted by the session page): the streaming reply, the turn's
+ * status, the message box with Send / Stop. The project chip is a picker until the first turn.
+ */
+export function SessionComposer({ sessionId }: { sessionId: string }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const session = useQuery(trpc.session.get.queryOptions({ id: sessionId }));
+  const state = useQuery(trpc.chat.state.queryOptions({ sessionId }));
+  const status = useQuery(trpc.chat.modelStatus.queryOptions());
+  const { draft, update, clear } = useDraft(sessionId);
+  const [files, setFiles] = useState<File[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  const send = useMutation(trpc.chat.send.mutationOptions());
+  const cancel = useMutation(trpc.chat.cancel.mutationOptions());
+  const setProject = useMutation(trpc.project.setForSession.mutationOptions());
+
+  const refresh = () => {
+    void queryClient.invalidateQueries({ queryKey: trpc.session.get.queryKey({ id: sessionId }) });
+    void queryClient.invalidateQueries({ queryKey: trpc.chat.state.queryKey({ sessionId }) });
+  };
+  useLiveEvents((event) => {
+    if (event.type === 'session_updated' && event.data.id === sessionId && (event.data.status !== undefined || event.data.project !== undefined)) refresh();
+    else if (event.type === 'chat_error' && event.data.sessionId === sessionId) {
+      setError(event.data.message);
+      refresh();
+    } else if (event.type === 'chat_done' && event.data.sessionId === sessionId) refresh();
+    else if (event.type === 'resync') refresh();
+  });
+
+  const detail = session.data;
+  const running = detail?.status === 'running' || state.data?.running === true || send.isPending;
+  const lastError = error ?? state.data?.lastError ?? null;
+
+  async function onSend() {
+    setError(null);
+    try {
+      const uploaded = [];
+      for (const file of files) uploaded.push(await uploadAttachment(sessionId, file));
+      await send.mutateAsync({ sessionId, content: draft.text, ...(uploaded.length > 0 ? { attachmentIds: uploaded.map((file) => file.id) } : {}) });
+      clear();
+      setFiles([]);
+      refresh();
+    } catch (failure) {
+      toast.error((failure as Error).message);
+    }
+  }
+
+  async function onProject(projectId: string) {
+    try {
+      await setProject.mutateAsync({ sessionId, projectId });
+      refresh();
+    } catch (failure) {
+      toast.error((failure as Error).message);
+    }
+  }
+
+  const chip =
+    detail && detail.turnCount === 0 && !running ? (
+      <ProjectPicker projectId={detail.projectId} onChange={(id) => void onProject(id)} />
+    ) : (
+      <ProjectChipReadOnly name={detail?.project ?? '…'} />
+    );
+
+  return (
+    <div className="space-y-3">
+      <StreamingReply sessionId={sessionId} />
+      <TurnStatus status={detail?.status ?? 'idle'} running={running} error={lastError} />
+      <NoModelNotice />
+      <Composer
+        value={draft.text}
+        onChange={(text) => update({ text })}
+        files={files}
+        onFilesChange={setFiles}
+        onSend={() => void onSend()}
+        onStop={() => cancel.mutate({ sessionId }, { onSettled: refresh, onError: (failure) => toast.error(failure.message) })}
+        running={running}
+        sending={send.isPending}
+        sendDisabled={status.data ? !status.data.configured : false}
+        projectChip={chip}
+      />
+    </div>
+  );
+}

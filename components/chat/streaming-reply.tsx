@@ -1,0 +1,51 @@
+'use client';
+
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { useLiveEvents } from '@/components/live/live-events-provider';
+import { useTRPC } from '@/trpc/client';
+import { joinStream, type StreamPiece } from './join-stream';
+import { MarkdownText } from './markdown-text';
+
+/**
+ * The reply while it streams (chat_delta), rendered as Markdown as it grows. A tab that opens in
+ * the middle starts from the text so far (chat.state) and joins the deltas by their offset. Once
+ * the reply's node is appended (or the turn ends) the session's own message list shows it.
+ */
+export function StreamingReply({ sessionId }: { sessionId: string }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const state = useQuery(trpc.chat.state.queryOptions({ sessionId }));
+  const [reply, setReply] = useState<StreamPiece | null>(null);
+  const streaming = state.data?.streaming ?? null;
+
+  useEffect(() => {
+    if (streaming) setReply((current) => joinStream(current, { messageId: streaming.messageId, start: 0, text: streaming.text }));
+  }, [streaming]);
+
+  useLiveEvents((event) => {
+    if (event.type === 'chat_delta' && event.data.sessionId === sessionId) {
+      const { messageId, delta } = event.data;
+      const offset = (event.data as { offset?: number }).offset ?? 0;
+      setReply((current) => {
+        const next = joinStream(current, { messageId, start: offset, text: delta });
+        // The start is missing (this tab came in late): the server has the text so far.
+        if (next.start > 0) void queryClient.invalidateQueries({ queryKey: trpc.chat.state.queryKey({ sessionId }) });
+        return next;
+      });
+    } else if (event.type === 'message_appended' && event.data.sessionId === sessionId) {
+      setReply((current) => (current && current.messageId === event.data.message.id ? null : current));
+    } else if ((event.type === 'chat_done' || event.type === 'chat_error') && event.data.sessionId === sessionId) {
+      setReply(null);
+    } else if (event.type === 'resync') {
+      setReply(null);
+    }
+  });
+  if (!reply || reply.start > 0) return null;
+  return (
+    <section aria-label="Reply in progress" aria-busy="true" className="rounded-lg border border-neutral-200 bg-neutral-50 px-4 py-3 dark:border-neutral-800 dark:bg-neutral-900">
+      <MarkdownText text={reply.text} />
+      <span className="mt-1 inline-block h-3 w-1.5 animate-pulse bg-neutral-400" aria-hidden />
+    </section>
+  );
+}
