@@ -11,8 +11,9 @@ export interface LiveEventMap {
   message_appended: { sessionId: string; message: Message };
   turn_committed: { sessionId: string; turn: number; sha: string };
   project_commit_skipped: { sessionId: string; projectId: string; reason: string; message: string };
-  chat_delta: { sessionId: string; messageId: string; delta: string };
-  chat_done: { sessionId: string; messageId: string };
+  /** `offset`: where `delta` starts in the whole reply (UTF-16 units), so a late tab joins the stream */
+  chat_delta: { sessionId: string; messageId: string; delta: string; offset?: number };
+  chat_done: { sessionId: string; messageId: string; status?: string };
   chat_error: { sessionId: string; messageId?: string; message: string };
   /** the stream cannot replay what this tab missed (or it reconnected from scratch): refetch */
   resync: Record<string, never>;

@@ -26,7 +26,7 @@ export function StreamingReply({ sessionId }: { sessionId: string }) {
   useLiveEvents((event) => {
     if (event.type === 'chat_delta' && event.data.sessionId === sessionId) {
       const { messageId, delta } = event.data;
-      const offset = (event.data as { offset?: number }).offset ?? 0;
+      const offset = event.data.offset ?? 0;
       setReply((current) => {
         const next = joinStream(current, { messageId, start: offset, text: delta });
         // The start is missing (this tab came in late): the server has the text so far.

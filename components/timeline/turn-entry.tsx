@@ -1,5 +1,6 @@
 import Link from 'next/link';
 import { GitBranch, GitCommitHorizontal } from 'lucide-react';
+import { TurnFileUndo } from '@/components/chat/turn-file-undo';
 import type { RouterOutputs } from '@/trpc/types';
 import { formatTime, isoTime, shortSha } from './format-time';
 import { skipReasonText } from './skip-reason';
@@ -79,6 +80,7 @@ export function TurnEntry({ sessionId, projectId, turn }: { sessionId: string; p
               <p className="text-xs text-neutral-500 dark:text-neutral-400">The project's repository cannot show this commit now (its folder may have moved, or the commit was undone and pruned).</p>
             )}
             {project ? <ProjectCommitDiff projectId={projectId} sha={turn.projectCommit} /> : null}
+            <TurnFileUndo sessionId={sessionId} turn={turn.turn} />
           </div>
         ) : turn.projectCommitSkipped ? (
           <p className="text-sm text-amber-800 dark:text-amber-300">{skipReasonText(turn.projectCommitSkipped)}</p>

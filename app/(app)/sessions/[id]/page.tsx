@@ -1,5 +1,6 @@
 import { TRPCError } from '@trpc/server';
 import { notFound } from 'next/navigation';
+import { SessionComposer } from '@/components/chat/session-composer';
 import { MarkRead } from '@/components/session/mark-read';
 import { SessionHeader } from '@/components/session/session-header';
 import { SessionMessages } from '@/components/session/session-messages';
@@ -33,7 +34,7 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
         <SessionHeader sessionId={id} />
         <MarkRead sessionId={id} unread={session.unread} />
         <SessionMessages sessionId={id} initial={messages} loadPage={loadMessagePage} />
-        {/* composer: mounted by chat */}
+        <SessionComposer sessionId={id} />
       </div>
     </HydrateClient>
   );

@@ -1,4 +1,6 @@
 import 'server-only';
+import { EditAndResend } from '@/components/chat/edit-and-resend';
+import { RetryButton } from '@/components/chat/retry-button';
 import { MarkdownBody } from '@/components/markdown/markdown-body';
 import { AttachmentLinks } from '@/components/session/attachment-links';
 import { attachmentsOf } from '@/components/session/attachments-of';
@@ -14,27 +16,33 @@ export const MESSAGE_PAGE_SIZE = 50;
 async function renderOne(sessionId: string, message: BranchMessage): Promise<RenderedMessage> {
   const attachments = attachmentsOf(message.metadata, message.content);
   const fork = message.siblings.length > 1;
+  // Retry a reply, or edit and resend a question: either makes a new branch beside this one.
+  const action =
+    message.role === 'assistant' ? (
+      <RetryButton sessionId={sessionId} assistantId={message.id} />
+    ) : message.role === 'user' ? (
+      <EditAndResend sessionId={sessionId} messageId={message.id} parentId={message.parentId} content={message.content} />
+    ) : null;
   const node = (
     <MessageArticle
       message={message}
       footer={
-        fork || attachments.length > 0 || message.toolCalls.length > 0 ? (
-          <>
-            {message.toolCalls.length > 0 ? (
-              <div className="mt-3 space-y-2">
-                {message.toolCalls.map((call) => (
-                  <ToolCall key={call.id} call={call} />
-                ))}
-              </div>
-            ) : null}
-            <AttachmentLinks sessionId={sessionId} attachments={attachments} />
-            {fork ? (
-              <div className="mt-2">
-                <BranchSwitcher sessionId={sessionId} messageId={message.id} siblings={message.siblings} />
-              </div>
-            ) : null}
-          </>
-        ) : null
+        <>
+          {message.toolCalls.length > 0 ? (
+            <div className="mt-3 space-y-2">
+              {message.toolCalls.map((call) => (
+                <ToolCall key={call.id} call={call} />
+              ))}
+            </div>
+          ) : null}
+          <AttachmentLinks sessionId={sessionId} attachments={attachments} />
+          {fork || action ? (
+            <div className="mt-2 flex flex-wrap items-center gap-2">
+              {fork ? <BranchSwitcher sessionId={sessionId} messageId={message.id} siblings={message.siblings} /> : null}
+              {action}
+            </div>
+          ) : null}
+        </>
       }
     >
       <MarkdownBody>{await renderMarkdown(message.content)}</MarkdownBody>
