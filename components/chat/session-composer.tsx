@@ -20,8 +20,10 @@ import { useDraft } from './use-draft';
 export function SessionComposer({ sessionId }: { sessionId: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const session = useQuery(trpc.session.get.queryOptions({ id: sessionId }));
-  const state = useQuery(trpc.chat.state.queryOptions({ sessionId }));
+  // Once more on mount: a turn can end between the server's render and this tab's first event
+  // (a fast failure, a client-side navigation), and the status must not stay "running".
+  const session = useQuery({ ...trpc.session.get.queryOptions({ id: sessionId }), refetchOnMount: 'always' });
+  const state = useQuery({ ...trpc.chat.state.queryOptions({ sessionId }), refetchOnMount: 'always' });
   const status = useQuery(trpc.chat.modelStatus.queryOptions());
   const { draft, update, clear } = useDraft(sessionId);
   const [files, setFiles] = useState<File[]>([]);

@@ -17,7 +17,7 @@ const LiveEventsContext = createContext<LiveEvents | null>(null);
  * stream is refused outright (signed out, too many streams) the browser gives up: we open a new one
  * after a pause and announce `resync`, since a new EventSource cannot resume.
  */
-export function LiveEventsProvider({ children }: { children: ReactNode }) {
+export function LiveEventsProvider({ since, children }: { since?: string; children: ReactNode }) {
   const listeners = useRef(new Set<Listener>());
   const [value] = useState<LiveEvents>(() => ({
     subscribe(listener) {
@@ -36,7 +36,8 @@ export function LiveEventsProvider({ children }: { children: ReactNode }) {
     };
 
     const open = (fresh: boolean) => {
-      source = new EventSource('/api/events');
+      // The first stream resumes from the id the page was rendered at, so nothing between is lost.
+      source = new EventSource(!fresh && since ? `/api/events?since=${encodeURIComponent(since)}` : '/api/events');
       source.onopen = () => {
         retryDelay = 1_000;
         if (fresh) dispatch({ type: 'resync', data: {} });
@@ -59,6 +60,8 @@ export function LiveEventsProvider({ children }: { children: ReactNode }) {
       clearTimeout(retryTimer);
       source?.close();
     };
+    // `since` is the render's starting point: later renders must not reopen the stream.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   return <LiveEventsContext.Provider value={value}>{children}</LiveEventsContext.Provider>;

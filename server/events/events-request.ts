@@ -31,3 +31,14 @@ export async function authorizeEvents(headers: Headers): Promise<EventsAccess> {
 }
 
 export const TOO_MANY_STREAMS = 'too many open event streams for this user';
+
+/**
+ * Where a stream resumes: the browser's Last-Event-ID on a reconnect, else the `since` a page was
+ * rendered at (a new EventSource cannot set the header).
+ */
+export function resumeFrom(headers: Headers, url: string): string | null {
+  const header = headers.get('last-event-id');
+  if (header) return header;
+  const since = new URL(url, 'http://local').searchParams.get('since');
+  return since && since.length <= 64 ? since : null;
+}

@@ -149,6 +149,14 @@ export class EventHub {
     }
   }
 
+  /**
+   * The id of the user's newest event: a page rendered now passes it to its stream
+   * (`/api/events?since=`), so what happens between the render and the stream's opening is replayed.
+   */
+  currentId(userId: string): string {
+    return `${this.boot}-${this.channels.get(userId)?.seq ?? 0}`;
+  }
+
   openStreams(userId: string): number {
     return this.channels.get(userId)?.listeners.size ?? 0;
   }

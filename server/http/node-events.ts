@@ -1,6 +1,6 @@
 import type http from 'node:http';
 import { openEventChannel } from '@/server/events/sse-response';
-import { authorizeEvents, EVENT_STREAM_HEADERS, TOO_MANY_STREAMS } from '@/server/events/events-request';
+import { authorizeEvents, EVENT_STREAM_HEADERS, resumeFrom, TOO_MANY_STREAMS } from '@/server/events/events-request';
 import { getEventHub } from '@/server/runtime';
 
 // A client that stops reading is cut off once this much is queued for it; it reconnects with
@@ -19,7 +19,7 @@ export async function serveEvents(req: http.IncomingMessage, res: http.ServerRes
   const channel = openEventChannel(
     getEventHub(),
     access.user.id,
-    headers.get('last-event-id'),
+    resumeFrom(headers, req.url ?? '/'),
     {
       write: (text) => {
         // The status goes out with the first bytes, so a refused stream can still answer 429.
