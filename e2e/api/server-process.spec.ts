@@ -1,16 +1,16 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from '@playwright/test';
-import { e2eDataDir, expect, freshDataDir, mutate, query, sessionCookieOf, signIn, startServer, test, bearer } from '../fixtures';
+import { BASE_URL, PORT, e2eDataDir, expect, freshDataDir, mutate, query, sessionCookieOf, signIn, startServer, test, bearer } from '../fixtures';
 
-// Ports of their own, beside the main test server's.
-const SECOND_PORT = 3101;
-const SETUP_PORT = 3102;
+// Ports of their own, beside the main test server's (E2E_PORT).
+const SECOND_PORT = PORT + 1;
+const SETUP_PORT = PORT + 2;
 
 test('a second server on the same data directory refuses to start, saying why', async () => {
   const second = startServer({ port: SECOND_PORT, dataDir: e2eDataDir() });
   expect(await second.exited).toBe(1);
-  expect(second.output()).toMatch(/Another Entity Memory server \(pid \d+, http:\/\/localhost:3100\) is using the data directory/);
+  expect(second.output()).toMatch(new RegExp(`Another Entity Memory server \\(pid \\d+, ${BASE_URL}\\) is using the data directory`));
 });
 
 test('the CLI token file is 0600 and lets the CLI act as the admin', async () => {
@@ -19,7 +19,7 @@ test('the CLI token file is 0600 and lets the CLI act as the admin', async () =>
   expect(statSync(join(e2eDataDir(), 'auth')).mode & 0o777).toBe(0o700);
   expect(statSync(e2eDataDir()).mode & 0o777).toBe(0o700);
   const token = readFileSync(path, 'utf8').trim();
-  const api = await request.newContext({ baseURL: 'http://localhost:3100' });
+  const api = await request.newContext({ baseURL: BASE_URL });
   const me = await query<{ admin: boolean; via: string }>(api, 'user.me', undefined, bearer(token));
   expect(me.data).toMatchObject({ admin: true, via: 'cli' });
   expect((await query(api, 'admin.listUsers', undefined, bearer(token))).status).toBe(200);
