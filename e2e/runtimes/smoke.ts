@@ -138,19 +138,23 @@ export function runtimeSmoke(runtime: Exclude<Runtime, 'node'>, offset: number):
         const title = `Served by ${NAMES[runtime]}`;
         const created = await mutate<SessionRow>(context.request, 'session.create', { id: `tabs-${runtime}`, title }, { origin: url });
         expect(created.status).toBe(200);
-        await expect(sidebar.getByRole('link', { name: title })).toBeVisible();
+        await expect(sidebar.getByRole('link', { name: title, exact: true })).toBeVisible();
 
         const second = await context.newPage();
         await second.goto(`${url}/`);
         const otherSidebar = second.getByRole('navigation', { name: 'Sessions' });
-        await otherSidebar.getByRole('button', { name: `Options for ${title}` }).click();
-        await second.getByRole('menuitem', { name: 'Rename' }).click();
+        // The "⋯" button may show on hover only, as a pointer user finds it.
+        await otherSidebar.getByRole('link', { name: title, exact: true }).hover();
+        await otherSidebar.getByRole('button', { name: `Options for ${title}`, exact: true }).click();
+        await second.getByRole('menuitem', { name: 'Rename', exact: true }).click();
         const box = second.getByRole('textbox', { name: 'Session title' });
-        await box.fill(`Renamed under ${NAMES[runtime]}`);
+        const renamed = `Renamed under ${NAMES[runtime]}`;
+        await box.fill(renamed);
         await box.press('Enter');
-        await expect(otherSidebar.getByRole('link', { name: `Renamed under ${NAMES[runtime]}` })).toBeVisible();
+        await expect(otherSidebar.getByRole('link', { name: renamed, exact: true })).toBeVisible();
 
-        await expect(sidebar.getByRole('link', { name: `Renamed under ${NAMES[runtime]}` })).toBeVisible({ timeout: 5_000 });
+        // The first tab was never reloaded: the event stream brought the new title.
+        await expect(sidebar.getByRole('link', { name: renamed, exact: true })).toBeVisible({ timeout: 5_000 });
         await expect(sidebar.getByRole('link', { name: title, exact: true })).toHaveCount(0);
       } finally {
         await context.close();
