@@ -131,9 +131,13 @@ export function runtimeSmoke(runtime: Exclude<Runtime, 'node'>, offset: number):
       const context = await browser.newContext({ baseURL: url });
       try {
         const first = await context.newPage();
+        // The tab's event stream is open before the session is made, or the create could fall
+        // between the server render and the stream's connect.
+        const streamOpen = first.waitForResponse((response) => new URL(response.url()).pathname === '/api/events' && response.status() === 200);
         await signInThroughPage(first, url);
         const sidebar = first.getByRole('navigation', { name: 'Sessions' });
         await expect(sidebar).toBeVisible();
+        await streamOpen;
 
         const title = `Served by ${NAMES[runtime]}`;
         const created = await mutate<SessionRow>(context.request, 'session.create', { id: `tabs-${runtime}`, title }, { origin: url });
