@@ -1,5 +1,6 @@
 import { defineConfig } from '@playwright/test';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, BASE_URL, MODEL_NAME, MODEL_PORT, MODEL_URL, PORT, e2eDataDir } from './e2e/fixtures/env';
+import { e2eRuntime, startScript } from './e2e/fixtures/runtime';
 
 const dataDir = e2eDataDir();
 
@@ -29,6 +30,12 @@ export default defineConfig({
       testDir: 'e2e/ui',
       use: { browserName: 'chromium', launchOptions: { executablePath: '/usr/bin/chromium', args: chromiumArgs } },
     },
+    // The app served by Bun and by Deno, each spec starting its own server.
+    {
+      name: 'runtimes',
+      testDir: 'e2e/runtimes',
+      use: { browserName: 'chromium', launchOptions: { executablePath: '/usr/bin/chromium', args: chromiumArgs } },
+    },
   ],
   webServer: [
     // The project's own OpenAI-compatible model server on loopback (DESIGN §8: never a mock in the app).
@@ -38,12 +45,14 @@ export default defineConfig({
       reuseExistingServer: false,
       timeout: 30_000,
     },
-    // The built app (npm run build; pretest:e2e builds when needed), on an empty data directory.
+    // The built app on an empty data directory, on node (E2E_RUNTIME=bun|deno: on that runtime).
+    // pretest:e2e builds when needed; the start script checks again and builds a stale build
+    // itself (a direct `npx playwright test` after an edit), hence the timeout.
     {
-      command: `npm start -- -p ${PORT}`,
+      command: `npm run ${startScript(e2eRuntime())} -- -p ${PORT}`,
       url: `${BASE_URL}/api/health`,
       reuseExistingServer: false,
-      timeout: 60_000,
+      timeout: 300_000,
       // SIGTERM, so the server's handlers flush and release the data-directory lock.
       gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
       stdout: 'pipe',

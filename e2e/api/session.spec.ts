@@ -12,6 +12,7 @@ import {
   getSession,
   mutate,
   newApiContext,
+  PORT,
   query,
   startServer,
   storeSnapshot,
@@ -181,7 +182,7 @@ test('regenerateTitle asks the model and does not lock the title', async ({ user
 test('regenerateTitle without a configured model is 412 with a clear message', async () => {
   test.setTimeout(90_000);
   const server = startServer({
-    port: 3104,
+    port: PORT + 4,
     dataDir: freshDataDir(),
     env: { OPENPROGRAM_ADMIN_EMAIL: 'nomodel@e2e.test', OPENPROGRAM_ADMIN_PASSWORD: 'nomodel-password', OPENPROGRAM_LLM_BASE_URL: '', OPENPROGRAM_LLM_MODEL: '' },
   });

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { bearer, expect, freshDataDir, startServer, test } from '../fixtures';
+import { PORT as MAIN_PORT, bearer, expect, freshDataDir, startServer, test } from '../fixtures';
 
-const PORT = 3103;
+const PORT = MAIN_PORT + 3;
 
 interface IndexEntry {
   updated_at: number;

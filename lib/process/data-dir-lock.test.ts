@@ -39,6 +39,22 @@ describe('data directory lock', () => {
     }
   });
 
+  it('respects the lock of a live server run by Bun or Deno', async () => {
+    const dir = dataDir();
+    for (const runtime of ['bun', 'deno']) {
+      // argv0 as the shell of `npm run start:bun` leaves it: /proc/<pid>/cmdline starts with it.
+      const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { argv0: runtime });
+      try {
+        await new Promise((resolve) => other.once('spawn', resolve));
+        writeFileSync(join(dir, 'server.lock'), JSON.stringify({ pid: other.pid, startedAt: 1, url: null }));
+        expect(readLiveLock(dir)?.pid, runtime).toBe(other.pid);
+        expect(() => acquireDataDirLock(dir, null), runtime).toThrow(DataDirLockedError);
+      } finally {
+        other.kill('SIGKILL');
+      }
+    }
+  });
+
   it('takes over a lock whose process is dead', () => {
     const dir = dataDir();
     const dead = spawnSync(process.execPath, ['-e', 'process.exit(0)']).pid;

@@ -87,10 +87,11 @@ function isAlive(pid: number): boolean {
     // EPERM: it exists but belongs to someone else, so it is alive.
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
-  // A dead server's pid may have been reused by an unrelated process; on Linux, check it is node.
+  // A dead server's pid may have been reused by an unrelated process; on Linux, check it is one of
+  // the runtimes the server runs on (npm start, start:bun, start:deno) or the CLI's node.
   try {
     const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-    return /node|next/.test(cmdline);
+    return /node|next|bun|deno/.test(cmdline);
   } catch {
     return true;
   }

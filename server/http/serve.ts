@@ -75,6 +75,9 @@ const server = http.createServer((req, res) => {
   if (req.method === 'POST' && url.startsWith('/api/auth/callback/credentials')) answerRateLimitedSignIns(req, res);
   void handleNext(req, res);
 });
+// npm start, start:bun or start:deno: the log says which runtime answers.
+const versions = process.versions as Record<string, string | undefined>;
+const runtime = versions.bun ? `Bun ${versions.bun}` : versions.deno ? `Deno ${versions.deno}` : `Node ${process.version}`;
 server.listen(port, hostname, () => {
-  console.log(`[entity-memory] Ready on http://${hostname ?? 'localhost'}:${port}`);
+  console.log(`[entity-memory] Ready on http://${hostname ?? 'localhost'}:${port} (${runtime})`);
 });
