@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { beginProjectTurn, finishProjectTurn } from '../lib/store/projects/index.js';
-import { runGit } from '../lib/store/projects/git-cli.js';
+import { runGit } from '../lib/store/git/git-cli.js';
 
 const FILES = 10_000;
 const TURNS = 30;

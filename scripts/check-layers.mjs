@@ -31,6 +31,8 @@ export const LAYERS = [
   { layer: 'lib/auth', paths: ['lib/auth/'], packages: [], imports: ['lib/auth/', 'lib/fs/'] },
   { layer: 'lib/llm', paths: ['lib/llm/'], packages: [], imports: ['lib/llm/'] },
   { layer: 'lib/process', paths: ['lib/process/'], packages: [], imports: ['lib/process/'] },
+  // the agent's file tools: confinement on real paths, node built-ins only
+  { layer: 'lib/tools', paths: ['lib/tools/'], packages: [], imports: ['lib/tools/'] },
   { layer: 'server', paths: ['server/'], packages: ANY, imports: ['server/', 'lib/'] },
   // trpc/server.tsx is the server-only caller; the rest is what client components may use.
   { layer: 'trpc', paths: ['trpc/'], packages: ANY, imports: ['trpc/', 'server/'] },
@@ -75,7 +77,8 @@ export const LAYERS = [
 export const STORE_ROOT = 'lib/store/';
 export const STORE_ORDER = [
   ['fs/'],
-  ['errors.ts', 'ids.ts', 'types.ts', 'events.ts', 'text.ts', 'time.ts'],
+  ['errors.ts', 'ids.ts', 'types.ts', 'events.ts', 'text.ts', 'time.ts', 'json-depth.ts'],
+  ['git/'],
   ['repo/', 'dag/'],
   ['registry/', 'titles/', 'projects/'],
   // the session cache and locks sit here until the re-cut moves them to a folder below operations/
@@ -257,7 +260,9 @@ export function findViolations(root) {
         const name = packageName(specifier);
         const testExtra = isTest && (name === 'vitest' || declared.dev.has(name));
         if (layer.packages === ANY) {
-          if (!declared.all.has(name)) report(from, name, 'package', 'not declared in package.json');
+          // a type-only import is declared by its @types package
+          const typesName = `@types/${name.replace(/^@([^/]+)\//, '$1__')}`;
+          if (!declared.all.has(name) && !(typeOnly && declared.all.has(typesName))) report(from, name, 'package', 'not declared in package.json');
           // what the product runs must be in dependencies: `npm ci --omit=dev` leaves the rest out
           else if (declared.dev.has(name) && !isTest && layer.imports !== ANY && !typeOnly) report(from, name, 'package', 'a devDependency imported by product code');
         } else if (!layer.packages.includes(name) && !testExtra) {
@@ -270,7 +275,8 @@ export function findViolations(root) {
         report(from, specifier, 'unresolved', 'no file matches the specifier');
         continue;
       }
-      if (!isTest && TEST_FILE.test(to)) {
+      // Benches run against the project's own test servers (the loopback model), as the tests do.
+      if (!isTest && TEST_FILE.test(to) && layer.layer !== 'bench') {
         report(from, to, 'test-helper', 'source code never imports tests or their helpers');
         continue;
       }

@@ -1,14 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { BranchMessage, Message } from '../store/types.js';
-import { modelMessages, userContent } from './conversation.js';
+import { modelMessages, userContent, type ConversationMessage } from './conversation.js';
 
-function message(fields: Partial<BranchMessage>): BranchMessage {
-  return { id: 'x', seq: 0, role: 'user', content: '', parentId: null, calledBy: null, name: '', input: null, metadata: {}, createdAt: 0, siblings: [], toolCalls: [], ...fields };
+function message(fields: Partial<ConversationMessage>): ConversationMessage {
+  return { id: 'x', role: 'user', content: '', metadata: {}, toolCalls: [], ...fields };
 }
 
 describe('the branch as the model reads it', () => {
   it('carries tool calls with their answers and drops calls never answered', () => {
-    const tool = { id: 't', role: 'tool', content: 'wrote 1 bytes', metadata: { tool_call_id: 'c1' } } as unknown as Message;
+    const tool: ConversationMessage['toolCalls'][number] = { content: 'wrote 1 bytes', metadata: { tool_call_id: 'c1' } };
     const branch = [
       message({ id: 'u', role: 'user', content: 'do it' }),
       message({ id: 'a1', role: 'assistant', content: '', metadata: { tool_calls: [{ id: 'c1', name: 'write_file', arguments: '{}' }, { id: 'c2', name: 'read_file', arguments: '{}' }] }, toolCalls: [tool] }),

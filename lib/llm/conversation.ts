@@ -1,4 +1,3 @@
-import type { BranchMessage } from '../store/types.js';
 import type { ToolChatMessage } from './chat-client.js';
 
 /**
@@ -39,7 +38,16 @@ export function userContent(content: string, attachments: readonly Attachment[])
   return `${content}\n\n${parts.join('\n')}`;
 }
 
-export function modelMessages(system: string, branch: readonly BranchMessage[], attachments: ReadonlyMap<string, Attachment[]> = new Map()): ToolChatMessage[] {
+/** What the model reads of a branch message (the store's branch messages have this shape). */
+export interface ConversationMessage {
+  id: string;
+  role: string;
+  content: string;
+  metadata: Record<string, unknown>;
+  toolCalls: readonly { content: string; metadata: Record<string, unknown> }[];
+}
+
+export function modelMessages(system: string, branch: readonly ConversationMessage[], attachments: ReadonlyMap<string, Attachment[]> = new Map()): ToolChatMessage[] {
   const out: ToolChatMessage[] = [{ role: 'system', content: system }];
   for (const message of branch) {
     if (message.role === 'user') {

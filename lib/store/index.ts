@@ -14,7 +14,7 @@ export type { NodePage } from './operations/read-branch.js';
 export type { SessionAt, TurnRef } from './operations/session-at.js';
 export type { TimelinePage, TimelineTurn, TurnNodeSummary } from './operations/timeline-turns.js';
 export type { ConversationDag, DagNode } from './operations/conversation-dag.js';
-export type { ProjectCommitSummary } from './projects/commit-details.js';
+export type { ProjectCommitSummary } from './projects/index.js';
 export type { CommitDiff, CommitDiffFile, DiffStatus } from './operations/diff-commit.js';
 export type { Provenance } from './operations/provenance.js';
 export { RepackQueue } from './repo/repack.js';

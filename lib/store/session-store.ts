@@ -27,7 +27,7 @@ import { getBranchWindow, getTipOf, type BranchWindowOptions } from './operation
 import { sessionAt, type SessionAt } from './operations/session-at.js';
 import { listTurns, type TimelinePage } from './operations/timeline-turns.js';
 import { conversationDag, type ConversationDag } from './operations/conversation-dag.js';
-import { projectCommitPatch } from './projects/commit-details.js';
+import { projectCommitPatch } from './projects/index.js';
 import { diffCommit, type CommitDiff } from './operations/diff-commit.js';
 import { nodeProvenance, nodesAfter, type Provenance } from './operations/provenance.js';
 import { regenerateTitle } from './titles/auto-title.js';

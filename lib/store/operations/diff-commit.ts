@@ -1,6 +1,6 @@
 import { NotFoundError } from '../errors.js';
 import { assertCommitId } from '../ids.js';
-import { runGit, splitNul } from '../projects/git-cli.js';
+import { runGit, splitNul } from '../git/git-cli.js';
 import { EMPTY_TREE_OID } from '../repo/git-objects.js';
 import { readCommitObject } from '../repo/session-git.js';
 import type { StoreContext } from '../store-context.js';

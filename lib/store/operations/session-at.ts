@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 import { NotFoundError } from '../errors.js';
 import { assertCommitId } from '../ids.js';
 import { isConversationMessage, SessionGraph } from '../dag/graph.js';
-import { runGit } from '../projects/git-cli.js';
+import { runGit } from '../git/git-cli.js';
 import { readBlobs } from '../repo/blob-batch.js';
 import { readBlobAt } from '../repo/commit-log.js';
 import { parseTree } from '../repo/git-objects.js';

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import git from 'isomorphic-git';
 import { contentOf, messageRoleOf } from '../dag/message-shape.js';
-import { projectCommitSummaries, type ProjectCommitSummary } from '../projects/commit-details.js';
+import { projectCommitSummaries, type ProjectCommitSummary } from '../projects/index.js';
 import { listBranchRefs } from '../repo/commit-log.js';
 import { parseNodeFileName } from '../repo/session-files.js';
 import { sliceCodePoints } from '../text.js';

@@ -1,41 +1,14 @@
-import { lstat, realpath, stat } from 'node:fs/promises';
-import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
+import { lstat, stat } from 'node:fs/promises';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { ForbiddenPathError, InvalidInputError, PreconditionError } from '../errors.js';
 
 /**
  * A user may only bind directories inside their allowed roots (DESIGN §2). Containment is
- * decided on real paths resolved at the moment of use, so a symlink inside a root that points
- * elsewhere does not let anything out.
+ * decided on real paths resolved at the moment of use (fs/real-path.ts).
  */
+import { isInside, isInsideAny, realpathOrNull, realRoots } from '../fs/real-path.js';
 
-export async function realpathOrNull(path: string): Promise<string | null> {
-  try {
-    return await realpath(path);
-  } catch {
-    return null;
-  }
-}
-
-/** `child` equals `parent` or lies below it. Both must already be real absolute paths. */
-export function isInside(child: string, parent: string): boolean {
-  if (child === parent) return true;
-  const prefix = parent.endsWith(sep) ? parent : parent + sep;
-  return child.startsWith(prefix);
-}
-
-/** The real paths of the roots that exist right now. */
-export async function realRoots(roots: readonly string[]): Promise<string[]> {
-  const out: string[] = [];
-  for (const root of roots) {
-    const real = await realpathOrNull(root);
-    if (real) out.push(real);
-  }
-  return out;
-}
-
-export async function isInsideAny(realPath: string, roots: readonly string[]): Promise<boolean> {
-  return (await realRoots(roots)).some((root) => isInside(realPath, root));
-}
+export { isInside, isInsideAny, realpathOrNull, realRoots };
 
 export function assertPathString(path: unknown, what = 'path'): string {
   if (typeof path !== 'string' || path.length === 0) throw new InvalidInputError(`${what} is required`);

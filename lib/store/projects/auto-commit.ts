@@ -16,10 +16,10 @@ import {
   writeTree,
   type Ident,
 } from './commit-plumbing.js';
-import { GitCommandError, runGit, splitNul } from './git-cli.js';
+import { GitCommandError, runGit, splitNul } from '../git/git-cli.js';
 import { withLock } from './path-lock.js';
 import { normalizeProjectPath, symlinkedAncestor } from './project-paths.js';
-import { assertRepoSafe, locateGitDirs, type GitDirs } from './repo-safety.js';
+import { assertRepoSafe, locateGitDirs, type GitDirs } from '../git/repo-safety.js';
 import { stageInto } from './stage-paths.js';
 
 /**

@@ -1,8 +1,8 @@
 import { NotFoundError } from '../errors.js';
 import { assertCommitId } from '../ids.js';
 import { pairBlocks, parseNameStatus, splitPatch, type CommitDiff, type DiffStatus } from '../repo/diff-parse.js';
-import { runGit, splitNul } from './git-cli.js';
-import { assertRepoSafe, locateGitDirs } from './repo-safety.js';
+import { runGit, splitNul } from '../git/git-cli.js';
+import { assertRepoSafe, locateGitDirs } from '../git/repo-safety.js';
 
 /**
  * The project commits the timeline shows beside its turns: subject, author, time and the files

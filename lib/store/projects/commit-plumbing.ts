@@ -3,7 +3,7 @@ import { copyFile, open, readdir, readFile, rename, rm, stat, unlink } from 'nod
 import { join } from 'node:path';
 import { ConflictError } from '../errors.js';
 import { cleanCommitMessage } from '../text.js';
-import { GitCommandError, runGit, splitNul } from './git-cli.js';
+import { GitCommandError, runGit, splitNul } from '../git/git-cli.js';
 
 /**
  * Commits in a user's repository built with plumbing, so the user's own index is never the

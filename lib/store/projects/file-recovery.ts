@@ -8,10 +8,10 @@ import { assertSessionId } from '../ids.js';
 import { realpathOrNull } from './allowed-roots.js';
 import { changedBetween, moveHead, readHead } from './commit-plumbing.js';
 import { readWorkingTreeStatus } from './auto-commit.js';
-import { runGit } from './git-cli.js';
+import { runGit } from '../git/git-cli.js';
 import { withLock } from './path-lock.js';
 import { resolveProjectFile } from './project-paths.js';
-import { assertRepoSafe, locateGitDirs } from './repo-safety.js';
+import { assertRepoSafe, locateGitDirs } from '../git/repo-safety.js';
 
 /**
  * Per-turn undo of the agent's file edits (DESIGN §3 `sessions/.file-recovery/<sid>/<turn>/`).

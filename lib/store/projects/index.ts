@@ -50,9 +50,9 @@ export {
   isInside,
   type ResolveInsideRootsOptions,
 } from './allowed-roots.js';
-export { assertRepoSafe, findConfigIssues, forbiddenConfigReason, locateGitDirs, type GitDirs, type ConfigIssue } from './repo-safety.js';
+export { assertRepoSafe, findConfigIssues, forbiddenConfigReason, locateGitDirs, type GitDirs, type ConfigIssue } from '../git/repo-safety.js';
 export { ensureProjectRepo, unignoredDependencyFolders, DEPENDENCY_FOLDERS, type EnsureRepoResult } from './init-project-repo.js';
-export { runGit, gitText, GitCommandError, GIT_HARDENING_ARGS, type GitRunOptions, type GitResult } from './git-cli.js';
+export { runGit, gitText, GitCommandError, GIT_HARDENING_ARGS, type GitRunOptions, type GitResult } from '../git/git-cli.js';
 export {
   AGENT_EMAIL,
   agentName,
@@ -61,3 +61,4 @@ export {
   parseAgentTrailers,
 } from './commit-message.js';
 export { normalizeProjectPath, resolveProjectFile } from './project-paths.js';
+export { projectCommitPatch, projectCommitSummaries, type ProjectCommitSummary } from './commit-details.js';

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { PreconditionError } from '../errors.js';
 import { BASELINE_IDENTITY } from './commit-message.js';
 import { commitTree, moveHead } from './commit-plumbing.js';
-import { runGit, splitNul } from './git-cli.js';
+import { runGit, splitNul } from '../git/git-cli.js';
 import { withLock } from './path-lock.js';
-import { assertRepoSafe, locateGitDirs } from './repo-safety.js';
+import { assertRepoSafe, locateGitDirs } from '../git/repo-safety.js';
 
 /**
  * A project folder gets a repository (entity-memory.zh.md §4.1): reuse its `.git`, or

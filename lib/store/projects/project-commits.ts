@@ -2,9 +2,9 @@ import { stat } from 'node:fs/promises';
 import { InvalidInputError, PreconditionError } from '../errors.js';
 import { realpathOrNull } from './allowed-roots.js';
 import { AGENT_EMAIL, parseAgentTrailers } from './commit-message.js';
-import { GitCommandError, runGit, type GitResult } from './git-cli.js';
+import { GitCommandError, runGit, type GitResult } from '../git/git-cli.js';
 import { readHead } from './commit-plumbing.js';
-import { assertRepoSafe, locateGitDirs } from './repo-safety.js';
+import { assertRepoSafe, locateGitDirs } from '../git/repo-safety.js';
 
 /** The agent commits of a project for the timeline (entity-memory.zh.md §4.3), newest first. */
 

@@ -8,7 +8,7 @@ import { assertProjectId, assertSessionId, isProjectId, isSessionId } from '../i
 import { isInsideAny, realpathOrNull, resolveDirectoryInsideRoots, resolveInsideRoots } from './allowed-roots.js';
 import { ensureProjectRepo } from './init-project-repo.js';
 import { withLock } from './path-lock.js';
-import { assertRepoSafe, locateGitDirs } from './repo-safety.js';
+import { assertRepoSafe, locateGitDirs } from '../git/repo-safety.js';
 
 /**
  * `projects/projects.json` (FORMAT.md): `{projectId: {id, name, path, is_default, session_ids,

@@ -1,7 +1,7 @@
 import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { GitCommandError, runGit, splitNul } from './git-cli.js';
-import { listGitlinks } from './gitlinks.js';
+import { GitCommandError, runGit, splitNul } from '../git/git-cli.js';
+import { listGitlinks } from '../git/gitlinks.js';
 
 /**
  * Staging of the agent's work into a private index (GIT_INDEX_FILE). `git add` looks inside

@@ -1,4 +1,4 @@
-import { runGit } from '../projects/git-cli.js';
+import { runGit } from '../git/git-cli.js';
 
 /**
  * Many blobs of one repo in one `git cat-file --batch` process: a 10,000-node history is one

@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { runGit } from '../projects/git-cli.js';
+import { runGit } from '../git/git-cli.js';
 
 /**
  * isomorphic-git never packs, and every turn writes a new history tree, so a long session's

@@ -1,4 +1,4 @@
-import { runGit } from '../projects/git-cli.js';
+import { runGit } from '../git/git-cli.js';
 import type { RawCommit } from './commit-log.js';
 import { parseNodeFileName } from './session-files.js';
 

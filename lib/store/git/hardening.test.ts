@@ -2,10 +2,10 @@ import { chmodSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ForbiddenPathError } from '../errors.js';
-import { beginProjectTurn, finishProjectTurn } from './auto-commit.js';
+import { beginProjectTurn, finishProjectTurn } from '../projects/auto-commit.js';
 import { runGit } from './git-cli.js';
 import { assertRepoSafe } from './repo-safety.js';
-import { cleanupTempDirs, git, head, makeRepo, tempDir, writeFiles } from './test-support.js';
+import { cleanupTempDirs, git, head, makeRepo, tempDir, writeFiles } from '../projects/test-support.js';
 
 /**
  * DESIGN §2: programs planted in a user's repository never run. Each plant writes a marker file

@@ -2,10 +2,10 @@ import { appendFileSync, chmodSync, existsSync, mkdirSync, writeFileSync } from 
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ForbiddenPathError } from '../errors.js';
-import { beginProjectTurn, commitChanges, finishProjectTurn } from './auto-commit.js';
+import { beginProjectTurn, commitChanges, finishProjectTurn } from '../projects/auto-commit.js';
 import { runGit } from './git-cli.js';
 import { assertRepoSafe, locateGitDirs } from './repo-safety.js';
-import { cleanupTempDirs, git, head, makeRepo, tempDir, writeFiles } from './test-support.js';
+import { cleanupTempDirs, git, head, makeRepo, tempDir, writeFiles } from '../projects/test-support.js';
 
 /**
  * DESIGN §2 for nested repositories: a submodule's own config is the user's (or an attacker's)
