@@ -35,8 +35,10 @@ export class Registry {
   private readonly entries = new Map<string, RegistryEntry>();
   private order: RegistryEntry[] = [];
   private readonly searchText = new Map<string, string>();
-  /** serialized index.json chunk per entry; dropped when the entry changes */
-  private readonly chunks = new Map<string, string>();
+  /** serialized index.json chunk per entry, valid while the entry object is the one it was made from */
+  private readonly chunks = new Map<string, { entry: RegistryEntry; chunk: string }>();
+  /** ids set or deleted since the last takeChanged(): what the next log record must carry */
+  private changed = new Set<string>();
 
   get size(): number {
     return this.entries.size;
@@ -59,6 +61,7 @@ export class Registry {
     this.entries.clear();
     this.searchText.clear();
     this.chunks.clear();
+    this.changed.clear();
     for (const entry of entries) {
       this.entries.set(entry.id, entry);
       this.searchText.set(entry.id, searchTextOf(entry));
@@ -72,6 +75,7 @@ export class Registry {
     this.entries.set(entry.id, entry);
     this.searchText.set(entry.id, searchTextOf(entry));
     this.chunks.delete(entry.id);
+    this.changed.add(entry.id);
     this.order.splice(this.insertionIndex(entry), 0, entry);
   }
 
@@ -94,7 +98,27 @@ export class Registry {
     this.entries.delete(id);
     this.searchText.delete(id);
     this.chunks.delete(id);
+    this.changed.add(id);
     return true;
+  }
+
+  /** Put an id back for the next takeChanged() (a log write that failed). */
+  markChanged(id: string): void {
+    this.changed.add(id);
+  }
+
+  /** Ids changed since the last call, with their entries now (undefined: deleted). */
+  takeChanged(): [string, RegistryEntry | undefined][] {
+    if (this.changed.size === 0) return [];
+    const out: [string, RegistryEntry | undefined][] = [];
+    for (const id of this.changed) out.push([id, this.entries.get(id)]);
+    this.changed = new Set();
+    return out;
+  }
+
+  /** The entries now, for a compaction that writes them while the registry goes on changing (entries are never mutated in place). */
+  snapshot(): RegistryEntry[] {
+    return [...this.entries.values()];
   }
 
   /** Up to `limit` matching entries after the cursor, and whether more follow. */
@@ -122,15 +146,18 @@ export class Registry {
   serialize(): string {
     if (this.entries.size === 0) return '{}';
     const parts: string[] = [];
-    for (const entry of this.entries.values()) {
-      let chunk = this.chunks.get(entry.id);
-      if (chunk === undefined) {
-        chunk = `  ${JSON.stringify(entry.id)}: ${JSON.stringify(entry, null, 2).replace(/\n/g, '\n  ')}`;
-        this.chunks.set(entry.id, chunk);
-      }
-      parts.push(chunk);
-    }
+    for (const entry of this.entries.values()) parts.push(this.chunkOf(entry));
     return `{\n${parts.join(',\n')}\n}`;
+  }
+
+  /** One entry's index.json text (without the separator); cached per entry object. */
+  chunkOf(entry: RegistryEntry): string {
+    const cached = this.chunks.get(entry.id);
+    if (cached?.entry === entry) return cached.chunk;
+    const chunk = `  ${JSON.stringify(entry.id)}: ${JSON.stringify(entry, null, 2).replace(/\n/g, '\n  ')}`;
+    // Only the live entry is cached: a snapshot's older object must not evict it.
+    if (this.entries.get(entry.id) === entry) this.chunks.set(entry.id, { entry, chunk });
+    return chunk;
   }
 
   private insertionIndex(entry: RegistryEntry): number {
