@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { benchAppendAndCommit, benchList, benchRebuild, benchRepoSize } from './store-bench.js';
 import { benchProjectCommit } from './project-commit.js';
 import { benchServer } from './server-bench.js';
+import { benchRegistry } from './registry-bench.js';
 import { scratchDirs } from './scratch.js';
 
 type Bench = () => Promise<Record<string, number>>;
@@ -22,6 +23,7 @@ const BENCHES: Record<string, Bench> = {
   'append+commit': benchAppendAndCommit,
   'repo size': benchRepoSize,
   rebuild: benchRebuild,
+  registry: benchRegistry,
   'project commit': benchProjectCommit,
   server: benchServer,
 };

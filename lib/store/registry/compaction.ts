@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { renameSync } from 'node:fs';
-import { open, unlink } from 'node:fs/promises';
+import { link, open, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { FILE_MODE } from '../fs/atomic-write.js';
 import type { RegistryEntry } from '../types.js';
 
 /** A slice of a compaction holds the main thread at most this long before it awaits a write. */
-const SLICE_MS = 4;
-const SLICE_CHARS = 1 << 20;
+const SLICE_MS = 2;
+const SLICE_CHARS = 1 << 18;
 
 export async function fsyncDir(dir: string): Promise<void> {
   try {
@@ -28,10 +28,13 @@ export async function fsyncDir(dir: string): Promise<void> {
  * entry) for at most SLICE_MS, then awaits an asynchronous write, so a 100,000-entry (~50 MB)
  * snapshot never blocks the event loop for more than a few milliseconds. The text is exactly
  * Registry.serialize()'s. `stillWanted` is asked right before the rename (synchronous, so
- * nothing can run between the check and the rename): a newer full write wins.
+ * nothing can run between the check and the rename): a newer full write wins. The old
+ * index.json is first linked to `previousPath`, so the rename does not free its ~50 MB on the
+ * main thread; the unlink that does runs in the thread pool.
  */
 export async function writeSnapshot(
   path: string,
+  previousPath: string,
   entries: readonly RegistryEntry[],
   chunkOf: (entry: RegistryEntry) => string,
   stillWanted: () => boolean,
@@ -64,11 +67,14 @@ export async function writeSnapshot(
     await handle.close();
     if (!complete) await unlink(tmp).catch(() => undefined);
   }
+  await unlink(previousPath).catch(() => undefined);
+  await link(path, previousPath).catch(() => undefined);
   if (!stillWanted()) {
     await unlink(tmp).catch(() => undefined);
     return false;
   }
   renameSync(tmp, path);
   await fsyncDir(dirname(path));
+  await unlink(previousPath).catch(() => undefined);
   return true;
 }

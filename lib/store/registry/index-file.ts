@@ -1,10 +1,10 @@
-import { appendFileSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, ftruncateSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { open, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { atomicWriteFileSync, FILE_MODE } from '../fs/atomic-write.js';
 import type { Registry } from './registry.js';
 import { writeSnapshot } from './compaction.js';
-import { ensureLogDir, listSegments, recordLine, segmentName } from './registry-log.js';
+import { ensureLogDir, LOG_DIR, listSegments, recordLine, segmentName } from './registry-log.js';
 
 export const INDEX_FILE = 'index.json';
 /**
@@ -65,6 +65,11 @@ export class RegistryWriter {
   private readonly compactBytes: number;
   /** id → generation of its latest change, so a write clears only what it covered */
   private readonly journaled = new Map<string, number>();
+  /** the journal, kept open: one small write per first touch, no open/close/rename per request */
+  private journalFd: number | null = null;
+  private journalLines = 0;
+  /** ids between their files' change and the registry's (across an await): never settled then */
+  private readonly held = new Map<string, number>();
   private generation = 0;
   private timer: NodeJS.Timeout | null = null;
   private readonly compactTimer: NodeJS.Timeout;
@@ -102,16 +107,39 @@ export class RegistryWriter {
   }
 
   /** Start-up: new records go after every segment on disk; replayed ones still need a snapshot. */
-  begin(existingSegments: readonly number[]): void {
+  begin(existingSegments: readonly number[], journalLines: number): void {
     ensureLogDir(this.sessionsDir);
+    this.journalLines = journalLines; // the previous run's, reconciled by start-up
     this.segment = Math.max(0, ...existingSegments) + 1;
     this.unsnapshotted = existingSegments.length > 0;
   }
 
   /** Record that `id` is about to change on disk before the registry's files know it. */
   journal(id: string): void {
-    if (!this.journaled.has(id)) appendFileSync(this.journalPath, `${id}\n`, { mode: 0o600 });
+    if (!this.journaled.has(id)) {
+      this.journalFd ??= openSync(this.journalPath, 'a', 0o600);
+      writeSync(this.journalFd, `${id}\n`);
+      this.journalLines++;
+    }
     this.journaled.set(id, ++this.generation);
+  }
+
+  /**
+   * journal(id) for a change whose files are written asynchronously: the id stays journaled
+   * until `release` (called once the registry has the change), whatever writes settle meanwhile.
+   */
+  hold(id: string): () => void {
+    this.journal(id);
+    this.held.set(id, (this.held.get(id) ?? 0) + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const count = (this.held.get(id) ?? 1) - 1;
+      if (count > 0) this.held.set(id, count);
+      else this.held.delete(id);
+      this.journaled.set(id, ++this.generation);
+    };
   }
 
   /** Append path: the change is in memory; log it within the debounce window. */
@@ -216,7 +244,8 @@ export class RegistryWriter {
     this.unsnapshotted = false;
     const entries = this.registry.snapshot();
     try {
-      const written = await writeSnapshot(this.indexPath, entries, (entry) => this.registry.chunkOf(entry), () => epoch === this.epoch);
+      const previous = join(this.sessionsDir, LOG_DIR, 'previous-index.json');
+      const written = await writeSnapshot(this.indexPath, previous, entries, (entry) => this.registry.chunkOf(entry), () => epoch === this.epoch);
       if (!written) return;
       this.writes++;
       this.compactions++;
@@ -269,12 +298,35 @@ export class RegistryWriter {
     await this.compacting?.catch(() => undefined);
     await this.writing?.catch(() => undefined);
     await this.handle?.then((open) => open.close()).catch(() => undefined);
+    if (this.journalFd !== null) closeSync(this.journalFd);
+    this.journalFd = null;
   }
 
-  /** Drop journal lines the write covered; keep any id dirtied while it ran. */
+  /**
+   * Forget journaled ids the write covered; keep any id dirtied while it ran. The file is
+   * removed when nothing is left; otherwise covered lines stay until then (a stale line only
+   * makes a start-up reconcile one session whose registry entry is already right).
+   */
   private settleJournal(covered: number): void {
-    for (const [id, generation] of this.journaled) if (generation <= covered) this.journaled.delete(id);
+    for (const [id, generation] of this.journaled) if (generation <= covered && !this.held.has(id)) this.journaled.delete(id);
+    if (this.journalLines === 0) return;
+    if (this.journaled.size === 0) {
+      this.closeJournal();
+      this.journalLines = 0;
+    } else if (this.journalLines > 4 * this.journaled.size + 1_000) {
+      // Bounded under a load that never lets it empty: rewrite the live ids only.
+      const fd = this.journalFd ?? openSync(this.journalPath, 'a', 0o600);
+      this.journalFd = fd;
+      ftruncateSync(fd, 0);
+      writeSync(fd, [...this.journaled.keys()].map((id) => `${id}\n`).join(''));
+      this.journalLines = this.journaled.size;
+    }
+  }
+
+  /** An empty journal is removed: nothing is left to reconcile. */
+  private closeJournal(): void {
+    if (this.journalFd !== null) closeSync(this.journalFd);
+    this.journalFd = null;
     if (this.journaled.size === 0) rmSync(this.journalPath, { force: true });
-    else atomicWriteFileSync(this.journalPath, [...this.journaled.keys()].map((id) => `${id}\n`).join(''), { durable: false });
   }
 }

@@ -31,7 +31,8 @@ const REPLAY_SLICE = 2_000;
 export async function startUp(ctx: StoreContext): Promise<StartupReport> {
   const report: StartupReport = { rebuilt: false, reconciled: [], resetRunning: [], sweptShells: [] };
   const segments = listSegments(ctx.sessionsDir);
-  ctx.writer.begin(segments);
+  const journal = readJournal(ctx.sessionsDir);
+  ctx.writer.begin(segments, journal.length);
   const index = readIndexFile(ctx.sessionsDir);
   const log = index === null ? null : readLog(ctx.sessionsDir, segments);
   if (index === null || log === null || log.damaged) {
@@ -53,7 +54,7 @@ export async function startUp(ctx: StoreContext): Promise<StartupReport> {
     ctx.registry.takeChanged(); // already durable in the log
   }
 
-  for (const id of readJournal(ctx.sessionsDir)) {
+  for (const id of journal) {
     if (!isSessionId(id)) continue;
     await reconcile(ctx, id);
     report.reconciled.push(id);

@@ -1,0 +1,76 @@
+/**
+ * The registry at 100,000 sessions: what one rename costs, and the event loop's longest block
+ * while renames, an append load and the log's compactions run on that user's store.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { SessionStore } from '../lib/store/index.js';
+import { ensureLogDir, recordLine, segmentName } from '../lib/store/registry/registry-log.js';
+import { normaliseEntry } from '../lib/store/registry/entry.js';
+import { scratchDir } from './scratch.js';
+import { p50, round, writeLargeIndex } from './store-bench.js';
+
+/** A crashed run's log: `count` renames of the large index's sessions, for start-up to replay. */
+export function writeLargeLog(stateDir: string, count: number): void {
+  const sessionsDir = join(stateDir, 'sessions');
+  ensureLogDir(sessionsDir);
+  const lines: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const id = `bench-${(i * 97).toString(36).padStart(6, '0')}`;
+    const entry = normaliseEntry(id, { title: `Renamed ${i}`, created_at: 1_790_000_000, updated_at: 1_790_000_000 + i }, 'default');
+    lines.push(recordLine({ op: 'set', entry }));
+  }
+  writeFileSync(join(sessionsDir, segmentName(1)), lines.join(''));
+}
+
+/** Longest event-loop block (ms) while `work` runs; the histogram's 1 ms resolution is its floor. */
+export async function loopBlockDuring(work: () => Promise<void>): Promise<number> {
+  const histogram = monitorEventLoopDelay({ resolution: 1 });
+  histogram.enable();
+  try {
+    await work();
+  } finally {
+    histogram.disable();
+  }
+  return histogram.max / 1e6;
+}
+
+export async function benchRegistry(): Promise<Record<string, number>> {
+  const stateDir = scratchDir('em-bench-registry-');
+  writeLargeIndex(stateDir, 100_000);
+  // A small bound, so the window below also holds compactions of the 100,000-entry snapshot.
+  const store = await SessionStore.open({ stateDir, compactBytes: 64 * 1024 });
+  const ids = Array.from({ length: 20 }, (_, i) => `rename-${i}`);
+  for (const id of ids) await store.createSession({ id });
+  const appenders = Array.from({ length: 4 }, (_, i) => `append-${i}`);
+  for (const id of appenders) await store.createSession({ id });
+  const compactionsBefore = store.internals.registryCompactions;
+
+  const updates: number[] = [];
+  let renaming = true;
+  const blockMs = await loopBlockDuring(async () => {
+    // Appends are synchronous file writes behind microtasks: each appender gives the loop back
+    // after every message, as requests arriving over HTTP would.
+    const load = appenders.map(async (id) => {
+      for (let i = 0; renaming; i++) {
+        await store.appendMessage(id, { role: i % 2 ? 'assistant' : 'user', content: `message ${i}` });
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    });
+    for (let i = 0; i < 200; i++) {
+      const start = performance.now();
+      await store.updateSession(ids[i % ids.length]!, { title: `Renamed ${i}` });
+      updates.push(performance.now() - start);
+    }
+    renaming = false;
+    await Promise.all(load);
+    // The last compaction the renames started is part of the window.
+    while (store.internals.registryCompactions === compactionsBefore) await new Promise((resolve) => setTimeout(resolve, 20));
+    await store.flush();
+  });
+  const compactions = store.internals.registryCompactions - compactionsBefore;
+  if (compactions === 0) throw new Error('no compaction ran during the renames');
+  await store.close();
+  return { update_p50_ms_100k: p50(updates), loop_block_max_ms_100k: round(blockMs), registry_compactions_during_renames: compactions };
+}
