@@ -35,7 +35,11 @@ export function deleteSession(ctx: StoreContext, sessionId: string): Promise<{ i
 /** Delete's: the directory trees go in the thread pool, so a bulk delete never stalls the server. */
 async function removeSessionFilesAsync(ctx: StoreContext, sessionId: string): Promise<void> {
   const dir = repoDirOf(ctx, sessionId);
-  if (readMeta(dir)?.id === sessionId) await rm(dir, { recursive: true, force: true });
+  if (readMeta(dir)?.id === sessionId) {
+    // meta.json first: a crash part-way leaves a directory that is no longer a session.
+    await rm(join(dir, 'meta.json'), { force: true });
+    await rm(dir, { recursive: true, force: true });
+  }
   if (ctx.locations.delete(sessionId)) saveLocations(ctx);
   await rm(join(ctx.sessionsDir, '.file-recovery', sessionId), { recursive: true, force: true });
 }

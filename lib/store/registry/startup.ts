@@ -111,10 +111,10 @@ function projectIdFromLocation(ctx: StoreContext, id: string): string {
   return match?.[1] ?? 'default';
 }
 
-/** Bring one entry in line with its session's own files (or drop it when they are gone). */
+/** Bring one entry in line with its session's own files (or drop it when its meta.json is gone). */
 export async function reconcile(ctx: StoreContext, id: string): Promise<void> {
   const dir = repoDirOf(ctx, id);
   const entry = await entryFromDir(dir, id);
   if (entry) ctx.registry.set(entry);
-  else if (!existsSync(dir)) ctx.registry.delete(id);
+  else if (!existsSync(join(dir, 'meta.json'))) ctx.registry.delete(id); // gone, or a delete a crash cut short
 }
