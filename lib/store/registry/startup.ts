@@ -56,7 +56,7 @@ export async function startUp(ctx: StoreContext): Promise<StartupReport> {
 
   for (const id of journal) {
     if (!isSessionId(id)) continue;
-    await reconcile(ctx, id);
+    reconcile(ctx, id);
     report.reconciled.push(id);
   }
 
@@ -112,9 +112,9 @@ function projectIdFromLocation(ctx: StoreContext, id: string): string {
 }
 
 /** Bring one entry in line with its session's own files (or drop it when its meta.json is gone). */
-export async function reconcile(ctx: StoreContext, id: string): Promise<void> {
+export function reconcile(ctx: StoreContext, id: string): void {
   const dir = repoDirOf(ctx, id);
-  const entry = await entryFromDir(dir, id);
+  const entry = entryFromDir(dir, id);
   if (entry) ctx.registry.set(entry);
   else if (!existsSync(join(dir, 'meta.json'))) ctx.registry.delete(id); // gone, or a delete a crash cut short
 }
