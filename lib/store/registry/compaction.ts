@@ -9,6 +9,11 @@ import type { RegistryEntry } from '../types.js';
 /** A slice of a compaction holds the main thread at most this long before it awaits a write. */
 const SLICE_MS = 2;
 const SLICE_CHARS = 1 << 18;
+/**
+ * Written data is flushed every this many bytes: one fsync of 50 MB at the end would make every
+ * log record's fdatasync meanwhile wait for all of it (ext4 commits in order).
+ */
+const SYNC_EVERY_BYTES = 4 << 20;
 
 export async function fsyncDir(dir: string): Promise<void> {
   try {
@@ -46,6 +51,7 @@ export async function writeSnapshot(
     if (entries.length === 0) await handle.write('{}');
     let index = 0;
     let first = true;
+    let unsynced = 0;
     while (index < entries.length) {
       const started = performance.now();
       const parts: string[] = [];
@@ -60,6 +66,11 @@ export async function writeSnapshot(
       first = false;
       const tail = index === entries.length ? '\n}' : '';
       await handle.write(`${head}${parts.join(',\n')}${tail}`);
+      unsynced += chars;
+      if (unsynced > SYNC_EVERY_BYTES) {
+        await handle.datasync();
+        unsynced = 0;
+      }
     }
     await handle.sync();
     complete = true;

@@ -34,7 +34,8 @@ export function decodeCursor(cursor: string): CursorKey {
 export class Registry {
   private readonly entries = new Map<string, RegistryEntry>();
   private order: RegistryEntry[] = [];
-  private readonly searchText = new Map<string, string>();
+  /** lower-cased title + preview of order[i], so a search walks two arrays and no map */
+  private orderText: string[] = [];
   /** serialized index.json chunk per entry, valid while the entry object is the one it was made from */
   private readonly chunks = new Map<string, { entry: RegistryEntry; chunk: string }>();
   /** ids set or deleted since the last takeChanged(): what the next log record must carry */
@@ -59,24 +60,22 @@ export class Registry {
   /** Replace everything at once (start-up): one sort instead of n inserts. */
   load(entries: RegistryEntry[]): void {
     this.entries.clear();
-    this.searchText.clear();
     this.chunks.clear();
     this.changed.clear();
-    for (const entry of entries) {
-      this.entries.set(entry.id, entry);
-      this.searchText.set(entry.id, searchTextOf(entry));
-    }
+    for (const entry of entries) this.entries.set(entry.id, entry);
     this.order = [...this.entries.values()].sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
+    this.orderText = this.order.map(searchTextOf);
   }
 
   set(entry: RegistryEntry): void {
     const previous = this.entries.get(entry.id);
     if (previous) this.removeFromOrder(previous);
     this.entries.set(entry.id, entry);
-    this.searchText.set(entry.id, searchTextOf(entry));
     this.chunks.delete(entry.id);
     this.changed.add(entry.id);
-    this.order.splice(this.insertionIndex(entry), 0, entry);
+    const index = this.insertionIndex(entry);
+    this.order.splice(index, 0, entry);
+    this.orderText.splice(index, 0, searchTextOf(entry));
   }
 
   /** Apply fields; returns the names whose value changed. */
@@ -96,7 +95,6 @@ export class Registry {
     if (!current) return false;
     this.removeFromOrder(current);
     this.entries.delete(id);
-    this.searchText.delete(id);
     this.chunks.delete(id);
     this.changed.add(id);
     return true;
@@ -124,11 +122,11 @@ export class Registry {
   /** Up to `limit` matching entries after the cursor, and whether more follow. */
   page(filter: ListFilter, limit: number, cursor: string | null | undefined): { entries: RegistryEntry[]; more: boolean } {
     const start = cursor ? this.upperBound(decodeCursor(cursor)) : 0;
-    const match = matcher(filter, this.searchText);
+    const match = matcher(filter);
     const entries: RegistryEntry[] = [];
     for (let i = start; i < this.order.length; i++) {
       const entry = this.order[i]!;
-      if (!match(entry)) continue;
+      if (!match(entry, this.orderText[i]!)) continue;
       if (entries.length === limit) return { entries, more: true };
       entries.push(entry);
     }
@@ -136,9 +134,9 @@ export class Registry {
   }
 
   count(filter: ListFilter): number {
-    const match = matcher(filter, this.searchText);
+    const match = matcher(filter);
     let count = 0;
-    for (const entry of this.order) if (match(entry)) count++;
+    for (let i = 0; i < this.order.length; i++) if (match(this.order[i]!, this.orderText[i]!)) count++;
     return count;
   }
 
@@ -186,14 +184,12 @@ export class Registry {
   }
 
   private removeFromOrder(entry: RegistryEntry): void {
-    const index = this.insertionIndex(entry);
-    if (this.order[index] === entry) {
-      this.order.splice(index, 1);
-      return;
-    }
+    let index = this.insertionIndex(entry);
     // Identity lookup as a fallback; the binary search finds it unless a key was mutated in place.
-    const fallback = this.order.indexOf(entry);
-    if (fallback >= 0) this.order.splice(fallback, 1);
+    if (this.order[index] !== entry) index = this.order.indexOf(entry);
+    if (index < 0) return;
+    this.order.splice(index, 1);
+    this.orderText.splice(index, 1);
   }
 }
 
@@ -201,10 +197,10 @@ function searchTextOf(entry: RegistryEntry): string {
   return `${entry.title ?? ''}\n${entry.preview ?? ''}`.toLowerCase();
 }
 
-function matcher(filter: ListFilter, searchText: Map<string, string>): (entry: RegistryEntry) => boolean {
+function matcher(filter: ListFilter): (entry: RegistryEntry, text: string) => boolean {
   const scope = filter.scope ?? 'active';
   const q = filter.q?.trim().toLowerCase() || null;
-  return (entry) => {
+  return (entry, text) => {
     if (scope === 'active' && entry.archived) return false;
     if (scope === 'archived' && !entry.archived) return false;
     if (filter.pinned !== undefined && entry.pinned !== filter.pinned) return false;
@@ -212,7 +208,7 @@ function matcher(filter: ListFilter, searchText: Map<string, string>): (entry: R
     if (filter.status !== undefined && entry.status !== filter.status) return false;
     if (filter.source !== undefined && entry.source !== filter.source) return false;
     if (filter.projectId !== undefined && entry.project_id !== filter.projectId) return false;
-    if (q !== null && !searchText.get(entry.id)!.includes(q)) return false;
+    if (q !== null && !text.includes(q)) return false;
     return true;
   };
 }
