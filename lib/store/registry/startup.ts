@@ -19,9 +19,6 @@ export interface StartupReport {
   sweptShells: string[];
 }
 
-/** Replayed log records: applied per slice, so a long log never holds the loop for long. */
-const REPLAY_SLICE = 2_000;
-
 /**
  * Start-up of the seeds and DESIGN §4.3: load index.json and replay the registry log over it,
  * or rebuild from every meta.json when index.json or the log is unusable; reconcile what the
@@ -39,19 +36,20 @@ export async function startUp(ctx: StoreContext): Promise<StartupReport> {
     ctx.registry.load(await rebuildEntries(ctx));
     report.rebuilt = true;
   } else {
-    const entries: RegistryEntry[] = [];
+    // The log is applied before the one sort of load(): a record costs a map write, not a splice.
+    const entries = new Map<string, RegistryEntry>();
     for (const [id, raw] of Object.entries(index)) {
       if (!isSessionId(id) || raw === null || typeof raw !== 'object' || Array.isArray(raw)) continue;
-      entries.push(normaliseEntry(id, raw as Record<string, unknown>, projectIdFromLocation(ctx, id)));
+      entries.set(id, normaliseEntry(id, raw as Record<string, unknown>, projectIdFromLocation(ctx, id)));
     }
-    ctx.registry.load(entries);
-    for (let i = 0; i < log.records.length; i++) {
-      const record = log.records[i]!;
-      if (record.op === 'delete') ctx.registry.delete(record.id);
-      else if (isSessionId(record.entry.id)) ctx.registry.set(normaliseEntry(record.entry.id, record.entry, projectIdFromLocation(ctx, record.entry.id)));
-      if (i % REPLAY_SLICE === REPLAY_SLICE - 1) await yieldToLoop();
+    for (const record of log.records) {
+      if (record.op === 'delete') entries.delete(record.id);
+      else if (isSessionId(record.entry.id)) {
+        const id = record.entry.id;
+        entries.set(id, normaliseEntry(id, record.entry, projectIdFromLocation(ctx, id)));
+      }
     }
-    ctx.registry.takeChanged(); // already durable in the log
+    ctx.registry.load([...entries.values()]);
   }
 
   for (const id of journal) {
@@ -86,10 +84,6 @@ export async function startUp(ctx: StoreContext): Promise<StartupReport> {
   if (report.rebuilt) await ctx.writer.compact();
   else await ctx.writer.writeNow();
   return report;
-}
-
-function yieldToLoop(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
 }
 
 /** Sessions named by a migration in progress (sessions/.migration/): never swept. */
