@@ -50,12 +50,12 @@ export async function benchRegistry(): Promise<Record<string, number>> {
   const updates: number[] = [];
   let renaming = true;
   const blockMs = await loopBlockDuring(async () => {
-    // Appends are synchronous file writes behind microtasks: each appender gives the loop back
-    // after every message, as requests arriving over HTTP would.
+    // Four conversations streaming: a message every 10 ms each (400 a second in all). Appends are
+    // synchronous file writes behind microtasks, so an unpaced loop would only measure itself.
     const load = appenders.map(async (id) => {
       for (let i = 0; renaming; i++) {
         await store.appendMessage(id, { role: i % 2 ? 'assistant' : 'user', content: `message ${i}` });
-        await new Promise((resolve) => setImmediate(resolve));
+        await new Promise((resolve) => setTimeout(resolve, 10));
       }
     });
     for (let i = 0; i < 200; i++) {

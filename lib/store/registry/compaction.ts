@@ -29,8 +29,8 @@ export async function fsyncDir(dir: string): Promise<void> {
 }
 
 /**
- * index.json from a snapshot, in time slices: each slice turns entries into text (cached per
- * entry) for at most SLICE_MS, then awaits an asynchronous write, so a 100,000-entry (~50 MB)
+ * index.json from a snapshot, in time slices: each slice turns entries into text for at most
+ * SLICE_MS, then awaits an asynchronous write, so a 100,000-entry (~50 MB)
  * snapshot never blocks the event loop for more than a few milliseconds. The text is exactly
  * Registry.serialize()'s. `stillWanted` is asked right before the rename (synchronous, so
  * nothing can run between the check and the rename): a newer full write wins. The old

@@ -2,7 +2,7 @@ import { closeSync, ftruncateSync, openSync, readFileSync, rmSync, writeSync } f
 import { open, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { atomicWriteFileSync, FILE_MODE } from '../fs/atomic-write.js';
-import type { Registry } from './registry.js';
+import { chunkOf, type Registry } from './registry.js';
 import { writeSnapshot } from './compaction.js';
 import { ensureLogDir, LOG_DIR, listSegments, recordLine, segmentName } from './registry-log.js';
 
@@ -245,7 +245,7 @@ export class RegistryWriter {
     const entries = this.registry.snapshot();
     try {
       const previous = join(this.sessionsDir, LOG_DIR, 'previous-index.json');
-      const written = await writeSnapshot(this.indexPath, previous, entries, (entry) => this.registry.chunkOf(entry), () => epoch === this.epoch);
+      const written = await writeSnapshot(this.indexPath, previous, entries, chunkOf, () => epoch === this.epoch);
       if (!written) return;
       this.writes++;
       this.compactions++;
