@@ -5,7 +5,7 @@ import { readMeta, writeMeta } from '../repo/session-files.js';
 import { repoDirOf, type StoreContext } from '../store-context.js';
 import { removeSessionFiles } from '../operations/delete-session.js';
 import type { RegistryEntry } from '../types.js';
-import { normaliseEntry } from './entry.js';
+import { normaliseEntryInPlace } from './entry.js';
 import { readIndexFile, readJournal } from './index-file.js';
 import { entryFromDir, rebuildEntries } from './rebuild.js';
 import { listSegments, readLog } from './registry-log.js';
@@ -40,13 +40,13 @@ export async function startUp(ctx: StoreContext): Promise<StartupReport> {
     const entries = new Map<string, RegistryEntry>();
     for (const [id, raw] of Object.entries(index)) {
       if (!isSessionId(id) || raw === null || typeof raw !== 'object' || Array.isArray(raw)) continue;
-      entries.set(id, normaliseEntry(id, raw as Record<string, unknown>, projectIdFromLocation(ctx, id)));
+      entries.set(id, normaliseEntryInPlace(id, raw as Record<string, unknown>, projectIdFromLocation(ctx, id)));
     }
     for (const record of log.records) {
       if (record.op === 'delete') entries.delete(record.id);
       else if (isSessionId(record.entry.id)) {
         const id = record.entry.id;
-        entries.set(id, normaliseEntry(id, record.entry, projectIdFromLocation(ctx, id)));
+        entries.set(id, normaliseEntryInPlace(id, record.entry, projectIdFromLocation(ctx, id)));
       }
     }
     ctx.registry.load([...entries.values()]);
