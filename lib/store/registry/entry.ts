@@ -36,15 +36,30 @@ export function normaliseEntryInPlace(id: string, raw: Record<string, unknown>, 
   return raw as RegistryEntry;
 }
 
-const REGISTRY_FIELDS = [
-  'agent_id', 'title', 'created_at', 'updated_at', 'source', 'channel', 'account_id', 'peer_display', 'peer_id',
-  'pinned', 'archived', 'group', 'status', 'unread', 'project_id',
-] as const;
-
-/** The registry entry a session's own files imply (rebuild and reconcile): meta.json's registry fields. */
+/**
+ * The registry entry a session's own files imply (rebuild and reconcile): meta.json's registry
+ * fields, as one object literal of a fixed shape (a rebuild makes 10,000 of them).
+ */
 export function entryFromMeta(meta: SessionMeta, id: string, preview: string | null): RegistryEntry {
   const raw = meta as unknown as Record<string, unknown>;
-  const picked: Record<string, unknown> = { preview };
-  for (const field of REGISTRY_FIELDS) if (field in raw) picked[field] = raw[field];
-  return normaliseEntry(id, picked, 'default');
+  const createdAt = num(raw['created_at']);
+  return {
+    id,
+    agent_id: str(raw['agent_id'], 'main'),
+    title: str(raw['title']),
+    created_at: createdAt,
+    updated_at: num(raw['updated_at'], createdAt),
+    source: str(raw['source']),
+    channel: strOrNull(raw['channel']),
+    account_id: strOrNull(raw['account_id']),
+    peer_display: strOrNull(raw['peer_display']),
+    peer_id: strOrNull(raw['peer_id']),
+    pinned: bool(raw['pinned']),
+    archived: bool(raw['archived']),
+    group: str(raw['group']),
+    status: str(raw['status'], 'idle') || 'idle',
+    unread: bool(raw['unread']),
+    preview: typeof preview === 'string' ? preview : null,
+    project_id: str(raw['project_id'], 'default') || 'default',
+  };
 }
