@@ -16,6 +16,7 @@ import { benchServer } from './server-bench.js';
 import { benchSessionPage } from './session-page-bench.js';
 import { benchTimeline } from './timeline-bench.js';
 import { benchChat } from './chat-bench.js';
+import { benchRegistry } from './registry-bench.js';
 import { scratchDirs } from './scratch.js';
 
 type Bench = () => Promise<Record<string, number>>;
@@ -25,6 +26,7 @@ const BENCHES: Record<string, Bench> = {
   'append+commit': benchAppendAndCommit,
   'repo size': benchRepoSize,
   rebuild: benchRebuild,
+  registry: benchRegistry,
   'project commit': benchProjectCommit,
   server: benchServer,
   'session page': benchSessionPage,

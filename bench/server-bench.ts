@@ -175,6 +175,29 @@ export async function benchServer(): Promise<Record<string, number>> {
       }),
     );
 
+    // The same, while another client renames the big user's sessions one after another: every
+    // rename is a registry write on the store the lists read.
+    const renamed = Array.from({ length: 10 }, (_, i) => `bench-rename-${i}`);
+    for (const id of renamed) await call(big.token, 'session.create', { id }, 'mutation');
+    let renaming = true;
+    let renames = 0;
+    const renamer = (async () => {
+      while (renaming) await call(big.token, 'session.update', { id: renamed[renames % renamed.length], title: `Renamed ${renames++}` }, 'mutation');
+    })();
+    const listWhileWriting: number[] = [];
+    await Promise.all(
+      Array.from({ length: 20 }, async () => {
+        for (let i = 0; i < 100; i++) {
+          const start = performance.now();
+          await call(big.token, 'session.list', { limit: 50 }, 'query');
+          if (i >= 20) listWhileWriting.push(performance.now() - start);
+        }
+      }),
+    );
+    renaming = false;
+    await renamer;
+    if (renames < 10) throw new Error(`only ${renames} renames ran during the lists`);
+
     // 20 concurrent clients appending, each to its own session.
     const append: number[] = [];
     await Promise.all(
@@ -215,6 +238,7 @@ export async function benchServer(): Promise<Record<string, number>> {
 
     return {
       http_list_p99_ms: p99(list),
+      http_list_p99_ms_100k_writes: p99(listWhileWriting),
       http_append_p99_ms: p99(append),
       fanout_p99_ms: p99(fanout),
       rss_mb_100k: round(rssMb),

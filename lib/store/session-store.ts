@@ -54,6 +54,10 @@ export interface SessionStoreOptions {
   /** shared across the stores of one process so repacks never pile up */
   repackQueue?: RepackQueue;
   debounceMs?: number;
+  /** bytes of registry log after which it is compacted into index.json (default 4 MB) */
+  compactBytes?: number;
+  /** compaction timer when anything was logged since the last snapshot (default 60 s) */
+  compactIntervalMs?: number;
   /** seconds; injectable so tests can age sessions */
   now?: () => number;
 }
@@ -94,7 +98,11 @@ export class SessionStore {
       sessionsDir,
       trustedRoots,
       registry,
-      writer: new RegistryWriter(sessionsDir, registry, options.debounceMs ?? DEBOUNCE_MS),
+      writer: new RegistryWriter(sessionsDir, registry, {
+        debounceMs: options.debounceMs ?? DEBOUNCE_MS,
+        compactBytes: options.compactBytes,
+        compactIntervalMs: options.compactIntervalMs,
+      }),
       events: new StoreEvents(),
       locks: new KeyedLock(),
       cache: new LRUCache<string, OpenSession>({ max: options.cacheCap ?? cacheCapFromEnv() }),
@@ -109,7 +117,12 @@ export class SessionStore {
       now: options.now ?? nowSeconds,
       background: new Set(),
     };
-    return new SessionStore(ctx, startUp(ctx));
+    try {
+      return new SessionStore(ctx, await startUp(ctx));
+    } catch (error) {
+      await ctx.writer.abandon();
+      throw error;
+    }
   }
 
   get stateDir(): string {
@@ -285,7 +298,7 @@ export class SessionStore {
   }
 
   // Lifecycle
-  /** Registry to disk now (append-path changes are otherwise debounced). */
+  /** Registry durable now: append-path changes are otherwise logged within the debounce window. */
   async flush(): Promise<void> {
     return this.ctx.writer.writeNow();
   }
@@ -301,12 +314,13 @@ export class SessionStore {
   async close(): Promise<void> {
     if (this.closed) return;
     await this.idle();
-    this.ctx.writer.flushSync();
-    this.ctx.writer.close();
     this.closed = true;
+    // Background log writes and compaction finish, then index.json gets everything and the log empties.
+    await this.ctx.writer.close();
   }
   /** Test and benchmark access to internals that have no API (cache size, registry writes). */
-  get internals(): { cacheSize: number; registryWrites: number; repacks: number } {
-    return { cacheSize: this.ctx.cache.size, registryWrites: this.ctx.writer.writes, repacks: this.ctx.repack.repacks };
+  get internals(): { cacheSize: number; registryWrites: number; registryCompactions: number; repacks: number } {
+    const { writer } = this.ctx;
+    return { cacheSize: this.ctx.cache.size, registryWrites: writer.writes, registryCompactions: writer.compactions, repacks: this.ctx.repack.repacks };
   }
 }

@@ -1,7 +1,7 @@
 import { NotFoundError } from '../errors.js';
 import { assertSessionId } from '../ids.js';
 import { SessionGraph } from '../dag/graph.js';
-import { listNodeFiles, readMeta, readNodeFile, writeMeta } from '../repo/session-files.js';
+import { listNodeFiles, readMeta, readNodeFile, writeMetaAsync } from '../repo/session-files.js';
 import { changedRowFields, repoDirOf, type OpenSession, type StoreContext } from '../store-context.js';
 import type { RegistryEntry, SessionMeta, StoredNode } from '../types.js';
 
@@ -48,7 +48,8 @@ const REGISTRY_KEYS = new Set(['title', 'pinned', 'archived', 'unread', 'group',
 /**
  * The "update fields" path of the seeds: meta.json gets only the given fields, the registry
  * the same (updated_at untouched unless given), written at once; session_updated carries the
- * changed fields only. Returns the registry entry afterwards.
+ * changed fields only. Returns the registry entry afterwards. meta.json is written off the main
+ * thread; the journal names the session until the registry has the change.
  */
 export async function updateSessionFields(
   ctx: StoreContext,
@@ -56,14 +57,19 @@ export async function updateSessionFields(
   fields: Partial<SessionMeta>,
   options: { writeNow?: boolean } = {},
 ): Promise<RegistryEntry> {
-  ctx.writer.journal(session.id);
-  const meta = { ...session.meta };
-  for (const [key, value] of Object.entries(fields)) if (value !== undefined) meta[key] = value;
-  writeMeta(session.dir, meta);
-  session.meta = meta;
-  const registryFields: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(fields)) if (REGISTRY_KEYS.has(key) && value !== undefined) registryFields[key] = value;
-  const changed = ctx.registry.patch(session.id, registryFields as Partial<RegistryEntry>);
+  const release = ctx.writer.hold(session.id);
+  let changed: string[];
+  try {
+    const meta = { ...session.meta };
+    for (const [key, value] of Object.entries(fields)) if (value !== undefined) meta[key] = value;
+    await writeMetaAsync(session.dir, meta);
+    session.meta = meta;
+    const registryFields: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(fields)) if (REGISTRY_KEYS.has(key) && value !== undefined) registryFields[key] = value;
+    changed = ctx.registry.patch(session.id, registryFields as Partial<RegistryEntry>);
+  } finally {
+    release();
+  }
   const entry = ctx.registry.get(session.id)!;
   if (changed.length > 0) {
     if (options.writeNow ?? true) await ctx.writer.writeNow();

@@ -5,6 +5,7 @@ import { SessionStore } from '../session-store.js';
 import { InvalidInputError, NotFoundError } from '../errors.js';
 import type { StoreEvent } from '../events.js';
 import { manualClock, openTempStore, tempDir } from '../testing/temp-store.js';
+import { readRegistryOnDisk } from '../testing/registry-on-disk.js';
 
 describe('session lifecycle', () => {
   const cleanups: (() => Promise<void> | void)[] = [];
@@ -34,7 +35,7 @@ describe('session lifecycle', () => {
     expect(existsSync(join(repo, 'history'))).toBe(false); // made by the first message, so a shell is recognisable
     const meta = JSON.parse(readFileSync(join(repo, 'meta.json'), 'utf8')) as Record<string, unknown>;
     expect(meta).toMatchObject({ id: 's1', agent_id: 'main', title: '', source: 'web', project_id: 'default', head_id: null, status: 'idle' });
-    const index = JSON.parse(readFileSync(join(dir, 'sessions', 'index.json'), 'utf8')) as Record<string, Record<string, unknown>>;
+    const index = readRegistryOnDisk(join(dir, 'sessions'));
     for (const field of ['id', 'agent_id', 'title', 'created_at', 'updated_at', 'source', 'channel', 'account_id', 'peer_display', 'peer_id', 'pinned', 'archived', 'group', 'status', 'unread', 'preview']) {
       expect(index['s1']).toHaveProperty(field);
     }
@@ -119,7 +120,7 @@ describe('session lifecycle', () => {
     expect(await store.deleteSession('gone')).toEqual({ id: 'gone' });
     expect(existsSync(join(dir, 'sessions', 'gone'))).toBe(false);
     expect(store.hasSession('gone')).toBe(false);
-    const index = JSON.parse(readFileSync(join(dir, 'sessions', 'index.json'), 'utf8')) as Record<string, unknown>;
+    const index = readRegistryOnDisk(join(dir, 'sessions'));
     expect(index['gone']).toBeUndefined();
     expect(events).toEqual([{ type: 'session_deleted', data: { id: 'gone' } }]);
     await expect(store.getSession('gone')).rejects.toBeInstanceOf(NotFoundError);

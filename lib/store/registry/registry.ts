@@ -34,9 +34,10 @@ export function decodeCursor(cursor: string): CursorKey {
 export class Registry {
   private readonly entries = new Map<string, RegistryEntry>();
   private order: RegistryEntry[] = [];
-  private readonly searchText = new Map<string, string>();
-  /** serialized index.json chunk per entry; dropped when the entry changes */
-  private readonly chunks = new Map<string, string>();
+  /** lower-cased title + preview of order[i], so a search walks two arrays and no map */
+  private orderText: string[] = [];
+  /** ids set or deleted since the last takeChanged(): what the next log record must carry */
+  private changed = new Set<string>();
 
   get size(): number {
     return this.entries.size;
@@ -57,22 +58,20 @@ export class Registry {
   /** Replace everything at once (start-up): one sort instead of n inserts. */
   load(entries: RegistryEntry[]): void {
     this.entries.clear();
-    this.searchText.clear();
-    this.chunks.clear();
-    for (const entry of entries) {
-      this.entries.set(entry.id, entry);
-      this.searchText.set(entry.id, searchTextOf(entry));
-    }
+    this.changed.clear();
+    for (const entry of entries) this.entries.set(entry.id, entry);
     this.order = [...this.entries.values()].sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
+    this.orderText = this.order.map(searchTextOf);
   }
 
   set(entry: RegistryEntry): void {
     const previous = this.entries.get(entry.id);
     if (previous) this.removeFromOrder(previous);
     this.entries.set(entry.id, entry);
-    this.searchText.set(entry.id, searchTextOf(entry));
-    this.chunks.delete(entry.id);
-    this.order.splice(this.insertionIndex(entry), 0, entry);
+    this.changed.add(entry.id);
+    const index = this.insertionIndex(entry);
+    this.order.splice(index, 0, entry);
+    this.orderText.splice(index, 0, searchTextOf(entry));
   }
 
   /** Apply fields; returns the names whose value changed. */
@@ -92,19 +91,37 @@ export class Registry {
     if (!current) return false;
     this.removeFromOrder(current);
     this.entries.delete(id);
-    this.searchText.delete(id);
-    this.chunks.delete(id);
+    this.changed.add(id);
     return true;
+  }
+
+  /** Put an id back for the next takeChanged() (a log write that failed). */
+  markChanged(id: string): void {
+    this.changed.add(id);
+  }
+
+  /** Ids changed since the last call, with their entries now (undefined: deleted). */
+  takeChanged(): [string, RegistryEntry | undefined][] {
+    if (this.changed.size === 0) return [];
+    const out: [string, RegistryEntry | undefined][] = [];
+    for (const id of this.changed) out.push([id, this.entries.get(id)]);
+    this.changed = new Set();
+    return out;
+  }
+
+  /** The entries now, for a compaction that writes them while the registry goes on changing (entries are never mutated in place). */
+  snapshot(): RegistryEntry[] {
+    return [...this.entries.values()];
   }
 
   /** Up to `limit` matching entries after the cursor, and whether more follow. */
   page(filter: ListFilter, limit: number, cursor: string | null | undefined): { entries: RegistryEntry[]; more: boolean } {
     const start = cursor ? this.upperBound(decodeCursor(cursor)) : 0;
-    const match = matcher(filter, this.searchText);
+    const match = matcher(filter);
     const entries: RegistryEntry[] = [];
     for (let i = start; i < this.order.length; i++) {
       const entry = this.order[i]!;
-      if (!match(entry)) continue;
+      if (!match(entry, this.orderText[i]!)) continue;
       if (entries.length === limit) return { entries, more: true };
       entries.push(entry);
     }
@@ -112,24 +129,17 @@ export class Registry {
   }
 
   count(filter: ListFilter): number {
-    const match = matcher(filter, this.searchText);
+    const match = matcher(filter);
     let count = 0;
-    for (const entry of this.order) if (match(entry)) count++;
+    for (let i = 0; i < this.order.length; i++) if (match(this.order[i]!, this.orderText[i]!)) count++;
     return count;
   }
 
-  /** index.json text: pretty-printed as OpenProgram writes it, each entry serialized once until it changes. */
+  /** index.json text: pretty-printed as OpenProgram writes it. */
   serialize(): string {
     if (this.entries.size === 0) return '{}';
     const parts: string[] = [];
-    for (const entry of this.entries.values()) {
-      let chunk = this.chunks.get(entry.id);
-      if (chunk === undefined) {
-        chunk = `  ${JSON.stringify(entry.id)}: ${JSON.stringify(entry, null, 2).replace(/\n/g, '\n  ')}`;
-        this.chunks.set(entry.id, chunk);
-      }
-      parts.push(chunk);
-    }
+    for (const entry of this.entries.values()) parts.push(chunkOf(entry));
     return `{\n${parts.join(',\n')}\n}`;
   }
 
@@ -159,25 +169,33 @@ export class Registry {
   }
 
   private removeFromOrder(entry: RegistryEntry): void {
-    const index = this.insertionIndex(entry);
-    if (this.order[index] === entry) {
-      this.order.splice(index, 1);
-      return;
-    }
+    let index = this.insertionIndex(entry);
     // Identity lookup as a fallback; the binary search finds it unless a key was mutated in place.
-    const fallback = this.order.indexOf(entry);
-    if (fallback >= 0) this.order.splice(fallback, 1);
+    if (this.order[index] !== entry) index = this.order.indexOf(entry);
+    if (index < 0) return;
+    this.order.splice(index, 1);
+    this.orderText.splice(index, 1);
   }
+}
+
+/**
+ * One entry's index.json text (without the separator). Deliberately not cached: 100,000 cached
+ * strings made during a compaction survive into the old generation, and copying them is what
+ * stalled the loop (scavenges of 20–100 ms); text that dies young costs ~1 s of CPU per
+ * 100,000-entry snapshot, spread over 2 ms slices.
+ */
+export function chunkOf(entry: RegistryEntry): string {
+  return `  ${JSON.stringify(entry.id)}: ${JSON.stringify(entry, null, 2).replace(/\n/g, '\n  ')}`;
 }
 
 function searchTextOf(entry: RegistryEntry): string {
   return `${entry.title ?? ''}\n${entry.preview ?? ''}`.toLowerCase();
 }
 
-function matcher(filter: ListFilter, searchText: Map<string, string>): (entry: RegistryEntry) => boolean {
+function matcher(filter: ListFilter): (entry: RegistryEntry, text: string) => boolean {
   const scope = filter.scope ?? 'active';
   const q = filter.q?.trim().toLowerCase() || null;
-  return (entry) => {
+  return (entry, text) => {
     if (scope === 'active' && entry.archived) return false;
     if (scope === 'archived' && !entry.archived) return false;
     if (filter.pinned !== undefined && entry.pinned !== filter.pinned) return false;
@@ -185,7 +203,7 @@ function matcher(filter: ListFilter, searchText: Map<string, string>): (entry: R
     if (filter.status !== undefined && entry.status !== filter.status) return false;
     if (filter.source !== undefined && entry.source !== filter.source) return false;
     if (filter.projectId !== undefined && entry.project_id !== filter.projectId) return false;
-    if (q !== null && !searchText.get(entry.id)!.includes(q)) return false;
+    if (q !== null && !text.includes(q)) return false;
     return true;
   };
 }

@@ -4,12 +4,14 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SessionStore } from '../session-store.js';
 import { manualClock, tempDir } from '../testing/temp-store.js';
+import { readRegistryOnDisk } from '../testing/registry-on-disk.js';
 import type { RegistryEntry } from '../types.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 
+/** The registry on disk: index.json with the log replayed (what a reopen finds). */
 function readIndex(dir: string): Record<string, RegistryEntry> {
-  return JSON.parse(readFileSync(join(dir, 'sessions', 'index.json'), 'utf8')) as Record<string, RegistryEntry>;
+  return readRegistryOnDisk(join(dir, 'sessions'));
 }
 
 /** What every session's own files say, in registry terms. */

@@ -1,4 +1,5 @@
 import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { atomicWriteFileSync, DIR_MODE, FILE_MODE } from '../fs/atomic-write.js';
 import type { SessionMeta, StoredNode } from '../types.js';
@@ -38,6 +39,20 @@ export function readMeta(repoDir: string): SessionMeta | null {
  */
 export function writeMeta(repoDir: string, meta: SessionMeta): void {
   atomicWriteFileSync(metaPath(repoDir), JSON.stringify(meta), { durable: false });
+}
+
+let metaTemp = 0;
+
+/**
+ * writeMeta off the main thread (the registry's immediate operations): same atomic rename,
+ * but the open/write/rename wait in the thread pool, where a busy file system cannot stall
+ * every other request.
+ */
+export async function writeMetaAsync(repoDir: string, meta: SessionMeta): Promise<void> {
+  const path = metaPath(repoDir);
+  const tmp = `${path}.${process.pid}.${++metaTemp}.tmp`;
+  await writeFile(tmp, JSON.stringify(meta), { mode: FILE_MODE });
+  await rename(tmp, path);
 }
 
 /**
