@@ -6,7 +6,22 @@ import { LIVE_EVENT_TYPES, type LiveEvent } from '@/trpc/live-events';
 type Listener = (event: LiveEvent) => void;
 
 interface LiveEvents {
-  subscribe(listener: Listener): () => void;
+  /** `since`: an event id a page was rendered at; what this tab received after it is replayed first */
+  subscribe(listener: Listener, since?: string): () => void;
+}
+
+/** Events kept for views that mount after they arrived (a client navigation while a turn runs). */
+const RECENT_EVENTS = 500;
+
+interface Received {
+  boot: string;
+  seq: number;
+  event: LiveEvent;
+}
+
+function parseEventId(id: string | undefined): { boot: string; seq: number } | null {
+  const match = /^(.+)-(\d+)$/.exec(id ?? '');
+  return match ? { boot: match[1]!, seq: Number(match[2]) } : null;
 }
 
 const LiveEventsContext = createContext<LiveEvents | null>(null);
@@ -19,8 +34,15 @@ const LiveEventsContext = createContext<LiveEvents | null>(null);
  */
 export function LiveEventsProvider({ since, children }: { since?: string; children: ReactNode }) {
   const listeners = useRef(new Set<Listener>());
+  const recent = useRef<Received[]>([]);
   const [value] = useState<LiveEvents>(() => ({
-    subscribe(listener) {
+    subscribe(listener, since) {
+      const from = parseEventId(since);
+      if (from) {
+        for (const received of recent.current) {
+          if (received.boot === from.boot && received.seq > from.seq) listener(received.event);
+        }
+      }
       listeners.current.add(listener);
       return () => listeners.current.delete(listener);
     },
@@ -31,7 +53,12 @@ export function LiveEventsProvider({ since, children }: { since?: string; childr
     let retryTimer: ReturnType<typeof setTimeout> | undefined;
     let retryDelay = 1_000;
     let stopped = false;
-    const dispatch = (event: LiveEvent) => {
+    const dispatch = (event: LiveEvent, id?: string) => {
+      const parsed = parseEventId(id);
+      if (parsed) {
+        recent.current.push({ ...parsed, event });
+        if (recent.current.length > RECENT_EVENTS) recent.current.splice(0, recent.current.length - RECENT_EVENTS);
+      }
       for (const listener of listeners.current) listener(event);
     };
 
@@ -44,8 +71,8 @@ export function LiveEventsProvider({ since, children }: { since?: string; childr
       };
       for (const type of LIVE_EVENT_TYPES) {
         source.addEventListener(type, (message) => {
-          const data: unknown = JSON.parse((message as MessageEvent<string>).data);
-          dispatch({ type, data } as LiveEvent);
+          const { data, lastEventId } = message as MessageEvent<string>;
+          dispatch({ type, data: JSON.parse(data) as unknown } as LiveEvent, lastEventId);
         });
       }
       source.onerror = () => {
@@ -67,10 +94,16 @@ export function LiveEventsProvider({ since, children }: { since?: string; childr
   return <LiveEventsContext.Provider value={value}>{children}</LiveEventsContext.Provider>;
 }
 
-/** Calls `listener` for every live event of this user while the component is mounted. */
-export function useLiveEvents(listener: Listener): void {
+/**
+ * Calls `listener` for every live event of this user while the component is mounted. A view
+ * rendered on the server passes `since` (the event id it was rendered at, from the hub), and first
+ * gets what this tab received after that: nothing that happened between the render and the mount
+ * is lost.
+ */
+export function useLiveEvents(listener: Listener, options: { since?: string } = {}): void {
   const live = useContext(LiveEventsContext);
   const latest = useRef(listener);
   latest.current = listener;
-  useEffect(() => live?.subscribe((event) => latest.current(event)), [live]);
+  const since = useRef(options.since);
+  useEffect(() => live?.subscribe((event) => latest.current(event), since.current), [live]);
 }

@@ -15,7 +15,18 @@ const FOLLOW_SLACK = 120;
  * page before the oldest shown as the top comes near (keeping what is on screen where it was),
  * and fetches the newest page again when an agent appends to this session or the branch changes.
  */
-export function SessionMessages({ sessionId, initial, loadPage }: { sessionId: string; initial: RenderedMessage[]; loadPage: LoadMessagePage }) {
+export function SessionMessages({
+  sessionId,
+  initial,
+  loadPage,
+  renderedAt,
+}: {
+  sessionId: string;
+  initial: RenderedMessage[];
+  loadPage: LoadMessagePage;
+  /** the event id the page was rendered at: appends after it reload the newest page */
+  renderedAt?: string;
+}) {
   const [messages, setMessages] = useState(initial);
   const [loadingOlder, setLoadingOlder] = useState(false);
   const listRef = useRef<HTMLDivElement>(null);
@@ -102,10 +113,13 @@ export function SessionMessages({ sessionId, initial, loadPage }: { sessionId: s
     return state.running;
   }, [atEnd, loadPage, sessionId]);
 
-  useLiveEvents((event) => {
-    if (event.type === 'message_appended' && event.data.sessionId === sessionId) void reload();
-    else if (event.type === 'resync') void reload();
-  });
+  useLiveEvents(
+    (event) => {
+      if (event.type === 'message_appended' && event.data.sessionId === sessionId) void reload();
+      else if (event.type === 'resync') void reload();
+    },
+    { since: renderedAt },
+  );
 
   // Opening: the newest message in view, again after the router's own scroll on a client navigation.
   useEffect(() => {

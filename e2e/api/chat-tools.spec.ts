@@ -72,7 +72,7 @@ test('a tool path outside the project is refused, and the refusal is in the tran
   const content = `Peek ${tool('read_file', { path: '../outside.txt' })} ${tool('write_file', { path: '.git/hooks/pre-commit', content: 'x' })}`;
   const { sessionId } = await send(user.api, { projectId: jail.id, content });
   await turnEnded(user.api, sessionId);
-  const nodes = (await query<Message[]>(user.api, 'message.nodes', { sessionId })).data;
+  const nodes = (await query<{ messages: Message[] }>(user.api, 'message.nodes', { sessionId })).data.messages;
   const tools = nodes.filter((node) => node.role === 'tool');
   expect(tools.map((node) => [node.name, node.metadata['refused']])).toEqual([
     ['read_file', true],
@@ -94,7 +94,7 @@ test('a tool result over 64 KB reaches the model cut, with the whole kept as an 
   const big = await project(user.api, 'big');
   const { sessionId } = await send(user.api, { projectId: big.id, content: `Read it ${tool('read_file', { path: 'big.txt' })}` });
   await turnEnded(user.api, sessionId);
-  const result = (await query<Message[]>(user.api, 'message.nodes', { sessionId })).data.find((node) => node.role === 'tool')!;
+  const result = (await query<{ messages: Message[] }>(user.api, 'message.nodes', { sessionId })).data.messages.find((node) => node.role === 'tool')!;
   expect(result.content.startsWith('x'.repeat(65_536))).toBe(true);
   expect(result.content).toMatch(/\[cut: the result was 100000 bytes; .* kept as attachment tool-result-call_1\.txt\]$/);
   const download = await user.api.get(`/api/attachments/${sessionId}/${result.metadata['attachment'] as string}`);

@@ -43,7 +43,7 @@ test('a moved project folder shows as missing, is repaired from the Projects pag
   await expect(row.getByText('Folder missing')).toHaveCount(0);
   await expect(row.getByText(after)).toBeVisible();
   expect((await projectsOf(user.api)).find((p) => p.id === project.id)).toMatchObject({ path: after, pathMissing: false });
-  const nodes = (await query<Message[]>(user.api, 'message.nodes', { sessionId: 'pj-mover' })).data;
+  const nodes = (await query<{ messages: Message[] }>(user.api, 'message.nodes', { sessionId: 'pj-mover' })).data.messages;
   const record = nodes.find((node) => node.name === 'project/relocate');
   expect(record).toMatchObject({ role: 'tool', content: `${before} → ${after}`, metadata: { project_id: project.id, old_path: before, new_path: after } });
   expect(existsSync(after)).toBe(true);

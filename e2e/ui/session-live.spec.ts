@@ -9,7 +9,7 @@ test('an agent appending through the API and a rename show on the open page with
   await signInBrowser(context, user.api);
   const session = new SessionPage(page);
   // The page's event stream opens after hydration; what happens before it is in the first render.
-  const streamOpen = page.waitForResponse((response) => response.url().endsWith('/api/events'));
+  const streamOpen = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/events');
   await session.goto('live');
   await streamOpen;
   expect(await session.messageIds()).toEqual(['u1']);

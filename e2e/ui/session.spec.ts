@@ -23,7 +23,7 @@ test('the branch renders with Markdown, code, a system message, folded tool call
   const response = await session.goto('tour');
   expect(response?.status()).toBe(200);
   await expect(session.title).toHaveText('A tour of the page');
-  await expect(page.getByRole('status').filter({ hasText: 'Failed' })).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: /^Failed$/ })).toBeVisible();
   await expect(session.projectChip('Home')).toHaveAttribute('href', '/projects/default');
   await expect(session.timelineLink).toHaveAttribute('href', '/sessions/tour/timeline');
   expect(await session.messageIds()).toEqual(['sys', 'u1', 'a1', 'u2']);

@@ -68,6 +68,18 @@ describe('EventHub', () => {
     expect(collect(hub, 'A', 'b2-2').sub.replay).toMatchObject({ kind: 'events', events: [{ id: 'b2-3' }, { id: 'b2-4' }, { id: 'b2-5' }] });
   });
 
+  it('names the id a page renders at, and a stream opened from it gets what happened since', () => {
+    const hub = new EventHub({ boot: 'b1' });
+    expect(hub.currentId('A')).toBe('b1-0');
+    hub.publish('A', { type: 'x', data: 1 });
+    const renderedAt = hub.currentId('A');
+    expect(renderedAt).toBe('b1-1');
+    hub.publish('A', { type: 'x', data: 2 });
+    hub.publish('B', { type: 'x', data: 'other user' });
+    const sub = hub.subscribe('A', () => {}, renderedAt);
+    expect(sub?.replay).toEqual({ kind: 'events', events: [{ id: 'b1-2', type: 'x', data: 2 }] });
+  });
+
   it('keeps a ring of the newest events', () => {
     const hub = new EventHub({ boot: 'b1', bufferSize: 1000 });
     for (let i = 1; i <= 2500; i++) hub.publish('A', { type: 'x', data: i });

@@ -4,6 +4,7 @@ import { SessionComposer } from '@/components/chat/session-composer';
 import { MarkRead } from '@/components/session/mark-read';
 import { SessionHeader } from '@/components/session/session-header';
 import { SessionMessages } from '@/components/session/session-messages';
+import { getEventHub } from '@/server/runtime';
 import { getQueryClient, getServerCaller, HydrateClient, requireUser, trpc } from '@/trpc/server';
 import { loadMessagePage } from './actions';
 import { MESSAGE_PAGE_SIZE, renderMessages } from './rendered-messages';
@@ -20,8 +21,10 @@ async function orNotFound<T>(work: Promise<T>): Promise<T> {
 
 /** `/sessions/<id>`: the current branch, newest page first, rendered on the server. */
 export default async function SessionPage({ params }: { params: Promise<{ id: string }> }) {
-  await requireUser();
+  const user = await requireUser();
   const { id } = await params;
+  // Read before the data: whatever happens after it reaches the page through the event stream.
+  const renderedAt = getEventHub().currentId(user.id);
   const api = await getServerCaller();
   const [session, page] = await Promise.all([orNotFound(api.session.get({ id })), orNotFound(api.message.branch({ sessionId: id, limit: MESSAGE_PAGE_SIZE }))]);
   // The header reads session.get from the client cache: fill it with what was just read.
@@ -33,7 +36,7 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
       <div className="mx-auto max-w-3xl px-4 py-6">
         <SessionHeader sessionId={id} />
         <MarkRead sessionId={id} unread={session.unread} />
-        <SessionMessages sessionId={id} initial={messages} loadPage={loadMessagePage} />
+        <SessionMessages sessionId={id} initial={messages} loadPage={loadMessagePage} renderedAt={renderedAt} />
         <SessionComposer sessionId={id} />
       </div>
     </HydrateClient>
