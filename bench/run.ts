@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { benchAppendAndCommit, benchList, benchRebuild, benchRepoSize } from './store-bench.js';
 import { benchProjectCommit } from './project-commit.js';
 import { benchServer } from './server-bench.js';
+import { benchSidebar } from './sidebar-bench.js';
 import { scratchDirs } from './scratch.js';
 
 type Bench = () => Promise<Record<string, number>>;
@@ -24,6 +25,7 @@ const BENCHES: Record<string, Bench> = {
   rebuild: benchRebuild,
   'project commit': benchProjectCommit,
   server: benchServer,
+  sidebar: benchSidebar,
 };
 
 const [flag, name] = process.argv.slice(2);

@@ -1,15 +1,41 @@
+import { dehydrate, HydrationBoundary } from '@tanstack/react-query';
+import { cookies } from 'next/headers';
 import type { ReactNode } from 'react';
 import { LiveEventsProvider } from '@/components/live/live-events-provider';
-import { AppHeader } from '@/components/shell/app-header';
-import { requireUser } from '@/trpc/server';
+import { SessionCacheSync } from '@/components/live/session-cache-sync';
+import { ClockProvider } from '@/components/sessions/clock-provider';
+import { isValidTimeZone, TIME_ZONE_COOKIE } from '@/components/sessions/day-groups';
+import { SIDEBAR_PINNED, SIDEBAR_RECENT } from '@/components/sessions/list-inputs';
+import { AppShell } from '@/components/shell/app-shell';
+import { makeQueryClient } from '@/trpc/query-client';
+import { requireUser, trpc } from '@/trpc/server';
 
-/** Every signed-in page. The cookie is checked in full here (user enabled, session version current). */
+const nextPage = (page: { nextCursor: string | null }) => page.nextCursor;
+
+/**
+ * Every signed-in page. The cookie is checked in full here (user enabled, session version current).
+ * The sidebar's first pages are prefetched into a query client of the layout's own: the page's
+ * HydrateClient dehydrates the request's shared client, which would send these rows a second time.
+ */
 export default async function AppLayout({ children }: { children: ReactNode }) {
   const user = await requireUser();
+  const sidebar = makeQueryClient();
+  await Promise.all([
+    sidebar.prefetchInfiniteQuery(trpc.session.list.infiniteQueryOptions(SIDEBAR_PINNED, { getNextPageParam: nextPage })),
+    sidebar.prefetchInfiniteQuery(trpc.session.list.infiniteQueryOptions(SIDEBAR_RECENT, { getNextPageParam: nextPage })),
+  ]);
+  const zone = (await cookies()).get(TIME_ZONE_COOKIE)?.value;
+  const timeZone = zone && isValidTimeZone(zone) ? zone : 'UTC';
   return (
     <LiveEventsProvider>
-      <AppHeader email={user.email} admin={user.admin} />
-      <main className="mx-auto max-w-5xl px-4 py-8">{children}</main>
+      <SessionCacheSync />
+      <HydrationBoundary state={dehydrate(sidebar)}>
+        <ClockProvider initialTimeZone={timeZone} initialNow={Date.now()}>
+          <AppShell email={user.email} admin={user.admin}>
+            {children}
+          </AppShell>
+        </ClockProvider>
+      </HydrationBoundary>
     </LiveEventsProvider>
   );
 }

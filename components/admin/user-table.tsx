@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { FormMessage } from '@/components/ui/form-message';
+import { PromptDialog } from '@/components/ui/prompt-dialog';
 import type { RouterOutputs } from '@/trpc/types';
 import { useTRPC } from '@/trpc/client';
 
@@ -14,6 +15,7 @@ export function UserTable({ initialUsers, currentUserId }: { initialUsers: UserR
   const queryClient = useQueryClient();
   const users = useQuery(trpc.admin.listUsers.queryOptions(undefined, { initialData: initialUsers }));
   const [message, setMessage] = useState<{ error?: string; success?: string }>({});
+  const [resetting, setResetting] = useState<UserRow | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.admin.listUsers.queryKey() });
   const setDisabled = useMutation(trpc.admin.setDisabled.mutationOptions({ onSuccess: refresh }));
   const resetPassword = useMutation(trpc.admin.resetPassword.mutationOptions());
@@ -52,12 +54,7 @@ export function UserTable({ initialUsers, currentUserId }: { initialUsers: UserR
                 <Button
                   variant="secondary"
                   aria-label={`Reset the password of ${user.email}`}
-                  onClick={() => {
-                    const password = window.prompt(`New password for ${user.email} (8 characters or more). Their sign-ins end at once.`);
-                    if (password) {
-                      void run(() => resetPassword.mutateAsync({ userId: user.id, password }), `Password of ${user.email} reset.`);
-                    }
-                  }}
+                  onClick={() => setResetting(user)}
                 >
                   Reset password
                 </Button>
@@ -80,6 +77,20 @@ export function UserTable({ initialUsers, currentUserId }: { initialUsers: UserR
         </tbody>
       </table>
       <FormMessage error={message.error} success={message.success} />
+      <PromptDialog
+        open={resetting !== null}
+        onOpenChange={(open) => !open && setResetting(null)}
+        title={`Reset the password of ${resetting?.email ?? ''}`}
+        description="Their sign-ins end at once. Tell them the new password."
+        label="New password (8 characters or more)"
+        type="password"
+        minLength={8}
+        submitLabel="Reset password"
+        onSubmit={(password) => {
+          const user = resetting;
+          if (user) void run(() => resetPassword.mutateAsync({ userId: user.id, password }), `Password of ${user.email} reset.`);
+        }}
+      />
     </div>
   );
 }

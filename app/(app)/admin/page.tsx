@@ -12,7 +12,7 @@ export default async function AdminPage() {
   const api = await getServerCaller();
   const [users, status] = await Promise.all([api.admin.listUsers(), api.auth.status()]);
   return (
-    <div className="space-y-10">
+    <div className="mx-auto max-w-5xl space-y-10 px-4 py-8">
       <h1 className="text-2xl font-semibold">Admin</h1>
       <section className="space-y-4" aria-labelledby="users-title">
         <h2 id="users-title" className="text-lg font-semibold">

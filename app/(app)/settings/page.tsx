@@ -9,7 +9,7 @@ export default async function SettingsPage() {
   await requireUser();
   const tokens = await (await getServerCaller()).token.list();
   return (
-    <div className="space-y-10">
+    <div className="mx-auto max-w-3xl space-y-10 px-4 py-8">
       <h1 className="text-2xl font-semibold">Settings</h1>
       <ChangePasswordForm />
       <section className="space-y-4" aria-labelledby="tokens-title">

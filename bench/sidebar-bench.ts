@@ -1,0 +1,203 @@
+/**
+ * The sidebar's figures (DESIGN §9): `/` of a user with 100,000 sessions (HTML bytes, first byte
+ * warm), the session rows in a real Chromium's DOM after scrolling its sidebar to the end, and a
+ * rename in one tab until another tab's sidebar shows it. Needs `npm run build` first.
+ */
+import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import type { ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import http from 'node:http';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { AuthStore } from '../lib/auth/index.js';
+import { scratchDir } from './scratch.js';
+import { BASE, startServer } from './server-bench.js';
+import { p50, p99, round, writeLargeIndex } from './store-bench.js';
+
+const PASSWORD = 'bench password long';
+/** how long the DOM bench may scroll: 900 pages of 100 rows take a few minutes on 2 cores */
+const SCROLL_BUDGET_MS = 150_000;
+
+function get(path: string, cookie: string): Promise<{ status: number; bytes: number; firstByteMs: number; setCookie: string[]; body: string }> {
+  return new Promise((resolve, reject) => {
+    const start = performance.now();
+    const req = http.get(`${BASE}${path}`, { headers: { cookie, accept: 'text/html' } }, (res) => {
+      let firstByteMs = -1;
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => {
+        if (firstByteMs < 0) firstByteMs = performance.now() - start;
+        chunks.push(chunk);
+      });
+      res.on('end', () => {
+        const body = Buffer.concat(chunks);
+        resolve({ status: res.statusCode ?? 0, bytes: body.length, firstByteMs, setCookie: res.headers['set-cookie'] ?? [], body: body.toString('utf8') });
+      });
+    });
+    req.on('error', reject);
+  });
+}
+
+function cookiesOf(setCookie: string[]): string {
+  return setCookie.map((line) => line.split(';')[0]).join('; ');
+}
+
+/** next-auth's credentials flow; the session cookie jar as a Cookie header. */
+async function signIn(email: string): Promise<string> {
+  const csrf = await get('/api/auth/csrf', '');
+  const { csrfToken } = JSON.parse(csrf.body) as { csrfToken: string };
+  const jar = cookiesOf(csrf.setCookie);
+  const form = new URLSearchParams({ email, password: PASSWORD, csrfToken }).toString();
+  const setCookie = await new Promise<string[]>((resolve, reject) => {
+    const req = http.request(
+      `${BASE}/api/auth/callback/credentials`,
+      { method: 'POST', headers: { cookie: jar, origin: BASE, 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(form) } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.headers['set-cookie'] ?? []));
+      },
+    );
+    req.on('error', reject);
+    req.end(form);
+  });
+  const session = cookiesOf(setCookie);
+  if (!/session-token=/.test(session)) throw new Error(`sign-in of ${email} failed`);
+  return session;
+}
+
+async function browserContext(browser: Browser, cookie: string): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await context.addCookies(
+    cookie.split('; ').map((pair) => {
+      const at = pair.indexOf('=');
+      return { name: pair.slice(0, at), value: pair.slice(at + 1), url: BASE };
+    }),
+  );
+  return context;
+}
+
+const rowsInDom = (page: Page) => page.locator('nav[aria-label="Sessions"] [data-session-row]').count();
+
+/** Jumps the sidebar to its bottom until nothing more loads (or the budget ends); the most rows ever in the DOM. */
+async function scrollToOldest(page: Page): Promise<{ maxRows: number; endRows: number; loaded: number; reachedEnd: boolean }> {
+  const list = page.locator('nav[aria-label="Sessions"] [data-session-list]');
+  let maxRows = 0;
+  let lastHeight = 0;
+  let still = 0;
+  const deadline = Date.now() + SCROLL_BUDGET_MS;
+  while (Date.now() < deadline && still < 20) {
+    const height = await list.evaluate((element) => {
+      element.scrollTop = element.scrollHeight;
+      return element.scrollHeight;
+    });
+    maxRows = Math.max(maxRows, await rowsInDom(page));
+    still = height === lastHeight ? still + 1 : 0;
+    lastHeight = height;
+    await page.waitForTimeout(still > 0 ? 50 : 10);
+  }
+  const loaded = Math.round(lastHeight / 52);
+  return { maxRows, endRows: await rowsInDom(page), loaded, reachedEnd: still >= 20 };
+}
+
+async function measureLive(browser: Browser, cookie: string): Promise<number[]> {
+  const context = await browserContext(browser, cookie);
+  const [one, two] = [await context.newPage(), await context.newPage()];
+  await one.goto(`${BASE}/`);
+  await two.goto(`${BASE}/`);
+  await two.locator('nav[aria-label="Sessions"] [data-session-row]').first().waitFor();
+  await one.waitForTimeout(1_000); // both event streams open
+  const samples: number[] = [];
+  for (let i = 0; i < 50; i++) {
+    const title = `Live rename ${i}`;
+    const row = one.locator('nav[aria-label="Sessions"] [data-session-row][data-session-row="live"]');
+    await row.hover();
+    await row.getByRole('button', { name: /^Options for / }).click();
+    await one.getByRole('menuitem', { name: 'Rename' }).click();
+    const field = one.getByRole('textbox', { name: 'Session title' });
+    await field.fill(title);
+    const shown = two.waitForFunction(
+      (expected) => document.querySelector(`nav[aria-label="Sessions"] a[aria-label="${expected}"]`) !== null && Date.now(),
+      title,
+      { polling: 'raf', timeout: 10_000 },
+    );
+    const sentAt = Date.now();
+    await field.press('Enter');
+    const seenAt = (await (await shown).jsonValue()) as number;
+    samples.push(seenAt - sentAt);
+  }
+  await context.close();
+  return samples;
+}
+
+export async function benchSidebar(): Promise<Record<string, number>> {
+  if (!existsSync(join(process.cwd(), '.next', 'BUILD_ID'))) {
+    process.stderr.write('bench: sidebar figures need `npm run build`; skipped\n');
+    return {};
+  }
+  const dataDir = scratchDir('em-bench-sidebar-');
+  let server: ChildProcess | null = null;
+  let browser: Browser | null = null;
+  try {
+    const auth = new AuthStore(join(dataDir, 'auth'));
+    const big = await auth.users.create({ email: 'big@bench.test', password: PASSWORD, admin: true });
+    const small = await auth.users.create({ email: 'small@bench.test', password: PASSWORD });
+    auth.flushSync();
+    writeLargeIndex(join(dataDir, 'users', big.id), 100_000);
+    mkdirSync(join(dataDir, 'workspaces', big.id), { recursive: true });
+    server = await startServer(dataDir);
+
+    const bigCookie = await signIn('big@bench.test');
+    const first = await get('/', bigCookie);
+    if (first.status !== 200 || !first.body.includes('aria-label="Sessions"')) throw new Error(`/ answered ${first.status} without the sidebar`);
+    const ttfb: number[] = [];
+    let bytes = first.bytes;
+    for (let i = 0; i < 40; i++) {
+      const answer = await get('/', bigCookie);
+      bytes = answer.bytes;
+      if (i >= 10) ttfb.push(answer.firstByteMs);
+    }
+
+    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+    const context = await browserContext(browser, bigCookie);
+    const page = await context.newPage();
+    await page.goto(`${BASE}/`);
+    await page.locator('nav[aria-label="Sessions"] [data-session-row]').first().waitFor();
+    const scroll = await scrollToOldest(page);
+    process.stderr.write(`bench: sidebar scrolled through ~${scroll.loaded} rows (${scroll.reachedEnd ? 'to the oldest' : 'budget ended first'}), at most ${scroll.maxRows} in the DOM\n`);
+    await context.close();
+
+    // The live figure with a small user, so that it times the event path and not the 100,000 rows.
+    const smallCookie = await signIn('small@bench.test');
+    await requestCreate(smallCookie);
+    const live = await measureLive(browser, smallCookie);
+
+    return {
+      sidebar_html_kb: round(bytes / 1024),
+      sidebar_dom_rows: Math.max(scroll.maxRows, scroll.endRows),
+      sidebar_ttfb_p50_ms_100k: p50(ttfb),
+      live_p99_ms: p99(live),
+    };
+  } finally {
+    await browser?.close();
+    if (server && server.exitCode === null) {
+      server.kill('SIGTERM');
+      await new Promise((resolve) => server!.once('exit', resolve));
+    }
+  }
+}
+
+/** The small user's session, created through the API with the session cookie. */
+async function requestCreate(cookie: string): Promise<void> {
+  const body = JSON.stringify({ id: 'live', title: 'Live' });
+  await new Promise<void>((resolve, reject) => {
+    const req = http.request(
+      `${BASE}/api/trpc/session.create`,
+      { method: 'POST', headers: { cookie, origin: BASE, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      (res) => {
+        res.resume();
+        res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`session.create: ${res.statusCode}`))));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
