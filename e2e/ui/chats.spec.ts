@@ -92,6 +92,6 @@ test('bulk archive, unarchive, mark read and delete', async ({ page, context, us
   await expect(dialog).toContainText('Delete 2 sessions?');
   await dialog.getByRole('button', { name: 'Delete' }).click();
   await expect.poll(() => chats.titles()).toEqual(['Chat b3', 'Chat b2']);
+  await expect.poll(async () => (await query(user.api, 'session.get', { id: 'b1' })).status).toBe(404);
   expect((await query(user.api, 'session.get', { id: 'b4' })).status).toBe(404);
-  expect((await query(user.api, 'session.get', { id: 'b1' })).status).toBe(404);
 });

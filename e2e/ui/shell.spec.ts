@@ -43,7 +43,7 @@ test('keyboard: move with j/k and arrows, rename, delete, new chat, search, and 
   await expect(sidebar.row('jk n?')).toHaveCount(0);
   expect((await query(user.api, 'session.get', { id: 'k3' })).status).toBe(404);
 
-  await page.locator('body').click();
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
   await page.keyboard.press('/');
   await expect(page).toHaveURL(/\/chats/);
   await expect(new ChatsPage(page).search).toBeFocused();
@@ -80,15 +80,19 @@ test('narrow screens: the sidebar is a drawer behind "Open sidebar"', async ({ p
   await captureViews(page, 'sidebar-drawer');
   await page.keyboard.press('Escape');
   await expect(sessions).toHaveCount(0);
+
+  // The account menu holds what the wide header shows inline.
+  await expect(page.getByRole('navigation', { name: 'Main' })).toBeHidden();
+  await page.getByRole('button', { name: 'Account menu' }).click();
+  await expect(page.getByRole('menuitem', { name: 'Sign out' })).toBeVisible();
+  await page.getByRole('menuitem', { name: 'Settings' }).click();
+  await expect(page.getByRole('menu')).toHaveCount(0);
+
+  // Following a row closes the drawer.
   await page.getByRole('button', { name: 'Open sidebar' }).click();
   await sessions.getByRole('link', { name: 'On a phone' }).click();
   await expect(page).toHaveURL(/\/sessions\/narrow$/);
   await expect(sessions).toHaveCount(0);
-
-  // The account menu holds what the wide header shows inline.
-  await page.getByRole('button', { name: 'Account menu' }).click();
-  await expect(page.getByRole('menuitem', { name: 'Settings' })).toBeVisible();
-  await expect(page.getByRole('menuitem', { name: 'Sign out' })).toBeVisible();
 });
 
 test('screenshots of sign-in, settings and admin in the new look', async ({ browser, page, context, user }) => {

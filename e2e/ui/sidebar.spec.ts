@@ -95,7 +95,6 @@ test('a change the server refuses is undone with a visible error', async ({ page
   await expect(page.getByText('Could not rename “Doomed”: the session no longer exists')).toBeVisible();
   await expect(sidebar.row('Saved?')).toHaveCount(0);
   await expect(sidebar.row('Doomed')).toHaveCount(0);
-
 });
 
 test('archive from the sidebar, unarchive from the Chats page: back at its old place', async ({ page, context, user }) => {
