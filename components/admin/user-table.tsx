@@ -31,51 +31,57 @@ export function UserTable({ initialUsers, currentUserId }: { initialUsers: UserR
 
   return (
     <div className="space-y-2">
-      <table className="w-full text-left text-sm">
-        <caption className="sr-only">Users</caption>
-        <thead>
-          <tr className="border-b border-neutral-200 dark:border-neutral-800">
-            <th scope="col" className="py-2">Email</th>
-            <th scope="col">Role</th>
-            <th scope="col">Status</th>
-            <th scope="col"><span className="sr-only">Actions</span></th>
-          </tr>
-        </thead>
-        <tbody>
-          {(users.data ?? []).map((user) => (
-            <tr key={user.id} className="border-b border-neutral-100 dark:border-neutral-900">
-              <td className="py-2 font-medium">
-                {user.email}
-                {user.id === currentUserId ? <span className="text-neutral-500"> (you)</span> : null}
-              </td>
-              <td>{user.admin ? 'admin' : 'user'}</td>
-              <td>{user.disabled ? 'disabled' : 'active'}</td>
-              <td className="space-x-2 py-1 text-right">
-                <Button
-                  variant="secondary"
-                  aria-label={`Reset the password of ${user.email}`}
-                  onClick={() => setResetting(user)}
-                >
-                  Reset password
-                </Button>
-                <Button
-                  variant={user.disabled ? 'secondary' : 'danger'}
-                  aria-label={`${user.disabled ? 'Enable' : 'Disable'} ${user.email}`}
-                  disabled={setDisabled.isPending}
-                  onClick={() =>
-                    void run(
-                      () => setDisabled.mutateAsync({ userId: user.id, disabled: !user.disabled }),
-                      `${user.email} ${user.disabled ? 'enabled' : 'disabled'}.`,
-                    )
-                  }
-                >
-                  {user.disabled ? 'Enable' : 'Disable'}
-                </Button>
-              </td>
+      <div className="overflow-x-auto">
+        <table className="w-full min-w-[32rem] text-left text-sm">
+          <caption className="sr-only">Users</caption>
+          <thead>
+            <tr className="border-b border-neutral-200 dark:border-neutral-800">
+              <th scope="col" className="py-2">Email</th>
+              <th scope="col" className="pr-2">Role</th>
+              <th scope="col">Status</th>
+              <th scope="col"><span className="sr-only">Actions</span></th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {(users.data ?? []).map((user) => (
+              <tr key={user.id} className="border-b border-neutral-100 dark:border-neutral-900">
+                <td className="py-2 pr-2 font-medium">
+                  {user.email}
+                  {user.id === currentUserId ? <span className="text-neutral-500"> (you)</span> : null}
+                </td>
+                <td className="pr-2">{user.admin ? 'admin' : 'user'}</td>
+                <td>{user.disabled ? 'disabled' : 'active'}</td>
+                <td className="py-1.5 pl-2 text-right">
+                  <div className="flex flex-wrap justify-end gap-1.5">
+                    <Button
+                      variant="secondary"
+                      className="px-2 py-1 text-xs"
+                      aria-label={`Reset the password of ${user.email}`}
+                      onClick={() => setResetting(user)}
+                    >
+                      Reset password
+                    </Button>
+                    <Button
+                      variant={user.disabled ? 'secondary' : 'danger'}
+                      className="px-2 py-1 text-xs"
+                      aria-label={`${user.disabled ? 'Enable' : 'Disable'} ${user.email}`}
+                      disabled={setDisabled.isPending}
+                      onClick={() =>
+                        void run(
+                          () => setDisabled.mutateAsync({ userId: user.id, disabled: !user.disabled }),
+                          `${user.email} ${user.disabled ? 'enabled' : 'disabled'}.`,
+                        )
+                      }
+                    >
+                      {user.disabled ? 'Enable' : 'Disable'}
+                    </Button>
+                  </div>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       <FormMessage error={message.error} success={message.success} />
       <PromptDialog
         open={resetting !== null}

@@ -2,7 +2,7 @@
 
 import * as Tabs from '@radix-ui/react-tabs';
 import { useQueryClient } from '@tanstack/react-query';
-import { Search } from 'lucide-react';
+import { Archive, ArchiveRestore, MailOpen, Search, Trash2 } from 'lucide-react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
@@ -15,6 +15,12 @@ import { useSessionActions } from './use-session-actions';
 
 const TAB_LABEL: Record<SessionScope, string> = { active: 'Active', archived: 'Archived', all: 'All' };
 const SEARCH_DELAY_MS = 250;
+const BULK = [
+  { action: 'archive', label: 'Archive selected', Icon: Archive },
+  { action: 'unarchive', label: 'Unarchive selected', Icon: ArchiveRestore },
+  { action: 'markRead', label: 'Mark selected read', Icon: MailOpen },
+  { action: 'delete', label: 'Delete selected', Icon: Trash2 },
+] as const;
 
 interface Props {
   initialScope: SessionScope;
@@ -120,22 +126,24 @@ export function ChatsView({ initialScope, initialQuery, origin, focusSearch }: P
               </Tabs.Trigger>
             ))}
           </Tabs.List>
-          <div role="toolbar" aria-label="Selected sessions" className="flex flex-wrap items-center gap-1.5 py-1.5">
-            <span className="mr-1 text-xs text-neutral-500" aria-live="polite">
+          <div role="toolbar" aria-label="Selected sessions" className="flex items-center gap-1.5 py-1.5">
+            <span className="mr-1 hidden text-xs text-neutral-500 sm:inline" aria-live="polite">
               {none ? 'Select sessions for bulk actions' : `${rows.length} selected`}
             </span>
-            <Button variant="secondary" className="px-2 py-1 text-xs" disabled={none} onClick={() => runBulk('archive')}>
-              Archive selected
-            </Button>
-            <Button variant="secondary" className="px-2 py-1 text-xs" disabled={none} onClick={() => runBulk('unarchive')}>
-              Unarchive selected
-            </Button>
-            <Button variant="secondary" className="px-2 py-1 text-xs" disabled={none} onClick={() => runBulk('markRead')}>
-              Mark selected read
-            </Button>
-            <Button variant="danger" className="px-2 py-1 text-xs" disabled={none} onClick={() => setConfirmDelete(true)}>
-              Delete selected
-            </Button>
+            {BULK.map(({ action, label, Icon }) => (
+              <Button
+                key={action}
+                variant={action === 'delete' ? 'danger' : 'secondary'}
+                aria-label={label}
+                title={label}
+                className="px-2 py-1 text-xs"
+                disabled={none}
+                onClick={() => (action === 'delete' ? setConfirmDelete(true) : runBulk(action))}
+              >
+                <Icon size={14} aria-hidden />
+                <span className="hidden lg:inline">{label}</span>
+              </Button>
+            ))}
           </div>
         </div>
         {SCOPES.map((value) => (
