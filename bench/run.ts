@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { benchAppendAndCommit, benchList, benchRebuild, benchRepoSize } from './store-bench.js';
 import { benchProjectCommit } from './project-commit.js';
 import { benchServer } from './server-bench.js';
-import { benchSidebar } from './sidebar-bench.js';
+import { benchLive, benchSidebarDom, benchSidebarHtml } from './sidebar-bench.js';
 import { scratchDirs } from './scratch.js';
 
 type Bench = () => Promise<Record<string, number>>;
@@ -25,7 +25,9 @@ const BENCHES: Record<string, Bench> = {
   rebuild: benchRebuild,
   'project commit': benchProjectCommit,
   server: benchServer,
-  sidebar: benchSidebar,
+  'sidebar html': benchSidebarHtml,
+  'sidebar dom': benchSidebarDom,
+  live: benchLive,
 };
 
 const [flag, name] = process.argv.slice(2);
