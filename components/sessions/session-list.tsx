@@ -6,7 +6,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, 
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { cn } from '@/components/ui/cn';
 import { useClock } from './clock-provider';
-import { dayGroupOf } from './day-groups';
+import { dayGroupOf, type DayGroup } from './day-groups';
 import { displayTitle } from './display-title';
 import { SessionListContext, type SessionListControls } from './session-list-context';
 import { ROW_HEIGHT, SessionRowItem } from './session-row';
@@ -68,9 +68,11 @@ export function SessionList({ input, pinnedInput, empty, selection, keepPrevious
     for (const row of pinnedRows) out.push({ kind: 'row', key: row.id, row });
     // Until every pinned row is loaded, the others would show above pinned ones still to come.
     if (pinnedInput && pinned.hasNextPage) return out;
-    let group: string | null = null;
+    let group: DayGroup | null = null;
     for (const row of rowsOf(recent.data?.pages, seen)) {
-      const next = dayGroupOf(row.updatedAt, now, timeZone);
+      // Rows come newest first: once one is Older, all after it are (and a calendar lookup per row
+      // would cost more than the rest of this loop over tens of thousands of rows).
+      const next: DayGroup = group === 'Older' ? group : dayGroupOf(row.updatedAt, now, timeZone);
       if (next !== group) out.push({ kind: 'heading', key: `h:${next}`, label: next });
       group = next;
       out.push({ kind: 'row', key: row.id, row });
