@@ -169,7 +169,7 @@ async function tearDown(setup: Setup, browser?: Browser | null): Promise<void> {
 }
 
 function launch(): Promise<Browser> {
-  return chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+  return chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'], handleSIGHUP: false, handleSIGINT: false, handleSIGTERM: false });
 }
 
 /** `/` of a user with 100,000 sessions: its HTML bytes and, warm, its first byte. */

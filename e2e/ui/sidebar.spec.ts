@@ -49,7 +49,8 @@ test('the row menu renames, pins, marks, regenerates and deletes, from the butto
   await expect(sidebar.row('Alpha')).toBeVisible();
   await sidebar.rename('Alpha', 'Alpha renamed');
   await expect(sidebar.row('Alpha renamed')).toBeVisible();
-  expect((await query<{ title: string }>(user.api, 'session.get', { id: 'alpha' })).data.title).toBe('Alpha renamed');
+  // (the row changes at once; the server's answer follows)
+  await expect.poll(async () => (await query<{ title: string }>(user.api, 'session.get', { id: 'alpha' })).data.title).toBe('Alpha renamed');
 
   // Right-click opens the same menu.
   const menu = await sidebar.openContextMenu('Beta');
