@@ -17,6 +17,7 @@ import { benchSessionPage } from './session-page-bench.js';
 import { benchTimeline } from './timeline-bench.js';
 import { benchChat } from './chat-bench.js';
 import { benchRegistry } from './registry-bench.js';
+import { benchLive, benchSidebarDom, benchSidebarHtml } from './sidebar-bench.js';
 import { scratchDirs } from './scratch.js';
 
 type Bench = () => Promise<Record<string, number>>;
@@ -32,6 +33,9 @@ const BENCHES: Record<string, Bench> = {
   'session page': benchSessionPage,
   timeline: benchTimeline,
   chat: benchChat,
+  'sidebar html': benchSidebarHtml,
+  'sidebar dom': benchSidebarDom,
+  live: benchLive,
 };
 
 const [flag, name] = process.argv.slice(2);

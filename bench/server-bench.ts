@@ -13,7 +13,7 @@ import { AuthStore } from '../lib/auth/index.js';
 import { p99, round, writeLargeIndex } from './store-bench.js';
 
 const PORT = Number(process.env['BENCH_PORT'] ?? 3199);
-const BASE = `http://127.0.0.1:${PORT}`;
+export const BASE = `http://127.0.0.1:${PORT}`;
 const FANOUT_STREAMS = 2_000;
 const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
 
@@ -79,6 +79,7 @@ function treeRssMb(pid: number): number {
   return kb / 1024;
 }
 
+/** The built app on BENCH_PORT over that data directory; resolves once /api/health answers. */
 export async function startServer(dataDir: string): Promise<ChildProcess> {
   const serve = join(process.cwd(), 'server', 'http', 'serve.ts');
   const child = spawn(process.execPath, ['--import', 'tsx', serve, '-p', String(PORT), '-H', '127.0.0.1'], {

@@ -1,17 +1,44 @@
+import { dehydrate, HydrationBoundary } from '@tanstack/react-query';
+import { cookies } from 'next/headers';
 import type { ReactNode } from 'react';
 import { LiveEventsProvider } from '@/components/live/live-events-provider';
-import { AppHeader } from '@/components/shell/app-header';
+import { SessionCacheSync } from '@/components/live/session-cache-sync';
+import { ClockProvider } from '@/components/sessions/clock-provider';
+import { isValidTimeZone, TIME_ZONE_COOKIE } from '@/components/sessions/day-groups';
+import { SIDEBAR_PINNED, SIDEBAR_RECENT } from '@/components/sessions/list-inputs';
+import { AppShell } from '@/components/shell/app-shell';
 import { getEventHub } from '@/server/runtime';
-import { requireUser } from '@/trpc/server';
+import { makeQueryClient } from '@/trpc/query-client';
+import { requireUser, trpc } from '@/trpc/server';
 
-/** Every signed-in page. The cookie is checked in full here (user enabled, session version current). */
+const nextPage = (page: { nextCursor: string | null }) => page.nextCursor;
+
+/**
+ * Every signed-in page. The cookie is checked in full here (user enabled, session version current).
+ * The sidebar's first pages are prefetched into a query client of the layout's own: the page's
+ * HydrateClient dehydrates the request's shared client, which would send these rows a second time.
+ */
 export default async function AppLayout({ children }: { children: ReactNode }) {
   const user = await requireUser();
+  // Read before the data: the stream starts here, so what happens before it opens is replayed.
+  const since = getEventHub().currentId(user.id);
+  const sidebar = makeQueryClient();
+  await Promise.all([
+    sidebar.prefetchInfiniteQuery(trpc.session.list.infiniteQueryOptions(SIDEBAR_PINNED, { getNextPageParam: nextPage })),
+    sidebar.prefetchInfiniteQuery(trpc.session.list.infiniteQueryOptions(SIDEBAR_RECENT, { getNextPageParam: nextPage })),
+  ]);
+  const zone = (await cookies()).get(TIME_ZONE_COOKIE)?.value;
+  const timeZone = zone && isValidTimeZone(zone) ? zone : 'UTC';
   return (
-    // The stream starts where this render stands, so what happens before it opens is replayed.
-    <LiveEventsProvider since={getEventHub().currentId(user.id)}>
-      <AppHeader email={user.email} admin={user.admin} />
-      <main className="mx-auto max-w-5xl px-4 py-8">{children}</main>
+    <LiveEventsProvider since={since}>
+      <SessionCacheSync />
+      <HydrationBoundary state={dehydrate(sidebar)}>
+        <ClockProvider initialTimeZone={timeZone} initialNow={Date.now()}>
+          <AppShell email={user.email} admin={user.admin}>
+            {children}
+          </AppShell>
+        </ClockProvider>
+      </HydrationBoundary>
     </LiveEventsProvider>
   );
 }

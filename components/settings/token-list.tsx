@@ -1,7 +1,9 @@
 'use client';
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Button } from '@/components/ui/button';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import type { RouterOutputs } from '@/trpc/types';
 import { useTRPC } from '@/trpc/client';
 
@@ -20,44 +22,54 @@ export function TokenList({ initialTokens }: { initialTokens: TokenRow[] }) {
       onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.token.list.queryKey() }),
     }),
   );
+  const [revoking, setRevoking] = useState<TokenRow | null>(null);
   const rows = tokens.data ?? [];
   if (rows.length === 0) return <p className="text-sm text-neutral-600 dark:text-neutral-400">No API tokens yet.</p>;
   return (
-    <table className="w-full text-left text-sm">
-      <caption className="sr-only">Your API tokens</caption>
-      <thead>
-        <tr className="border-b border-neutral-200 dark:border-neutral-800">
-          <th scope="col" className="py-2">Name</th>
-          <th scope="col">Created</th>
-          <th scope="col">Last used</th>
-          <th scope="col">Expires</th>
-          <th scope="col"><span className="sr-only">Actions</span></th>
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((token) => (
-          <tr key={token.id} className="border-b border-neutral-100 dark:border-neutral-900">
-            <td className="py-2 font-medium">{token.name}</td>
-            <td>{when(token.createdAt)}</td>
-            <td>{when(token.lastUsedAt)}</td>
-            <td>{token.expiresAt === null ? 'never' : `${when(token.expiresAt)}${token.expired ? ' (expired)' : ''}`}</td>
-            <td className="text-right">
-              <Button
-                variant="danger"
-                disabled={revoke.isPending}
-                aria-label={`Revoke token ${token.name}`}
-                onClick={() => {
-                  if (window.confirm(`Revoke the token "${token.name}"? Agents using it stop working at once.`)) {
-                    revoke.mutate({ id: token.id });
-                  }
-                }}
-              >
-                Revoke
-              </Button>
-            </td>
+    <>
+      <table className="w-full text-left text-sm">
+        <caption className="sr-only">Your API tokens</caption>
+        <thead>
+          <tr className="border-b border-neutral-200 dark:border-neutral-800">
+            <th scope="col" className="py-2">Name</th>
+            <th scope="col">Created</th>
+            <th scope="col">Last used</th>
+            <th scope="col">Expires</th>
+            <th scope="col"><span className="sr-only">Actions</span></th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {rows.map((token) => (
+            <tr key={token.id} className="border-b border-neutral-100 dark:border-neutral-900">
+              <td className="py-2 font-medium">{token.name}</td>
+              <td>{when(token.createdAt)}</td>
+              <td>{when(token.lastUsedAt)}</td>
+              <td>{token.expiresAt === null ? 'never' : `${when(token.expiresAt)}${token.expired ? ' (expired)' : ''}`}</td>
+              <td className="text-right">
+                <Button
+                  variant="danger"
+                  disabled={revoke.isPending}
+                  aria-label={`Revoke token ${token.name}`}
+                  onClick={() => setRevoking(token)}
+                >
+                  Revoke
+                </Button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <ConfirmDialog
+        open={revoking !== null}
+        onOpenChange={(open) => !open && setRevoking(null)}
+        title="Revoke this token?"
+        description={`Agents using “${revoking?.name ?? ''}” stop working at once.`}
+        confirmLabel="Revoke"
+        onConfirm={() => {
+          if (revoking) revoke.mutate({ id: revoking.id });
+          setRevoking(null);
+        }}
+      />
+    </>
   );
 }

@@ -2,6 +2,7 @@ import { ChangePasswordForm } from '@/components/settings/change-password-form';
 import { TokenCreateForm } from '@/components/settings/token-create-form';
 import { TokenList } from '@/components/settings/token-list';
 import { ModelStatusSection } from '@/components/models/model-status-section';
+import { Card } from '@/components/ui/card';
 import { getServerCaller, requireUser } from '@/trpc/server';
 
 export const metadata = { title: 'Settings · Entity Memory' };
@@ -10,21 +11,27 @@ export default async function SettingsPage() {
   await requireUser();
   const tokens = await (await getServerCaller()).token.list();
   return (
-    <div className="space-y-10">
+    <div className="mx-auto max-w-3xl space-y-6 px-4 py-8">
       <h1 className="text-2xl font-semibold">Settings</h1>
-      <ChangePasswordForm />
-      <section className="space-y-4" aria-labelledby="tokens-title">
-        <h2 id="tokens-title" className="text-lg font-semibold">
-          API tokens
-        </h2>
-        <p className="text-sm text-neutral-600 dark:text-neutral-400">
-          Agents send a token as <code>Authorization: Bearer &lt;token&gt;</code>. A token can do everything you can, except manage tokens and
-          administer users.
-        </p>
-        <TokenCreateForm />
-        <TokenList initialTokens={tokens} />
-      </section>
-      <ModelStatusSection />
+      <Card>
+        <ChangePasswordForm />
+      </Card>
+      <Card>
+        <section className="space-y-4" aria-labelledby="tokens-title">
+          <h2 id="tokens-title" className="text-lg font-semibold">
+            API tokens
+          </h2>
+          <p className="text-sm text-neutral-600 dark:text-neutral-400">
+            Agents send a token as <code>Authorization: Bearer &lt;token&gt;</code>. A token can do everything you can, except manage tokens and
+            administer users.
+          </p>
+          <TokenCreateForm />
+          <TokenList initialTokens={tokens} />
+        </section>
+      </Card>
+      <Card>
+        <ModelStatusSection />
+      </Card>
     </div>
   );
 }

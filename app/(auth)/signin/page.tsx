@@ -3,6 +3,7 @@ import { SetupAdminForm } from '@/components/auth/setup-admin-form';
 import { SignInForm } from '@/components/auth/sign-in-form';
 import { describeSignInError, safeCallbackUrl } from '@/components/auth/sign-in-messages';
 import { SignUpForm } from '@/components/auth/sign-up-form';
+import { Card } from '@/components/ui/card';
 import { getRequestContext, getServerCaller } from '@/trpc/server';
 
 export const metadata = { title: 'Sign in · Entity Memory' };
@@ -18,13 +19,19 @@ export default async function SignInPage({ searchParams }: { searchParams: Searc
   const error = typeof params.error === 'string' ? describeSignInError(params.error) : null;
 
   return (
-    <main className="mx-auto flex min-h-screen max-w-sm flex-col justify-center gap-10 px-4 py-12">
-      <div>
-        <h1 className="text-2xl font-semibold">Entity Memory</h1>
-        <p className="mt-1 text-sm text-neutral-600 dark:text-neutral-400">Every agent conversation kept as replayable history in git.</p>
-      </div>
-      {status.needsSetup ? <SetupAdminForm /> : <SignInForm callbackUrl={callbackUrl} initialError={error} />}
-      {!status.needsSetup && status.signupOpen ? <SignUpForm /> : null}
-    </main>
+    <div className="min-h-screen bg-neutral-50 dark:bg-neutral-950">
+      <main className="mx-auto flex min-h-screen max-w-sm flex-col justify-center gap-6 px-4 py-12">
+        <div className="text-center">
+          <h1 className="text-2xl font-semibold">Entity Memory</h1>
+          <p className="mt-1 text-sm text-neutral-600 dark:text-neutral-400">Every agent conversation kept as replayable history in git.</p>
+        </div>
+        <Card>{status.needsSetup ? <SetupAdminForm /> : <SignInForm callbackUrl={callbackUrl} initialError={error} />}</Card>
+        {!status.needsSetup && status.signupOpen ? (
+          <Card>
+            <SignUpForm />
+          </Card>
+        ) : null}
+      </main>
+    </div>
   );
 }

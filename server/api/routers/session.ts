@@ -62,11 +62,13 @@ export const sessionRouter = createTRPCRouter({
           q: labelInput(500).optional(),
           limit: limitInput.optional(),
           cursor: cursorInput.nullish(),
+          // Sent by TanStack Query's infinite queries (through tRPC); paging is forward only.
+          direction: z.enum(['forward', 'backward']).optional(),
         })
         .strict()
         .optional(),
     )
-    .query(({ ctx, input }) => ctx.store.listSessions(input ?? {})),
+    .query(({ ctx, input: { direction: _direction, ...input } = {} }) => ctx.store.listSessions(input)),
 
   /** The row plus headId, projectId, turnCount and workdirs. */
   get: sessionProcedure.input(z.object({ id: sessionIdInput }).strict()).query(({ ctx }) => ctx.store.getSession(ctx.sessionId)),

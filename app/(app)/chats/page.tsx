@@ -1,0 +1,35 @@
+import { headers } from 'next/headers';
+import { ChatsView } from '@/components/sessions/chats-view';
+import { chatsInput, parseScope, SCOPES } from '@/components/sessions/list-inputs';
+import { getQueryClient, HydrateClient, requireUser, trpc } from '@/trpc/server';
+
+export const metadata = { title: 'Chats · Entity Memory' };
+
+type SearchParams = Promise<Record<string, string | string[] | undefined>>;
+
+/** The origin agents reach this server at, for the empty state's curl example. */
+async function requestOrigin(): Promise<string> {
+  const list = await headers();
+  const host = list.get('x-forwarded-host') ?? list.get('host') ?? 'localhost:3000';
+  const proto = list.get('x-forwarded-proto') ?? (process.env.NEXTAUTH_URL?.startsWith('https:') ? 'https' : 'http');
+  return `${proto}://${host}`;
+}
+
+export default async function ChatsPage({ searchParams }: { searchParams: SearchParams }) {
+  await requireUser();
+  const params = await searchParams;
+  const scope = parseScope(params.scope);
+  const q = typeof params.q === 'string' ? params.q.trim().slice(0, 500) : '';
+  // All three scopes of this search, so the tabs switch without a request.
+  const queryClient = getQueryClient();
+  await Promise.all(
+    SCOPES.map((each) =>
+      queryClient.prefetchInfiniteQuery(trpc.session.list.infiniteQueryOptions(chatsInput(each, q), { getNextPageParam: (page) => page.nextCursor })),
+    ),
+  );
+  return (
+    <HydrateClient>
+      <ChatsView initialScope={scope} initialQuery={q} origin={await requestOrigin()} focusSearch={params.focus === 'search'} />
+    </HydrateClient>
+  );
+}

@@ -1,0 +1,23 @@
+'use client';
+
+import { createContext, useContext } from 'react';
+import type { SessionActions } from './use-session-actions';
+import type { SessionRow } from './session-types';
+
+/** What a row needs from its list: the actions, which row is being renamed, the delete dialog. */
+export interface SessionListControls {
+  actions: SessionActions;
+  renamingId: string | null;
+  startRename(id: string): void;
+  stopRename(): void;
+  requestDelete(row: SessionRow): void;
+  selection?: { has(id: string): boolean; toggle(row: SessionRow, on: boolean): void };
+}
+
+export const SessionListContext = createContext<SessionListControls | null>(null);
+
+export function useSessionListControls(): SessionListControls {
+  const controls = useContext(SessionListContext);
+  if (!controls) throw new Error('a session row renders inside a SessionList');
+  return controls;
+}

@@ -1,0 +1,102 @@
+'use client';
+
+import * as ContextMenu from '@radix-ui/react-context-menu';
+import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
+import { Archive, ArchiveRestore, Mail, MailOpen, MoreHorizontal, Pencil, Pin, PinOff, Sparkles, Trash2 } from 'lucide-react';
+import { useRef, type ComponentType, type ReactNode } from 'react';
+import { cn } from '@/components/ui/cn';
+import { useSessionListControls } from './session-list-context';
+import type { SessionRow } from './session-types';
+
+interface ItemProps {
+  onSelect?: (event: Event) => void;
+  className?: string;
+  children?: ReactNode;
+}
+
+const CONTENT =
+  'z-50 min-w-48 rounded-md border border-neutral-200 bg-white p-1 text-sm shadow-lg dark:border-neutral-800 dark:bg-neutral-900';
+const ITEM =
+  'flex cursor-default select-none items-center gap-2 rounded px-2 py-1.5 outline-none data-[highlighted]:bg-neutral-100 dark:data-[highlighted]:bg-neutral-800';
+
+interface Props {
+  row: SessionRow;
+  title: string;
+  /** `button`: the "⋯" button; `context`: right-click on `children` */
+  kind: 'button' | 'context';
+  children?: ReactNode;
+}
+
+/**
+ * One menu for a session row, opened from its "Options for <title>" button or by right-click
+ * (DESIGN §7); the items are the same whichever opened it.
+ */
+export function SessionMenu({ row, title, kind, children }: Props) {
+  const { actions, startRename, requestDelete } = useSessionListControls();
+  // Rename puts the focus in the title field: the menu must not take it back to its trigger.
+  const keepFocus = useRef(false);
+  const Item = (kind === 'button' ? DropdownMenu.Item : ContextMenu.Item) as ComponentType<ItemProps>;
+  const Separator = (kind === 'button' ? DropdownMenu.Separator : ContextMenu.Separator) as ComponentType<{ className?: string }>;
+
+  const items = (
+    <>
+      <Item
+        className={ITEM}
+        onSelect={() => {
+          keepFocus.current = true;
+          startRename(row.id);
+        }}
+      >
+        <Pencil size={16} aria-hidden /> Rename
+      </Item>
+      <Item className={ITEM} onSelect={() => void actions.regenerateTitle(row)}>
+        <Sparkles size={16} aria-hidden /> Regenerate title
+      </Item>
+      <Item className={ITEM} onSelect={() => void actions.setPinned(row, !row.pinned)}>
+        {row.pinned ? <PinOff size={16} aria-hidden /> : <Pin size={16} aria-hidden />} {row.pinned ? 'Unpin' : 'Pin'}
+      </Item>
+      <Item className={ITEM} onSelect={() => void actions.setUnread(row, !row.unread)}>
+        {row.unread ? <MailOpen size={16} aria-hidden /> : <Mail size={16} aria-hidden />} {row.unread ? 'Mark as read' : 'Mark as unread'}
+      </Item>
+      <Item className={ITEM} onSelect={() => void actions.setArchived(row, !row.archived)}>
+        {row.archived ? <ArchiveRestore size={16} aria-hidden /> : <Archive size={16} aria-hidden />} {row.archived ? 'Unarchive' : 'Archive'}
+      </Item>
+      <Separator className="my-1 h-px bg-neutral-200 dark:bg-neutral-800" />
+      <Item className={cn(ITEM, 'text-red-700 dark:text-red-400')} onSelect={() => requestDelete(row)}>
+        <Trash2 size={16} aria-hidden /> Delete
+      </Item>
+    </>
+  );
+  const onCloseAutoFocus = (event: Event) => {
+    if (keepFocus.current) event.preventDefault();
+    keepFocus.current = false;
+  };
+
+  if (kind === 'context') {
+    return (
+      <ContextMenu.Root>
+        <ContextMenu.Trigger asChild>{children}</ContextMenu.Trigger>
+        <ContextMenu.Portal>
+          <ContextMenu.Content className={CONTENT} onCloseAutoFocus={onCloseAutoFocus}>
+            {items}
+          </ContextMenu.Content>
+        </ContextMenu.Portal>
+      </ContextMenu.Root>
+    );
+  }
+  return (
+    <DropdownMenu.Root>
+      <DropdownMenu.Trigger
+        aria-label={`Options for ${title}`}
+        className="rounded p-1 text-neutral-500 opacity-0 hover:bg-neutral-200 hover:text-neutral-900 focus:opacity-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 group-hover:opacity-100 data-[state=open]:opacity-100 dark:hover:bg-neutral-700 dark:hover:text-neutral-100 [@media(hover:none)]:opacity-100"
+      >
+        <MoreHorizontal size={16} aria-hidden />
+      </DropdownMenu.Trigger>
+      <DropdownMenu.Portal>
+        <DropdownMenu.Content align="end" className={CONTENT} onCloseAutoFocus={onCloseAutoFocus}>
+          {items}
+        </DropdownMenu.Content>
+      </DropdownMenu.Portal>
+    </DropdownMenu.Root>
+  );
+}
