@@ -8,15 +8,16 @@ test('the first message sent from / creates the session, lists its preview in ev
   await page.goto('/');
   await other.goto('/');
   await expect(page.getByRole('heading', { name: 'New chat', level: 1 })).toBeVisible();
+  // The model's title waits, so the row shows the preview (then the truncated title) meanwhile.
+  await page.getByRole('textbox', { name: 'Message' }).fill('Sketch a plan for the garden [[title-wait:4000]]');
   // A draft creates nothing.
-  await page.getByRole('textbox', { name: 'Message' }).fill('Sketch a plan for the garden');
   expect((await query<{ rows: SessionRow[] }>(user.api, 'session.list')).data.rows).toEqual([]);
   await page.getByRole('button', { name: 'Send' }).click();
 
   await expect(page).toHaveURL(/\/sessions\/[A-Za-z0-9_-]+$/);
   const sessionId = new URL(page.url()).pathname.split('/').pop()!;
   const rows = (await query<{ rows: SessionRow[] }>(user.api, 'session.list')).data.rows;
-  expect(rows.map((row) => [row.id, row.preview])).toEqual([[sessionId, 'Sketch a plan for the garden']]);
+  expect(rows.map((row) => [row.id, row.preview])).toEqual([[sessionId, 'Sketch a plan for the garden [[title-wait:4000]]']]);
   // The sidebar of the other tab shows it without a reload (DESIGN §7 names; the sidebar is the shell's).
   await expect(other.getByRole('navigation', { name: 'Sessions' }).getByRole('link', { name: /Sketch a plan for the garden/ })).toBeVisible();
   await context.close();

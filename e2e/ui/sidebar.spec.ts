@@ -86,7 +86,7 @@ test('a change the server refuses is undone with a visible error', async ({ page
   await mutate(user.api, 'session.create', { id: 'doomed', title: 'Doomed' });
   await signInBrowser(context, user.api);
   // No event stream for this tab, so it does not hear of the delete below before it acts.
-  await page.route('**/api/events', (route) => route.abort());
+  await page.route('**/api/events*', (route) => route.abort());
   await page.goto('/');
   const sidebar = new Sidebar(page);
   await expect(sidebar.row('Doomed')).toBeVisible();

@@ -27,7 +27,7 @@ export default async function ProjectPage({ params }: { params: Promise<{ id: st
     }),
   );
   return (
-    <div className="mx-auto max-w-5xl space-y-4">
+    <div className="mx-auto max-w-5xl space-y-4 px-4 py-6">
       <p className="text-sm">
         <Link href="/projects" className="text-blue-600 hover:underline dark:text-blue-400">
           ← Projects

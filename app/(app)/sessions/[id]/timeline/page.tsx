@@ -18,7 +18,7 @@ export default async function TimelinePage({ params }: { params: Promise<{ id: s
   const firstPage = await api.timeline.list({ sessionId, limit: TURNS_PER_PAGE });
   const title = session.title || session.preview || 'Untitled';
   return (
-    <div className="mx-auto max-w-5xl space-y-6">
+    <div className="mx-auto max-w-5xl space-y-6 px-4 py-6">
       <header className="space-y-1">
         <p className="text-sm">
           <Link href={`/sessions/${encodeURIComponent(sessionId)}`} className="text-blue-600 hover:underline dark:text-blue-400">

@@ -20,7 +20,7 @@ export default async function AtTurnPage({ params }: { params: Promise<{ id: str
   const base = `/sessions/${encodeURIComponent(sessionId)}`;
   const title = session.title || session.preview || 'Untitled';
   return (
-    <div className="mx-auto max-w-3xl space-y-4">
+    <div className="mx-auto max-w-3xl space-y-4 px-4 py-6">
       <h1 className="text-2xl font-semibold break-words">{title}</h1>
       <div role="note" aria-label="Read-only view" className="flex items-start gap-2 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950/50 dark:text-amber-200">
         <History size={16} aria-hidden="true" className="mt-0.5 shrink-0" />
