@@ -8,7 +8,6 @@ import type { RegistryEntry, SessionMeta } from '../types.js';
 import { entryFromMeta } from './entry.js';
 import { saveLocations } from './locations.js';
 import { previewOf } from './preview.js';
-import { readDirsInWorkers, type DirReading } from './rebuild-workers.js';
 
 /**
  * A rebuild reads synchronously in slices of this long, then yields to the event loop: three small
@@ -73,46 +72,6 @@ export function entryFromDir(dir: string, id: string): RegistryEntry | null {
   return entryFromMeta(meta, id, previewFromFiles(dir, meta));
 }
 
-/** Below this many directories a rebuild reads on the main thread: starting workers costs more. */
-export const WORKER_REBUILD_MIN = 500;
-
-function entryFromReading(reading: DirReading, id: string): RegistryEntry | null {
-  if (!reading) return null;
-  const preview = 'node' in reading ? (reading.node ? previewOf(reading.node.output) : null) : reading.preview;
-  return entryFromMeta(reading.fields, id, preview);
-}
-
-/** Every candidate's entry: in worker threads when there are many, else in time slices here. */
-async function readEntries(candidates: readonly { dir: string; id: string }[]): Promise<(RegistryEntry | null)[]> {
-  if (candidates.length >= WORKER_REBUILD_MIN) {
-    try {
-      return await readEntriesInWorkers(candidates);
-    } catch {
-      // No worker threads here (a restricted runtime): read on this thread instead.
-    }
-  }
-  return readEntriesInSlices(candidates);
-}
-
-export async function readEntriesInSlices(candidates: readonly { dir: string; id: string }[]): Promise<(RegistryEntry | null)[]> {
-  const found: (RegistryEntry | null)[] = new Array(candidates.length).fill(null);
-  let started = performance.now();
-  for (let index = 0; index < candidates.length; index++) {
-    const { dir, id } = candidates[index]!;
-    found[index] = entryFromDir(dir, id);
-    if (performance.now() - started > SLICE_MS) {
-      await new Promise((resolve) => setImmediate(resolve));
-      started = performance.now();
-    }
-  }
-  return found;
-}
-
-export async function readEntriesInWorkers(candidates: readonly { dir: string; id: string }[], workers?: number): Promise<(RegistryEntry | null)[]> {
-  const readings = await readDirsInWorkers(candidates.map(({ dir, id }) => [dir, id]), workers);
-  return readings.map((reading, i) => entryFromReading(reading, candidates[i]!.id));
-}
-
 function directories(dir: string): string[] {
   try {
     return readdirSync(dir, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
@@ -142,7 +101,16 @@ export async function rebuildEntries(ctx: StoreContext): Promise<RegistryEntry[]
   }
   for (const [id, dir] of ctx.locations) add(dir, id);
 
-  const found = await readEntries(candidates);
+  const found: (RegistryEntry | null)[] = new Array(candidates.length).fill(null);
+  let started = performance.now();
+  for (let index = 0; index < candidates.length; index++) {
+    const { dir, id } = candidates[index]!;
+    found[index] = entryFromDir(dir, id);
+    if (performance.now() - started > SLICE_MS) {
+      await new Promise((resolve) => setImmediate(resolve));
+      started = performance.now();
+    }
+  }
 
   // The first valid directory of an id wins: default layout, then projects, then locations.json.
   const entries = new Map<string, RegistryEntry>();
