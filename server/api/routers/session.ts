@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import type { SessionStore } from '@/lib/store/index';
-import { runBulk } from '@/lib/store/operations/bulk';
+import { runBulk, type SessionStore } from '@/lib/store/index';
 import { getChatDispatcher } from '@/server/chat/runtime';
 import { createTRPCRouter, sessionProcedure, storeProcedure } from '../trpc';
 import { cursorInput, labelInput, limitInput, pathInput, projectIdInput, sessionIdInput } from '../schemas';
