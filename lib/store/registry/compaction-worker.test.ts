@@ -58,6 +58,20 @@ describe('compaction in a worker', () => {
     expect(readFileSync(join(inWorker.sessionsDir, 'index.json'), 'utf8')).toBe(inWorker.registry.serialize());
   });
 
+  it('a worker that dies falls back to the main thread: nothing lost, same text', async () => {
+    const { sessionsDir, registry, writer } = setup(true);
+    await churn(registry, writer, 0, true);
+    await writer.compact();
+    // The thread goes away (as if it crashed); the next compaction must still be complete.
+    await (writer as unknown as { worker: { terminate(): Promise<void> } }).worker.terminate();
+    await churn(registry, writer, 1, true);
+    await writer.compact();
+    expect(readFileSync(join(sessionsDir, 'index.json'), 'utf8')).toBe(registry.serialize());
+    expect(listSegments(sessionsDir).length).toBeLessThanOrEqual(1);
+    await writer.close();
+    expect(readFileSync(join(sessionsDir, 'index.json'), 'utf8')).toBe(registry.serialize());
+  });
+
   it('an empty registry compacts to {}', async () => {
     const { sessionsDir, registry, writer } = setup(true);
     for (const { id } of registry.snapshot()) registry.delete(id);
