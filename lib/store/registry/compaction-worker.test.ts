@@ -23,7 +23,7 @@ describe('compaction in a worker', () => {
     mkdirSync(sessionsDir, { recursive: true });
     const registry = new Registry();
     registry.load(Array.from({ length: 3_000 }, (_, i) => entry(`s${i}`, `title ${i}`, 1_800_000_000 + i)));
-    const writer = new RegistryWriter(sessionsDir, registry, { compactInWorker });
+    const writer = new RegistryWriter(sessionsDir, registry, { compactInWorker, workerMinEntries: 0 });
     writer.begin([], 0);
     return { sessionsDir, registry, writer };
   }

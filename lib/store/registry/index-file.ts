@@ -20,6 +20,8 @@ export const DEBOUNCE_MS = 5_000;
 export const COMPACT_BYTES = 4 * 1024 * 1024;
 /** …or on this timer when anything was logged since the last snapshot. */
 export const COMPACT_INTERVAL_MS = 60_000;
+/** A registry this large compacts in a worker (a few ms of slices below it). */
+export const WORKER_MIN_ENTRIES = 10_000;
 
 const SEGMENT_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND | constants.O_DSYNC;
 
@@ -29,6 +31,8 @@ export interface RegistryWriterOptions {
   compactIntervalMs?: number;
   /** false: compact on the main thread in time slices (the fallback when a worker fails) */
   compactInWorker?: boolean;
+  /** below this many entries a compaction runs in slices here: one thread per small store is not worth it */
+  workerMinEntries?: number;
 }
 
 /** index.json as an object, or null when missing, unparsable or not an object (→ rebuild). */
@@ -96,6 +100,7 @@ export class RegistryWriter {
   /** the thread that writes snapshots from its mirror of the entries; created at the first compaction */
   private worker: CompactionWorker | null = null;
   private readonly compactInWorker: boolean;
+  private readonly workerMinEntries: number;
   writes = 0;
   compactions = 0;
 
@@ -109,6 +114,7 @@ export class RegistryWriter {
     this.debounceMs = options.debounceMs ?? DEBOUNCE_MS;
     this.compactBytes = options.compactBytes ?? COMPACT_BYTES;
     this.compactInWorker = options.compactInWorker ?? true;
+    this.workerMinEntries = options.workerMinEntries ?? WORKER_MIN_ENTRIES;
     this.compactTimer = setInterval(() => {
       if (this.unsnapshotted) this.compactInBackground();
     }, options.compactIntervalMs ?? COMPACT_INTERVAL_MS);
@@ -270,7 +276,7 @@ export class RegistryWriter {
 
   /** In the worker when it can (the main thread only posts a message and renames), else in slices here. */
   private async writeSnapshotFile(previous: string, stillWanted: () => boolean): Promise<boolean> {
-    if (this.compactInWorker) {
+    if (this.compactInWorker && (this.worker || this.registry.size >= this.workerMinEntries)) {
       this.worker ??= new CompactionWorker();
       if (this.worker.usable) {
         // Changes not logged yet are in memory: the mirror gets them now (and the log later, again).
