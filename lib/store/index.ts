@@ -19,6 +19,7 @@ export type { CommitDiff, CommitDiffFile, DiffStatus } from './operations/diff-c
 export type { Provenance } from './operations/provenance.js';
 export { RepackQueue } from './repo/repack.js';
 export type { UndoOutcome } from './operations/undo-turn.js';
+export { runBulk, BULK_CONCURRENCY, type BulkResult } from './operations/bulk.js';
 export { FROZEN_ERROR } from './operations/bind-project.js';
 export {
   ProjectStore,

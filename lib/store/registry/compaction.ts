@@ -15,6 +15,10 @@ const SLICE_CHARS = 1 << 18;
  */
 const SYNC_EVERY_BYTES = 4 << 20;
 
+export function snapshotTmpPath(path: string): string {
+  return `${path}.${process.pid}.${randomBytes(4).toString('hex')}.compact.tmp`;
+}
+
 export async function fsyncDir(dir: string): Promise<void> {
   try {
     const handle = await open(dir, 'r');
@@ -44,7 +48,7 @@ export async function writeSnapshot(
   chunkOf: (entry: RegistryEntry) => string,
   stillWanted: () => boolean,
 ): Promise<boolean> {
-  const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.compact.tmp`;
+  const tmp = snapshotTmpPath(path);
   const handle = await open(tmp, 'w', FILE_MODE);
   let complete = false;
   try {
@@ -78,6 +82,11 @@ export async function writeSnapshot(
     await handle.close();
     if (!complete) await unlink(tmp).catch(() => undefined);
   }
+  return installSnapshot(tmp, path, previousPath, stillWanted);
+}
+
+/** A temporary file of the whole snapshot, fsynced, becomes index.json (unless a newer full write won). */
+export async function installSnapshot(tmp: string, path: string, previousPath: string, stillWanted: () => boolean): Promise<boolean> {
   await unlink(previousPath).catch(() => undefined);
   await link(path, previousPath).catch(() => undefined);
   if (!stillWanted()) {

@@ -2,8 +2,9 @@ import { closeSync, constants, ftruncateSync, openSync, readFileSync, rmSync, wr
 import { open, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { atomicWriteFileSync, FILE_MODE } from '../fs/atomic-write.js';
-import { chunkOf, type Registry } from './registry.js';
-import { writeSnapshot } from './compaction.js';
+import { chunkOf, type Change, type Registry } from './registry.js';
+import { installSnapshot, snapshotTmpPath, writeSnapshot } from './compaction.js';
+import { CompactionWorker } from './compaction-worker.js';
 import { ensureLogDir, LOG_DIR, listSegments, recordLine, segmentName } from './registry-log.js';
 
 export const INDEX_FILE = 'index.json';
@@ -19,6 +20,8 @@ export const DEBOUNCE_MS = 5_000;
 export const COMPACT_BYTES = 4 * 1024 * 1024;
 /** …or on this timer when anything was logged since the last snapshot. */
 export const COMPACT_INTERVAL_MS = 60_000;
+/** A registry this large compacts in a worker (a few ms of slices below it). */
+export const WORKER_MIN_ENTRIES = 10_000;
 
 const SEGMENT_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND | constants.O_DSYNC;
 
@@ -26,6 +29,10 @@ export interface RegistryWriterOptions {
   debounceMs?: number;
   compactBytes?: number;
   compactIntervalMs?: number;
+  /** false: compact on the main thread in time slices (the fallback when a worker fails) */
+  compactInWorker?: boolean;
+  /** below this many entries a compaction runs in slices here: one thread per small store is not worth it */
+  workerMinEntries?: number;
 }
 
 /** index.json as an object, or null when missing, unparsable or not an object (→ rebuild). */
@@ -90,6 +97,10 @@ export class RegistryWriter {
   private compacting: Promise<void> | null = null;
   /** bumped by every synchronous full write: an older compaction must not rename over it */
   private epoch = 0;
+  /** the thread that writes snapshots from its mirror of the entries; created at the first compaction */
+  private worker: CompactionWorker | null = null;
+  private readonly compactInWorker: boolean;
+  private readonly workerMinEntries: number;
   writes = 0;
   compactions = 0;
 
@@ -102,6 +113,8 @@ export class RegistryWriter {
     this.journalPath = join(sessionsDir, JOURNAL_FILE);
     this.debounceMs = options.debounceMs ?? DEBOUNCE_MS;
     this.compactBytes = options.compactBytes ?? COMPACT_BYTES;
+    this.compactInWorker = options.compactInWorker ?? true;
+    this.workerMinEntries = options.workerMinEntries ?? WORKER_MIN_ENTRIES;
     this.compactTimer = setInterval(() => {
       if (this.unsnapshotted) this.compactInBackground();
     }, options.compactIntervalMs ?? COMPACT_INTERVAL_MS);
@@ -178,7 +191,8 @@ export class RegistryWriter {
       const covered = this.generation;
       const changes = this.registry.takeChanged();
       if (changes.length > 0) {
-        const text = changes.map(([id, entry]) => recordLine(entry ? { op: 'set', entry } : { op: 'delete', id })).join('');
+        const text = recordsText(changes);
+        this.worker?.records(text); // in the order taken: the mirror sees what the log will
         try {
           await this.append(text);
         } catch (error) {
@@ -244,10 +258,9 @@ export class RegistryWriter {
     const generation = this.generation;
     const covered = this.rotate();
     this.unsnapshotted = false;
-    const entries = this.registry.snapshot();
     try {
       const previous = join(this.sessionsDir, LOG_DIR, 'previous-index.json');
-      const written = await writeSnapshot(this.indexPath, previous, entries, chunkOf, () => epoch === this.epoch);
+      const written = await this.writeSnapshotFile(previous, () => epoch === this.epoch);
       if (!written) return;
       this.writes++;
       this.compactions++;
@@ -261,6 +274,28 @@ export class RegistryWriter {
     }
   }
 
+  /** In the worker when it can (the main thread only posts a message and renames), else in slices here. */
+  private async writeSnapshotFile(previous: string, stillWanted: () => boolean): Promise<boolean> {
+    if (this.compactInWorker && (this.worker || this.registry.size >= this.workerMinEntries)) {
+      this.worker ??= new CompactionWorker();
+      if (this.worker.usable) {
+        // Changes not logged yet are in memory: the mirror gets them now (and the log later, again).
+        const pending = this.registry.takeChanged();
+        for (const [id] of pending) this.registry.markChanged(id);
+        this.worker.records(recordsText(pending));
+        const tmp = snapshotTmpPath(this.indexPath);
+        try {
+          await this.worker.write(tmp, FILE_MODE, () => this.registry.snapshot());
+        } catch (error) {
+          if (this.worker.usable) throw error; // a write that failed (disk): the timer tries again
+          // The thread is gone: compact here from now on.
+        }
+        if (this.worker.usable) return installSnapshot(tmp, this.indexPath, previous, stillWanted);
+      }
+    }
+    return writeSnapshot(this.indexPath, previous, this.registry.snapshot(), chunkOf, stillWanted);
+  }
+
   /** Shutdown and signal handlers: everything in memory to index.json now, the log emptied. */
   flushSync(): void {
     if (this.timer) {
@@ -270,7 +305,7 @@ export class RegistryWriter {
     this.epoch++;
     const generation = this.generation;
     const covered = this.rotate();
-    this.registry.takeChanged(); // index.json carries them
+    this.worker?.records(recordsText(this.registry.takeChanged())); // index.json carries them
     atomicWriteFileSync(this.indexPath, this.registry.serialize());
     this.writes++;
     this.unsnapshotted = false;
@@ -291,6 +326,7 @@ export class RegistryWriter {
     const handle = this.handle;
     this.handle = null;
     await handle?.then((open) => open.close()).catch(() => undefined);
+    await this.worker?.terminate();
   }
 
   /** A store whose open failed: stop the timer, write nothing. */
@@ -300,6 +336,7 @@ export class RegistryWriter {
     await this.compacting?.catch(() => undefined);
     await this.writing?.catch(() => undefined);
     await this.handle?.then((open) => open.close()).catch(() => undefined);
+    await this.worker?.terminate();
     if (this.journalFd !== null) closeSync(this.journalFd);
     this.journalFd = null;
   }
@@ -331,4 +368,14 @@ export class RegistryWriter {
     this.journalFd = null;
     if (this.journaled.size === 0) rmSync(this.journalPath, { force: true });
   }
+}
+
+/** The log's lines for some changes; a recreated id is deleted first (it moved to the map's end). */
+function recordsText(changes: readonly Change[]): string {
+  let text = '';
+  for (const [id, entry, recreated] of changes) {
+    if (entry && recreated) text += recordLine({ op: 'delete', id });
+    text += recordLine(entry ? { op: 'set', entry } : { op: 'delete', id });
+  }
+  return text;
 }

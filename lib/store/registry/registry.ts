@@ -1,6 +1,9 @@
 import { InvalidInputError } from '../errors.js';
 import type { ListFilter, RegistryEntry } from '../types.js';
 
+/** An id changed since the last log record: its entry now (undefined: deleted), and whether it was deleted and created again meanwhile. */
+export type Change = [id: string, entry: RegistryEntry | undefined, recreated?: boolean];
+
 /** a sorts before b: newest updated_at first, ties by id. */
 function before(a: RegistryEntry, b: RegistryEntry): boolean {
   return a.updated_at > b.updated_at || (a.updated_at === b.updated_at && a.id < b.id);
@@ -38,6 +41,11 @@ export class Registry {
   private orderText: string[] = [];
   /** ids set or deleted since the last takeChanged(): what the next log record must carry */
   private changed = new Set<string>();
+  /**
+   * Of those, ids deleted and created again: their record is a delete then a set, so a map that
+   * replays the records (the compaction worker's mirror) moves them to its end as this one did.
+   */
+  private recreated = new Set<string>();
 
   get size(): number {
     return this.entries.size;
@@ -59,6 +67,7 @@ export class Registry {
   load(entries: RegistryEntry[]): void {
     this.entries.clear();
     this.changed.clear();
+    this.recreated.clear();
     for (const entry of entries) this.entries.set(entry.id, entry);
     this.order = [...this.entries.values()].sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
     this.orderText = this.order.map(searchTextOf);
@@ -67,6 +76,10 @@ export class Registry {
   set(entry: RegistryEntry): void {
     const previous = this.entries.get(entry.id);
     if (previous) this.removeFromOrder(previous);
+    else {
+      // New in the map (appended): its change goes last too, so records append in map order.
+      if (this.changed.delete(entry.id)) this.recreated.add(entry.id);
+    }
     this.entries.set(entry.id, entry);
     this.changed.add(entry.id);
     const index = this.insertionIndex(entry);
@@ -101,11 +114,12 @@ export class Registry {
   }
 
   /** Ids changed since the last call, with their entries now (undefined: deleted). */
-  takeChanged(): [string, RegistryEntry | undefined][] {
+  takeChanged(): Change[] {
     if (this.changed.size === 0) return [];
-    const out: [string, RegistryEntry | undefined][] = [];
-    for (const id of this.changed) out.push([id, this.entries.get(id)]);
+    const out: Change[] = [];
+    for (const id of this.changed) out.push(this.recreated.has(id) ? [id, this.entries.get(id), true] : [id, this.entries.get(id)]);
     this.changed = new Set();
+    this.recreated = new Set();
     return out;
   }
 

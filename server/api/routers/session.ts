@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { SessionStore } from '@/lib/store/index';
+import { runBulk, type SessionStore } from '@/lib/store/index';
 import { getChatDispatcher } from '@/server/chat/runtime';
 import { createTRPCRouter, sessionProcedure, storeProcedure } from '../trpc';
 import { cursorInput, labelInput, limitInput, pathInput, projectIdInput, sessionIdInput } from '../schemas';
@@ -114,10 +114,8 @@ export const sessionRouter = createTRPCRouter({
   bulk: storeProcedure
     .input(z.object({ ids: z.array(sessionIdInput).min(1).max(1000), action: z.enum(BULK_ACTIONS) }).strict())
     .mutation(async ({ ctx, input }) => {
-      const done: string[] = [];
-      const missing: string[] = [];
-      for (const id of new Set(input.ids)) ((await applyBulk(ctx.store, ctx.user.id, id, input.action)) ? done : missing).push(id);
-      return { done, missing };
+      // A few ids at a time: their registry records share log writes (lib/store/operations/bulk.ts).
+      return runBulk(input.ids, (id) => applyBulk(ctx.store, ctx.user.id, id, input.action));
     }),
 
   /** Extra working directories (inside the allowed roots), changeable at any time. */
