@@ -81,8 +81,9 @@ export const STORE_ORDER = [
   ['git/'],
   ['repo/', 'dag/'],
   ['registry/', 'titles/', 'projects/'],
-  // the session cache and locks sit here until the re-cut moves them to a folder below operations/
-  ['operations/', 'store-context.ts'],
+  // the session cache and locks, and what operations share
+  ['session/', 'store-context.ts'],
+  ['operations/'],
   ['session-store.ts', 'index.ts'],
   ['testing/'],
 ];

@@ -9,7 +9,7 @@ export type { CreateSessionInput } from './operations/create-session.js';
 export type { AppendMessageInput } from './operations/append-message.js';
 export type { UpdateSessionInput } from './operations/update-session.js';
 export type { BeginTurnResult, FinalizeTurnInput, FinalizeTurnResult } from './operations/commit-turn.js';
-export type { CommitPage } from './operations/read-commits.js';
+export type { CommitPage } from './session/commit-page.js';
 export type { NodePage } from './operations/read-branch.js';
 export type { SessionAt, TurnRef } from './operations/session-at.js';
 export type { TimelinePage, TimelineTurn, TurnNodeSummary } from './operations/timeline-turns.js';

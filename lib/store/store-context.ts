@@ -4,7 +4,7 @@ import { LRUCache } from 'lru-cache';
 import type { Registry } from './registry/registry.js';
 import type { RegistryWriter } from './registry/index-file.js';
 import type { StoreEvents } from './events.js';
-import type { KeyedLock } from './fs/keyed-lock.js';
+import type { KeyedLock } from '../fs/keyed-lock.js';
 import type { RepackQueue } from './repo/repack.js';
 import type { CommitState } from './repo/session-git.js';
 import type { SessionGraph } from './dag/graph.js';
@@ -64,6 +64,11 @@ export interface StoreContext {
 
 export function defaultRepoDir(ctx: Pick<StoreContext, 'sessionsDir'>, sessionId: string): string {
   return join(ctx.sessionsDir, sessionId);
+}
+
+/** A project's session repo: sessions/projects/<pid>/<sid> (recorded in locations.json). */
+export function projectRepoDir(ctx: Pick<StoreContext, 'sessionsDir'>, projectId: string, sessionId: string): string {
+  return join(ctx.sessionsDir, 'projects', projectId, sessionId);
 }
 
 export function repoDirOf(ctx: Pick<StoreContext, 'sessionsDir' | 'locations'>, sessionId: string): string {

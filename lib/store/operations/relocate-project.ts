@@ -3,7 +3,7 @@ import { assertProjectId, isSessionId } from '../ids.js';
 import { buildRelocateNode } from '../projects/index.js';
 import type { StoreContext } from '../store-context.js';
 import type { StoredNode } from '../types.js';
-import { appendRecordNode } from './append-message.js';
+import { appendRecordNode } from '../session/append-node.js';
 
 /**
  * The repair of a project whose folder moved (operations.zh.md "修复缺失的目录"): the project

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SessionStore } from '../session-store.js';
 import { InvalidInputError, NotFoundError } from '../errors.js';
 import { cleanupTempDirs, git, makeRepo, tempDir, writeFiles } from '../projects/test-support.js';
-import { firstLineOf } from './timeline-turns.js';
+import { firstLineOf } from '../text.js';
 
 async function setup() {
   const stateDir = tempDir('em-state-');

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { InvalidInputError, PreconditionError } from '../errors.js';
 import type { StoreContext } from '../store-context.js';
-import { appendRecordNode } from './append-message.js';
-import { withSession } from './session-access.js';
+import { appendRecordNode } from '../session/append-node.js';
+import { withSession } from '../session/session-access.js';
 
 export interface UndoOutcome {
   turn: number;

@@ -1,7 +1,7 @@
 import { InvalidInputError } from '../errors.js';
 import { toRow, type StoreContext } from '../store-context.js';
 import type { SessionMeta, SessionRow, SessionStatus } from '../types.js';
-import { updateSessionFields, withSession } from './session-access.js';
+import { updateSessionFields, withSession } from '../session/session-access.js';
 
 export interface UpdateSessionInput {
   title?: string;

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { link, lstat, mkdir, open, realpath, unlink } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { ForbiddenPathError, InvalidInputError, NotFoundError } from '../errors.js';
-import { DIR_MODE, FILE_MODE } from '../fs/atomic-write.js';
+import { DIR_MODE, FILE_MODE } from '../../fs/atomic-write.js';
 import { isInside } from './allowed-roots.js';
 
 /**

@@ -17,7 +17,7 @@ import {
   type Ident,
 } from './commit-plumbing.js';
 import { GitCommandError, runGit, splitNul } from '../git/git-cli.js';
-import { withLock } from './path-lock.js';
+import { processLocks } from '../../fs/keyed-lock.js';
 import { normalizeProjectPath, symlinkedAncestor } from './project-paths.js';
 import { assertRepoSafe, locateGitDirs, type GitDirs } from '../git/repo-safety.js';
 import { stageInto } from './stage-paths.js';
@@ -270,7 +270,7 @@ export async function finishProjectTurn(
     }
   }
 
-  return withLock(`project:${real}`, async () => {
+  return processLocks.run(`project:${real}`, async () => {
     try {
       return await commitTurn(real, snapshot, written, options);
     } catch (error) {

@@ -3,13 +3,13 @@ import { chmod, lstat, mkdir, readFile, rm, stat, unlink } from 'node:fs/promise
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { InvalidInputError, PreconditionError } from '../errors.js';
-import { atomicWriteFile } from '../fs/atomic-write.js';
+import { atomicWriteFile } from '../../fs/atomic-write.js';
 import { assertSessionId } from '../ids.js';
 import { realpathOrNull } from './allowed-roots.js';
 import { changedBetween, moveHead, readHead } from './commit-plumbing.js';
 import { readWorkingTreeStatus } from './auto-commit.js';
 import { runGit } from '../git/git-cli.js';
-import { withLock } from './path-lock.js';
+import { processLocks } from '../../fs/keyed-lock.js';
 import { resolveProjectFile } from './project-paths.js';
 import { assertRepoSafe, locateGitDirs } from '../git/repo-safety.js';
 
@@ -128,7 +128,7 @@ export class FileRecovery {
     const dir = this.turnDir(sessionId, turn);
     const projectReal = await this.projectReal(projectPath);
     const file = await resolveProjectFile(projectReal, relPath);
-    return withLock(`recovery:${dir}`, async () => {
+    return processLocks.run(`recovery:${dir}`, async () => {
       const manifest = (await this.load(dir)) ?? this.fresh(sessionId, turn, projectReal);
       if (manifest.sealed || manifest.state === 'undone') {
         throw new PreconditionError(`turn ${turn} has already finished; its file snapshots are closed`);
@@ -155,7 +155,7 @@ export class FileRecovery {
   async sealTurn(sessionId: string, turn: number, projectPath: string, options: { commitSha?: string | null } = {}): Promise<boolean> {
     const dir = this.turnDir(sessionId, turn);
     const projectReal = await this.projectReal(projectPath);
-    return withLock(`recovery:${dir}`, async () => {
+    return processLocks.run(`recovery:${dir}`, async () => {
       const existing = await this.load(dir);
       if (!existing && !options.commitSha) return false;
       const manifest = existing ?? this.fresh(sessionId, turn, projectReal);
@@ -194,8 +194,8 @@ export class FileRecovery {
   async undoTurn(sessionId: string, turn: number, projectPath: string): Promise<UndoResult> {
     const dir = this.turnDir(sessionId, turn);
     const projectReal = await this.projectReal(projectPath);
-    return withLock(`project:${projectReal}`, () =>
-      withLock(`recovery:${dir}`, async () => {
+    return processLocks.run(`project:${projectReal}`, () =>
+      processLocks.run(`recovery:${dir}`, async () => {
         const manifest = await this.load(dir);
         if (!manifest) throw new PreconditionError(`turn ${turn} has nothing to undo: the agent changed no files in it`);
         if (manifest.state === 'undone') throw new PreconditionError(`turn ${turn} is already undone`);
@@ -254,8 +254,8 @@ export class FileRecovery {
   async redoTurn(sessionId: string, turn: number, projectPath: string): Promise<RedoResult> {
     const dir = this.turnDir(sessionId, turn);
     const projectReal = await this.projectReal(projectPath);
-    return withLock(`project:${projectReal}`, () =>
-      withLock(`recovery:${dir}`, async () => {
+    return processLocks.run(`project:${projectReal}`, () =>
+      processLocks.run(`recovery:${dir}`, async () => {
         const manifest = await this.load(dir);
         if (!manifest || manifest.state !== 'undone') throw new PreconditionError(`turn ${turn} is not undone, so there is nothing to redo`);
 

@@ -3,11 +3,11 @@ import { mkdirSync, readFileSync, renameSync, statSync } from 'node:fs';
 import { mkdir, stat } from 'node:fs/promises';
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import { ConflictError, ForbiddenPathError, InvalidInputError, NotFoundError, PreconditionError } from '../errors.js';
-import { atomicWriteFile, DIR_MODE } from '../fs/atomic-write.js';
+import { atomicWriteFile, DIR_MODE } from '../../fs/atomic-write.js';
 import { assertProjectId, assertSessionId, isProjectId, isSessionId } from '../ids.js';
 import { isInsideAny, realpathOrNull, resolveDirectoryInsideRoots, resolveInsideRoots } from './allowed-roots.js';
 import { ensureProjectRepo } from './init-project-repo.js';
-import { withLock } from './path-lock.js';
+import { processLocks } from '../../fs/keyed-lock.js';
 import { assertRepoSafe, locateGitDirs } from '../git/repo-safety.js';
 
 /**
@@ -404,7 +404,7 @@ export class ProjectStore {
 
   /** Serialise writers, start from what is on disk, write back atomically. */
   private mutate<T>(fn: () => Promise<T>): Promise<T> {
-    return withLock(`registry:${this.registryPath}`, async () => {
+    return processLocks.run(`registry:${this.registryPath}`, async () => {
       this.reloadIfChanged();
       const before = JSON.stringify(this.registry);
       let result: T;
