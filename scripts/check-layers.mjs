@@ -80,7 +80,7 @@ export const STORE_ORDER = [
   ['errors.ts', 'ids.ts', 'types.ts', 'events.ts', 'text.ts', 'time.ts', 'json-depth.ts'],
   ['git/'],
   ['repo/', 'dag/'],
-  ['registry/', 'titles/', 'projects/'],
+  ['registry/', 'titles/', 'projects/', 'recovery/'],
   // the session cache and locks, and what operations share
   ['session/', 'store-context.ts'],
   ['operations/'],

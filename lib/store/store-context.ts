@@ -9,7 +9,8 @@ import type { RepackQueue } from './repo/repack.js';
 import type { CommitState } from './repo/session-git.js';
 import type { SessionGraph } from './dag/graph.js';
 import type { TitleModel } from './titles/title-model.js';
-import type { FileRecovery, ProjectStore, ProjectTurnSnapshot } from './projects/index.js';
+import type { ProjectStore, ProjectTurnSnapshot } from './projects/index.js';
+import type { FileRecovery } from './recovery/file-recovery.js';
 import type { RegistryEntry, SessionMeta, SessionRow } from './types.js';
 import { secondsToMs } from './time.js';
 

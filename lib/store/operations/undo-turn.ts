@@ -44,10 +44,7 @@ async function moveTurn(ctx: StoreContext, sessionId: string, turn: number, dire
   assertTurn(turn);
   if (ctx.turns.has(sessionId)) throw new PreconditionError(`a turn is running in this session; ${direction} after it ends`);
   const path = await projectPathOf(ctx, sessionId);
-  const { method, commit, paths } =
-    direction === 'undo'
-      ? await ctx.recovery.undoTurn(sessionId, turn, path).then((result) => ({ ...result, paths: result.restored }))
-      : await ctx.recovery.redoTurn(sessionId, turn, path).then((result) => ({ ...result, paths: result.reapplied }));
+  const { method, commit, paths } = await ctx.recovery.moveTurn(direction, sessionId, turn, path);
   const nodeId = await recordNode(ctx, sessionId, direction, `${direction === 'undo' ? 'undid' : 'redid'} the file edits of turn ${turn}`, { turn, method, paths, commit });
   return { turn, method, paths, commit, nodeId };
 }

@@ -26,13 +26,6 @@ export {
 } from './auto-commit.js';
 export { projectCommits, type ProjectCommit } from './project-commits.js';
 export {
-  FileRecovery,
-  MAX_SNAPSHOT_BYTES,
-  type UndoResult,
-  type RedoResult,
-  type TurnRecoveryInfo,
-} from './file-recovery.js';
-export {
   saveAttachment,
   resolveAttachment,
   sanitizeAttachmentName,
@@ -61,4 +54,5 @@ export {
   parseAgentTrailers,
 } from './commit-message.js';
 export { normalizeProjectPath, resolveProjectFile } from './project-paths.js';
+export { changedBetween, moveHead, readHead } from './commit-plumbing.js';
 export { projectCommitPatch, projectCommitSummaries, type ProjectCommitSummary } from './commit-details.js';
