@@ -6,17 +6,15 @@ export {
   ProjectStore,
   DEFAULT_PROJECT_ID,
   DEFAULT_PROJECT_NAME,
-  slugify,
-  assertProjectName,
   type ProjectStoreOptions,
   type ProjectSummary,
   type ProjectDetail,
   type WorkdirState,
-} from './project-registry.js';
+} from './project-store.js';
+export { slugify, assertProjectName } from './project-names.js';
 export {
   beginProjectTurn,
   finishProjectTurn,
-  readWorkingTreeStatus,
   type ProjectTurnSnapshot,
   type ProjectRepoState,
   type SkipReason,
@@ -24,6 +22,7 @@ export {
   type FinishProjectTurnOptions,
   type FinishProjectTurnResult,
 } from './auto-commit.js';
+export { readWorkingTreeStatus } from './working-tree-status.js';
 export { projectCommits, type ProjectCommit } from './project-commits.js';
 export {
   saveAttachment,
