@@ -98,7 +98,7 @@ export const PEERLESS_FOLDERS = ['lib/store/operations/'];
 export const INDEX_ROOTS = ['lib/'];
 
 /** Tests and their helpers: also vitest and the dev dependencies, and the store's order and the index rule do not apply. */
-export const TEST_FILE = /(\.test\.tsx?$)|(\/testing\/)|(\/test-(support|helpers)\.ts$)/;
+export const TEST_FILE = /(\.test\.tsx?$)|(\/testing\/)/;
 export const TEST_IMPORTS = ['e2e/fixtures/'];
 
 const SOURCE_EXTENSIONS = ['.ts', '.tsx', '.mjs'];

@@ -20,13 +20,5 @@ export type { Provenance } from './operations/provenance.js';
 export { RepackQueue } from './repo/repack.js';
 export type { UndoOutcome } from './operations/undo-turn.js';
 export { FROZEN_ERROR } from './operations/bind-project.js';
-export {
-  ProjectStore,
-  MAX_ATTACHMENT_BYTES,
-  type ProjectSummary,
-  type ProjectDetail,
-  type ProjectCommit,
-  type AttachmentUpload,
-  type SavedAttachment,
-  type ResolvedAttachment,
-} from './projects/index.js';
+export { ProjectStore, type ProjectSummary, type ProjectDetail, type ProjectCommit } from './projects/index.js';
+export { MAX_ATTACHMENT_BYTES, type AttachmentUpload, type SavedAttachment, type ResolvedAttachment } from './repo/attachments.js';

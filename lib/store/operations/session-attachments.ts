@@ -1,4 +1,4 @@
-import { resolveAttachment, saveAttachment, type AttachmentUpload, type ResolvedAttachment, type SavedAttachment } from '../projects/index.js';
+import { resolveAttachment, saveAttachment, type AttachmentUpload, type ResolvedAttachment, type SavedAttachment } from '../repo/attachments.js';
 import type { StoreContext } from '../store-context.js';
 import { withSession } from '../session/session-access.js';
 

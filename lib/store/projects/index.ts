@@ -25,18 +25,6 @@ export {
 export { readWorkingTreeStatus } from './working-tree-status.js';
 export { projectCommits, type ProjectCommit } from './project-commits.js';
 export {
-  saveAttachment,
-  resolveAttachment,
-  sanitizeAttachmentName,
-  assertAttachmentName,
-  mimeFor,
-  MAX_ATTACHMENT_BYTES,
-  type AttachmentUpload,
-  type SavedAttachment,
-  type ResolvedAttachment,
-} from './attachments.js';
-export { buildRelocateNode, RELOCATE_NODE_NAME, type RelocateNode, type BuildRelocateNodeInput } from './relocate-node.js';
-export {
   resolveInsideRoots,
   resolveDirectoryInsideRoots,
   isInside,

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ForbiddenPathError, PreconditionError } from '../errors.js';
 import { beginProjectTurn, finishProjectTurn } from '../projects/auto-commit.js';
 import { FileRecovery } from './file-recovery.js';
-import { cleanupTempDirs, git, head, makeRepo, status, tempDir, writeFiles } from '../projects/test-support.js';
+import { cleanupTempDirs, git, head, makeRepo, status, tempDir, writeFiles } from '../testing/project-repos.js';
 
 afterEach(cleanupTempDirs);
 
