@@ -26,7 +26,8 @@ export interface TokenInfo {
 }
 
 export const TOKEN_NAME_MAX_LENGTH = 100;
-const TOKEN_ID = /^[0-9a-f]{12}$/;
+export const TOKEN_ID_PATTERN = /^[0-9a-f]{12}$/;
+const TOKEN_ID = TOKEN_ID_PATTERN;
 // last-use times are kept in memory and written at most this often: a token used by an agent
 // on every call must not cost a disk write per call.
 const LAST_USED_FLUSH_MS = 5_000;

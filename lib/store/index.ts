@@ -2,7 +2,7 @@ export { SessionStore, type SessionStoreOptions } from './session-store.js';
 export { StoreEvents, type StoreEvent, type StoreEventMap, type StoreEventType } from './events.js';
 export * from './errors.js';
 export * from './types.js';
-export { isSessionId, isNodeId, isProjectId } from './ids.js';
+export { isSessionId, isNodeId, isProjectId, SESSION_ID_PATTERN, NODE_ID_PATTERN, PROJECT_ID_PATTERN, COMMIT_ID_PATTERN, RESERVED_SESSION_IDS } from './ids.js';
 export { exceedsJsonDepth, MAX_JSON_DEPTH } from './json-depth.js';
 export type { TitleModel, TitleRequest } from './titles/title-model.js';
 export type { CreateSessionInput } from './operations/create-session.js';

@@ -13,7 +13,7 @@ import {
 } from '../repo/session-git.js';
 import { sliceCodePoints } from '../text.js';
 import type { OpenSession, RunningTurn, StoreContext } from '../store-context.js';
-import type { SessionStatus, StoredNode } from '../types.js';
+import { FINAL_STATUSES, type SessionStatus, type StoredNode } from '../types.js';
 import { updateSessionFields, withSession } from '../session/session-access.js';
 import { ensureCommitState, headDepth, pendingRetryRefs } from '../session/commit-state.js';
 import { maybeAutoTitle } from '../session/auto-title.js';
@@ -75,7 +75,6 @@ export interface FinalizeTurnResult {
 /** The session-commit trailer naming why the turn made no project commit. */
 export const PROJECT_SKIPPED_TRAILER = 'OpenProgram-Project-Skipped';
 
-const FINAL_STATUSES: readonly string[] = ['idle', 'failed', 'cancelled'];
 
 /**
  * The end of a turn: the project's auto-commit (when a begin noted its state), then status,
@@ -84,7 +83,7 @@ const FINAL_STATUSES: readonly string[] = ['idle', 'failed', 'cancelled'];
  */
 export function finalizeTurn(ctx: StoreContext, sessionId: string, input: FinalizeTurnInput = {}): Promise<FinalizeTurnResult> {
   const status = input.status ?? 'idle';
-  if (!FINAL_STATUSES.includes(status)) throw new InvalidInputError(`status must be one of ${FINAL_STATUSES.join(', ')}`);
+  if (!(FINAL_STATUSES as readonly string[]).includes(status)) throw new InvalidInputError(`status must be one of ${FINAL_STATUSES.join(', ')}`);
   if (input.commitMessage !== undefined && (typeof input.commitMessage !== 'string' || input.commitMessage.trim() === '')) {
     throw new InvalidInputError('commitMessage must be a non-empty string');
   }
