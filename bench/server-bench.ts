@@ -4,6 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { openEventStream } from './event-stream.js';
 import { scratchDir } from './scratch.js';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
@@ -109,31 +110,8 @@ export async function startServer(dataDir: string): Promise<ChildProcess> {
   throw new Error(`server did not start: ${log}`);
 }
 
-/** Open an SSE stream; resolves once connected, calls onEvent with each event's arrival time. */
 function openStream(token: string, onEvent: (type: string, at: number) => void): Promise<http.ClientRequest> {
-  return new Promise((resolve, reject) => {
-    const req = http.get(`${BASE}/api/events`, { agent: false, headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' } }, (res) => {
-      if (res.statusCode !== 200) {
-        reject(new Error(`events: ${res.statusCode}`));
-        return;
-      }
-      res.setEncoding('utf8');
-      let buffer = '';
-      res.on('data', (chunk: string) => {
-        const at = performance.now();
-        buffer += chunk;
-        let end: number;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const type = /^event: (.+)$/m.exec(block)?.[1];
-          if (type) onEvent(type, at);
-        }
-      });
-      resolve(req);
-    });
-    req.on('error', reject);
-  });
+  return openEventStream(BASE, token, onEvent);
 }
 
 export async function benchServer(): Promise<Record<string, number>> {
