@@ -2,7 +2,7 @@ export { SessionStore, type SessionStoreOptions } from './session-store.js';
 export { StoreEvents, type StoreEvent, type StoreEventMap, type StoreEventType } from './events.js';
 export * from './errors.js';
 export * from './types.js';
-export { isSessionId, isNodeId, isProjectId, SESSION_ID_PATTERN, NODE_ID_PATTERN, PROJECT_ID_PATTERN, COMMIT_ID_PATTERN, RESERVED_SESSION_IDS } from './ids.js';
+export { isSessionId, SESSION_ID_PATTERN, NODE_ID_PATTERN, PROJECT_ID_PATTERN, COMMIT_ID_PATTERN, RESERVED_SESSION_IDS } from './ids.js';
 export { exceedsJsonDepth, MAX_JSON_DEPTH } from './json-depth.js';
 export type { TitleModel, TitleRequest } from './titles/title-model.js';
 export type { CreateSessionInput } from './operations/create-session.js';
@@ -19,6 +19,5 @@ export type { CommitDiff, CommitDiffFile, DiffStatus } from './operations/diff-c
 export type { Provenance } from './operations/provenance.js';
 export { RepackQueue } from './repo/repack.js';
 export type { UndoOutcome } from './operations/undo-turn.js';
-export { FROZEN_ERROR } from './operations/bind-project.js';
 export { ProjectStore, type ProjectSummary, type ProjectDetail, type ProjectCommit } from './projects/index.js';
 export { MAX_ATTACHMENT_BYTES, type AttachmentUpload, type SavedAttachment, type ResolvedAttachment } from './repo/attachments.js';
