@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { AuthStore } from '../lib/auth/index.js';
 import { startModelServer } from '../lib/llm/testing/model-server.js';
-import { openEventStream } from './event-stream.js';
+import { benchRequest, openEventStream } from './http-client.js';
 import { scratchDir } from './scratch.js';
 import { p50, round } from './store-bench.js';
 
@@ -22,21 +22,7 @@ const WARMUP = 10;
 const agent = new http.Agent({ keepAlive: true });
 
 function post(path: string, token: string, body: unknown): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const payload = JSON.stringify(body);
-    const req = http.request(
-      `${BASE}${path}`,
-      { method: 'POST', agent, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
+  return benchRequest(BASE, agent, 'POST', path, token, body);
 }
 
 async function startApp(dataDir: string, modelUrl: string): Promise<ChildProcess> {

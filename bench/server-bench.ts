@@ -4,7 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
-import { openEventStream } from './event-stream.js';
+import { benchRequest, openEventStream } from './http-client.js';
 import { scratchDir } from './scratch.js';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
@@ -24,22 +24,7 @@ interface Client {
 }
 
 function request(method: 'GET' | 'POST', path: string, token: string, body?: unknown): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const payload = body === undefined ? undefined : JSON.stringify(body);
-    const req = http.request(
-      `${BASE}${path}`,
-      { method, agent, headers: { authorization: `Bearer ${token}`, ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}) } },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-      },
-    );
-    req.on('error', reject);
-    if (payload) req.write(payload);
-    req.end();
-  });
+  return benchRequest(BASE, agent, method, path, token, body);
 }
 
 async function call(token: string, procedure: string, input: unknown, kind: 'query' | 'mutation'): Promise<unknown> {
