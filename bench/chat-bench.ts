@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { AuthStore } from '../lib/auth/index.js';
 import { startModelServer } from '../lib/llm/testing/model-server.js';
+import { benchRequest, openEventStream } from './http-client.js';
 import { scratchDir } from './scratch.js';
 import { p50, round } from './store-bench.js';
 
@@ -21,21 +22,7 @@ const WARMUP = 10;
 const agent = new http.Agent({ keepAlive: true });
 
 function post(path: string, token: string, body: unknown): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const payload = JSON.stringify(body);
-    const req = http.request(
-      `${BASE}${path}`,
-      { method: 'POST', agent, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
+  return benchRequest(BASE, agent, 'POST', path, token, body);
 }
 
 async function startApp(dataDir: string, modelUrl: string): Promise<ChildProcess> {
@@ -59,24 +46,8 @@ async function startApp(dataDir: string, modelUrl: string): Promise<ChildProcess
 
 /** The event stream; `onDone` gets the arrival time of each chat_done. */
 function openStream(token: string, onDone: (at: number) => void): Promise<http.ClientRequest> {
-  return new Promise((resolve, reject) => {
-    const req = http.get(`${BASE}/api/events`, { agent: false, headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' } }, (res) => {
-      if (res.statusCode !== 200) return reject(new Error(`events: ${res.statusCode}`));
-      res.setEncoding('utf8');
-      let buffer = '';
-      res.on('data', (chunk: string) => {
-        const at = performance.now();
-        buffer += chunk;
-        let end: number;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          if (/^event: chat_done$/m.test(block)) onDone(at);
-        }
-      });
-      resolve(req);
-    });
-    req.on('error', reject);
+  return openEventStream(BASE, token, (type, at) => {
+    if (type === 'chat_done') onDone(at);
   });
 }
 

@@ -4,6 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { benchRequest, openEventStream } from './http-client.js';
 import { scratchDir } from './scratch.js';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
@@ -23,22 +24,7 @@ interface Client {
 }
 
 function request(method: 'GET' | 'POST', path: string, token: string, body?: unknown): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const payload = body === undefined ? undefined : JSON.stringify(body);
-    const req = http.request(
-      `${BASE}${path}`,
-      { method, agent, headers: { authorization: `Bearer ${token}`, ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}) } },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-      },
-    );
-    req.on('error', reject);
-    if (payload) req.write(payload);
-    req.end();
-  });
+  return benchRequest(BASE, agent, method, path, token, body);
 }
 
 async function call(token: string, procedure: string, input: unknown, kind: 'query' | 'mutation'): Promise<unknown> {
@@ -110,31 +96,8 @@ export async function startServer(dataDir: string): Promise<ChildProcess> {
   throw new Error(`server did not start: ${log}`);
 }
 
-/** Open an SSE stream; resolves once connected, calls onEvent with each event's arrival time. */
 function openStream(token: string, onEvent: (type: string, at: number) => void): Promise<http.ClientRequest> {
-  return new Promise((resolve, reject) => {
-    const req = http.get(`${BASE}/api/events`, { agent: false, headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' } }, (res) => {
-      if (res.statusCode !== 200) {
-        reject(new Error(`events: ${res.statusCode}`));
-        return;
-      }
-      res.setEncoding('utf8');
-      let buffer = '';
-      res.on('data', (chunk: string) => {
-        const at = performance.now();
-        buffer += chunk;
-        let end: number;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const type = /^event: (.+)$/m.exec(block)?.[1];
-          if (type) onEvent(type, at);
-        }
-      });
-      resolve(req);
-    });
-    req.on('error', reject);
-  });
+  return openEventStream(BASE, token, onEvent);
 }
 
 export async function benchServer(): Promise<Record<string, number>> {

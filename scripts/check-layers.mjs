@@ -80,9 +80,10 @@ export const STORE_ORDER = [
   ['errors.ts', 'ids.ts', 'types.ts', 'events.ts', 'text.ts', 'time.ts', 'json-depth.ts'],
   ['git/'],
   ['repo/', 'dag/'],
-  ['registry/', 'titles/', 'projects/'],
-  // the session cache and locks sit here until the re-cut moves them to a folder below operations/
-  ['operations/', 'store-context.ts'],
+  ['registry/', 'titles/', 'projects/', 'recovery/'],
+  // the session cache and locks, and what operations share
+  ['session/', 'store-context.ts'],
+  ['operations/'],
   ['session-store.ts', 'index.ts'],
   ['testing/'],
 ];
@@ -97,7 +98,7 @@ export const PEERLESS_FOLDERS = ['lib/store/operations/'];
 export const INDEX_ROOTS = ['lib/'];
 
 /** Tests and their helpers: also vitest and the dev dependencies, and the store's order and the index rule do not apply. */
-export const TEST_FILE = /(\.test\.tsx?$)|(\/testing\/)|(\/test-(support|helpers)\.ts$)/;
+export const TEST_FILE = /(\.test\.tsx?$)|(\/testing\/)/;
 export const TEST_IMPORTS = ['e2e/fixtures/'];
 
 const SOURCE_EXTENSIONS = ['.ts', '.tsx', '.mjs'];

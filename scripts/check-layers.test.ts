@@ -68,7 +68,7 @@ describe('scripts/check-layers.mjs', () => {
     [
       'a lower store folder importing a higher one',
       { 'lib/store/registry/startup.ts': "import { z } from '../operations/list-sessions.js';\nexport { z };\n" },
-      'lib/store/registry/startup.ts → lib/store/operations/list-sessions.ts (store-order: registry/ (level 4) may not import operations/ (level 5))',
+      'lib/store/registry/startup.ts → lib/store/operations/list-sessions.ts (store-order: registry/ (level 4) may not import operations/ (level 6))',
     ],
     [
       'an import reaching past a folder index.ts',

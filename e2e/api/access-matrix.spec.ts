@@ -12,7 +12,7 @@ import {
   type TrpcAnswer,
 } from '../fixtures';
 import type { APIRequestContext } from '@playwright/test';
-import { PROCEDURES, usesSession, withSession, type ProcedureRow } from './procedure-matrix';
+import { PROCEDURES, usesSession, withSession, type ProcedureRow } from '../fixtures/procedure-matrix';
 
 function call(api: APIRequestContext, row: ProcedureRow, input: unknown, headers: Record<string, string> = {}): Promise<TrpcAnswer> {
   return row.type === 'query' ? query(api, row.path, input, headers) : mutate(api, row.path, input, headers);

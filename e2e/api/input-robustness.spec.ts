@@ -1,6 +1,6 @@
 import type { APIRequestContext } from '@playwright/test';
 import { createSession, expect, test } from '../fixtures';
-import { PROCEDURES, usesSession, withSession, type ProcedureRow } from './procedure-matrix';
+import { PROCEDURES, usesSession, withSession, type ProcedureRow } from '../fixtures/procedure-matrix';
 
 /** Values no field expects: wrong types, huge and hostile strings, odd numbers. */
 const ODD_VALUES: unknown[] = [

@@ -1,6 +1,6 @@
 import type { APIRequestContext } from '@playwright/test';
 import { appendMessage, createSession, createUser, expect, mutate, query, storeSnapshot, test, type TrpcAnswer } from '../fixtures';
-import { PROCEDURES, SESSION, withSession, type ProcedureRow } from './procedure-matrix';
+import { PROCEDURES, SESSION, withSession, type ProcedureRow } from '../fixtures/procedure-matrix';
 
 /** The procedures on one session named by the input (sessionProcedure); bulk takes a list. */
 const SESSION_ROWS = PROCEDURES.filter((row) => {

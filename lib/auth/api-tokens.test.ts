@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ApiTokenStore } from './api-tokens.js';
 import { sha256Hex } from './token-secret.js';
-import { useTempDir } from './test-helpers.js';
+import { useTempDir } from './testing/temp-dir.js';
 
 describe('ApiTokenStore', () => {
   const tempDir = useTempDir();

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { atomicWriteFileSync } from '../store/fs/atomic-write.js';
+import { atomicWriteFileSync } from '../fs/atomic-write.js';
 import { AuthError } from './errors.js';
 import { API_TOKEN_PREFIX, newSecretToken, sha256Hex } from './token-secret.js';
 
@@ -26,7 +26,8 @@ export interface TokenInfo {
 }
 
 export const TOKEN_NAME_MAX_LENGTH = 100;
-const TOKEN_ID = /^[0-9a-f]{12}$/;
+export const TOKEN_ID_PATTERN = /^[0-9a-f]{12}$/;
+const TOKEN_ID = TOKEN_ID_PATTERN;
 // last-use times are kept in memory and written at most this often: a token used by an agent
 // on every call must not cost a disk write per call.
 const LAST_USED_FLUSH_MS = 5_000;

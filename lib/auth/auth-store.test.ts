@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { AuthStore } from './auth-store.js';
 import { SignInRateLimiter } from './rate-limit.js';
 import type { AuthError } from './errors.js';
-import { useTempDir } from './test-helpers.js';
+import { useTempDir } from './testing/temp-dir.js';
 
 describe('AuthStore', () => {
   const tempDir = useTempDir();

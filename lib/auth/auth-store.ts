@@ -1,6 +1,6 @@
 import { chmodSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { atomicWriteFileSync, DIR_MODE } from '../store/fs/atomic-write.js';
+import { atomicWriteFileSync, DIR_MODE } from '../fs/atomic-write.js';
 import { ApiTokenStore } from './api-tokens.js';
 import { AuthError } from './errors.js';
 import { SignInRateLimiter } from './rate-limit.js';

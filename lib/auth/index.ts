@@ -1,7 +1,7 @@
 export { AuthStore, type AuthStoreOptions, type SignInResult } from './auth-store.js';
-export { ApiTokenStore, TOKEN_NAME_MAX_LENGTH, type TokenInfo } from './api-tokens.js';
+export { ApiTokenStore, TOKEN_ID_PATTERN, TOKEN_NAME_MAX_LENGTH, type TokenInfo } from './api-tokens.js';
 export { AuthError, type AuthErrorCode } from './errors.js';
 export { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './password.js';
 export { SignInRateLimiter, DEFAULT_SIGN_IN_RULES, type RateLimitRule } from './rate-limit.js';
 export { API_TOKEN_PREFIX, CLI_TOKEN_PREFIX } from './token-secret.js';
-export { EMAIL_MAX_LENGTH, isUserId, normaliseEmail, UserStore, type PublicUser, type UserRecord } from './users.js';
+export { EMAIL_MAX_LENGTH, USER_ID_PATTERN, isUserId, normaliseEmail, UserStore, type PublicUser, type UserRecord } from './users.js';

@@ -2,7 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadOrCreateAuthSecret } from './secret.js';
-import { useTempDir } from './test-helpers.js';
+import { useTempDir } from './testing/temp-dir.js';
 
 describe('auth secret', () => {
   const tempDir = useTempDir();

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { atomicWriteFileSync } from '../store/fs/atomic-write.js';
+import { atomicWriteFileSync } from '../fs/atomic-write.js';
 
 /**
  * The next-auth signing secret: NEXTAUTH_SECRET when given, else `<authDir>/secret`, generated on

@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { useTempDir } from './test-helpers.js';
+import { useTempDir } from './testing/temp-dir.js';
 import { UserStore } from './users.js';
 
 describe('UserStore', () => {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { atomicWriteFileSync } from '../store/fs/atomic-write.js';
+import { atomicWriteFileSync } from '../fs/atomic-write.js';
 import { AuthError } from './errors.js';
 import { assertPasswordPolicy, burnPasswordCheck, hashPassword, verifyPassword } from './password.js';
 
@@ -36,7 +36,8 @@ interface UsersFile {
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 export const EMAIL_MAX_LENGTH = 254;
 // User ids name directories (data/users/<id>): hex only, so they are always safe path segments.
-const USER_ID = /^[0-9a-f]{16}$/;
+export const USER_ID_PATTERN = /^[0-9a-f]{16}$/;
+const USER_ID = USER_ID_PATTERN;
 
 export function normaliseEmail(email: string): string {
   const trimmed = email.trim().toLowerCase();

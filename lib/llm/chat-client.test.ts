@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChatClient, ModelError } from './chat-client.js';
-import { titleModelFrom } from './title-model.js';
 import { startModelServer, type ModelServer } from './testing/model-server.js';
-import { TITLE_SYSTEM_PROMPT } from '../store/titles/title-model.js';
 
 describe('OpenAI-compatible chat client against the loopback model server', () => {
   let server: ModelServer;
@@ -19,13 +17,6 @@ describe('OpenAI-compatible chat client against the loopback model server', () =
     const text = await client.stream(request, (delta) => deltas.push(delta));
     expect(text).toBe('You said: hello there world');
     expect(deltas.length).toBeGreaterThan(1);
-  });
-
-  it('sends the title request with its parameters', async () => {
-    const model = titleModelFrom(createChatClient({ baseUrl: server.url, model: 'test-model' }));
-    const answer = await model.complete({ system: TITLE_SYSTEM_PROMPT, messages: [{ role: 'user', content: 'plan a trip to kyoto' }], maxTokens: 50, temperature: 0.3 });
-    expect(answer).toBe('Title: "Plan A Trip To"');
-    expect(server.requests.at(-1)?.body).toMatchObject({ model: 'test-model', max_tokens: 50, temperature: 0.3, stream: false });
   });
 
   it('reports an unreachable server and an error status as ModelError', async () => {

@@ -198,14 +198,6 @@ export async function* serverSentData(body: ReadableStream<Uint8Array>): AsyncGe
   if (data.length > 0) yield data.join('\n');
 }
 
-/** The configured model, or null: chat and model titles are optional (DESIGN §8). */
-export function chatModelFromEnv(env: NodeJS.ProcessEnv = process.env): ChatModel | null {
-  const baseUrl = env['OPENPROGRAM_LLM_BASE_URL'];
-  const model = env['OPENPROGRAM_LLM_MODEL'];
-  if (!baseUrl || !model) return null;
-  return createChatClient({ baseUrl, model, apiKey: env['OPENPROGRAM_LLM_API_KEY'], timeoutMs: timeoutFromEnv(env) });
-}
-
 /** OPENPROGRAM_LLM_TIMEOUT_MS: how long one model call may take in all (default 120 s). */
 export function timeoutFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): number | undefined {
   const value = Number(env['OPENPROGRAM_LLM_TIMEOUT_MS']);

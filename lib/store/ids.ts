@@ -2,11 +2,16 @@ import { randomBytes } from 'node:crypto';
 import { InvalidInputError } from './errors.js';
 
 // DESIGN §4.10: every identifier is checked before any disk or git access.
-const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
-const NODE_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
-const PROJECT_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
-const COMMIT_ID = /^[0-9a-f]{40}$/;
-const RESERVED_SESSION_IDS = new Set(['projects']);
+// The server's zod schemas are built from the same patterns (server/api/schemas.ts).
+export const SESSION_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
+export const NODE_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+export const PROJECT_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+export const COMMIT_ID_PATTERN = /^[0-9a-f]{40}$/;
+export const RESERVED_SESSION_IDS: ReadonlySet<string> = new Set(['projects']);
+const SESSION_ID = SESSION_ID_PATTERN;
+const NODE_ID = NODE_ID_PATTERN;
+const PROJECT_ID = PROJECT_ID_PATTERN;
+const COMMIT_ID = COMMIT_ID_PATTERN;
 
 export function isSessionId(value: unknown): value is string {
   return typeof value === 'string' && SESSION_ID.test(value) && !RESERVED_SESSION_IDS.has(value);

@@ -2,14 +2,14 @@ export { SessionStore, type SessionStoreOptions } from './session-store.js';
 export { StoreEvents, type StoreEvent, type StoreEventMap, type StoreEventType } from './events.js';
 export * from './errors.js';
 export * from './types.js';
-export { isSessionId, isNodeId, isProjectId } from './ids.js';
+export { isSessionId, SESSION_ID_PATTERN, NODE_ID_PATTERN, PROJECT_ID_PATTERN, COMMIT_ID_PATTERN, RESERVED_SESSION_IDS } from './ids.js';
 export { exceedsJsonDepth, MAX_JSON_DEPTH } from './json-depth.js';
 export type { TitleModel, TitleRequest } from './titles/title-model.js';
 export type { CreateSessionInput } from './operations/create-session.js';
 export type { AppendMessageInput } from './operations/append-message.js';
 export type { UpdateSessionInput } from './operations/update-session.js';
 export type { BeginTurnResult, FinalizeTurnInput, FinalizeTurnResult } from './operations/commit-turn.js';
-export type { CommitPage } from './operations/read-commits.js';
+export type { CommitPage } from './session/commit-page.js';
 export type { NodePage } from './operations/read-branch.js';
 export type { SessionAt, TurnRef } from './operations/session-at.js';
 export type { TimelinePage, TimelineTurn, TurnNodeSummary } from './operations/timeline-turns.js';
@@ -20,14 +20,5 @@ export type { Provenance } from './operations/provenance.js';
 export { RepackQueue } from './repo/repack.js';
 export type { UndoOutcome } from './operations/undo-turn.js';
 export { runBulk, BULK_CONCURRENCY, type BulkResult } from './operations/bulk.js';
-export { FROZEN_ERROR } from './operations/bind-project.js';
-export {
-  ProjectStore,
-  MAX_ATTACHMENT_BYTES,
-  type ProjectSummary,
-  type ProjectDetail,
-  type ProjectCommit,
-  type AttachmentUpload,
-  type SavedAttachment,
-  type ResolvedAttachment,
-} from './projects/index.js';
+export { ProjectStore, type ProjectSummary, type ProjectDetail, type ProjectCommit } from './projects/index.js';
+export { MAX_ATTACHMENT_BYTES, type AttachmentUpload, type SavedAttachment, type ResolvedAttachment } from './repo/attachments.js';

@@ -1,15 +1,16 @@
-import { existsSync } from 'node:fs';
-import { join, resolve, sep } from 'node:path';
+import { join, resolve } from 'node:path';
 import { LRUCache } from 'lru-cache';
 import type { Registry } from './registry/registry.js';
 import type { RegistryWriter } from './registry/index-file.js';
 import type { StoreEvents } from './events.js';
-import type { KeyedLock } from './fs/keyed-lock.js';
+import type { KeyedLock } from '../fs/keyed-lock.js';
+import { isInside as isInsidePath } from '../fs/real-path.js';
 import type { RepackQueue } from './repo/repack.js';
 import type { CommitState } from './repo/session-git.js';
 import type { SessionGraph } from './dag/graph.js';
 import type { TitleModel } from './titles/title-model.js';
-import type { FileRecovery, ProjectStore, ProjectTurnSnapshot } from './projects/index.js';
+import type { ProjectStore, ProjectTurnSnapshot } from './projects/index.js';
+import type { FileRecovery } from './recovery/file-recovery.js';
 import type { RegistryEntry, SessionMeta, SessionRow } from './types.js';
 import { secondsToMs } from './time.js';
 
@@ -66,6 +67,11 @@ export function defaultRepoDir(ctx: Pick<StoreContext, 'sessionsDir'>, sessionId
   return join(ctx.sessionsDir, sessionId);
 }
 
+/** A project's session repo: sessions/projects/<pid>/<sid> (recorded in locations.json). */
+export function projectRepoDir(ctx: Pick<StoreContext, 'sessionsDir'>, projectId: string, sessionId: string): string {
+  return join(ctx.sessionsDir, 'projects', projectId, sessionId);
+}
+
 export function repoDirOf(ctx: Pick<StoreContext, 'sessionsDir' | 'locations'>, sessionId: string): string {
   return ctx.locations.get(sessionId) ?? defaultRepoDir(ctx, sessionId);
 }
@@ -73,14 +79,7 @@ export function repoDirOf(ctx: Pick<StoreContext, 'sessionsDir' | 'locations'>, 
 /** True when `path` is one of `roots` or inside one (lexically; callers resolve real paths first). */
 export function isInside(path: string, roots: readonly string[]): boolean {
   const target = resolve(path);
-  return roots.some((root) => {
-    const base = resolve(root);
-    return target === base || target.startsWith(base.endsWith(sep) ? base : base + sep);
-  });
-}
-
-export function isSessionDir(dir: string): boolean {
-  return existsSync(join(dir, 'meta.json'));
+  return roots.some((root) => isInsidePath(target, resolve(root)));
 }
 
 export function toRow(ctx: { projects: Pick<ProjectStore, 'nameOf'> }, entry: RegistryEntry): SessionRow {

@@ -34,3 +34,13 @@ export function cleanCommitMessage(text: string): string {
   // eslint-disable-next-line no-control-regex
   return text.replace(/\r\n?/g, '\n').replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '');
 }
+
+const FIRST_LINE_MAX = 120;
+
+/** The first non-empty line of a text, trimmed and bounded. */
+export function firstLineOf(text: string): string {
+  const line = text.split('\n').find((candidate) => candidate.trim() !== '') ?? '';
+  const trimmed = line.trim();
+  const cut = sliceCodePoints(trimmed, FIRST_LINE_MAX);
+  return cut.length < trimmed.length ? `${cut}…` : cut;
+}

@@ -76,7 +76,10 @@ export interface RegistryEntry {
   [key: string]: unknown;
 }
 
-export type SessionStatus = 'idle' | 'running' | 'failed' | 'cancelled';
+export const SESSION_STATUSES = ['idle', 'running', 'failed', 'cancelled'] as const;
+export type SessionStatus = (typeof SESSION_STATUSES)[number];
+/** The statuses a turn may end in. */
+export const FINAL_STATUSES = ['idle', 'failed', 'cancelled'] as const satisfies readonly SessionStatus[];
 
 /** A listed row: DESIGN §5, 17 fields, times in ms. */
 export interface SessionRow {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AuthError } from '@/lib/auth/errors';
 import { ConflictError, NotFoundError, PreconditionError } from '@/lib/store/errors';
-import { describeIssues, errorFormatter, toTRPCError } from './errors';
+import { describeIssues, errorFormatter, mapDomainErrors, toTRPCError } from './errors';
 
 describe('toTRPCError', () => {
   it('maps store and auth errors by code, keeping the message', () => {
@@ -34,14 +34,7 @@ describe('toTRPCError', () => {
 
 describe('errorFormatter through a router', () => {
   const t = initTRPC.create({ errorFormatter });
-  const mapped = t.middleware(async ({ next }) => {
-    const result = await next();
-    if (!result.ok) {
-      const error = toTRPCError(result.error);
-      if (error) throw error;
-    }
-    return result;
-  });
+  const mapped = t.middleware(mapDomainErrors);
   const router = t.router({
     find: t.procedure.use(mapped).input(z.object({ email: z.email(), n: z.number().int() })).query(() => {
       throw new NotFoundError('no such thing');

@@ -37,6 +37,16 @@ export function toTRPCError(error: unknown): TRPCError | null {
   return null;
 }
 
+/** The body of the domain-error middleware: a failed call's StoreError/AuthError leaves as its tRPC error. */
+export async function mapDomainErrors<R extends { ok: boolean; error?: unknown }>({ next }: { next: () => Promise<R> }): Promise<R> {
+  const result = await next();
+  if (!result.ok) {
+    const mapped = toTRPCError(result.error);
+    if (mapped) throw mapped;
+  }
+  return result;
+}
+
 // zod issues, or Standard Schema issues whose path segments may be `{ key }` objects.
 interface IssueLike {
   path?: ReadonlyArray<PropertyKey | { key: PropertyKey }>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PROCEDURES } from '../../e2e/api/procedure-matrix';
+import { PROCEDURES } from '../../e2e/fixtures/procedure-matrix';
 import { appRouter } from './root';
 
 describe('the access matrix of e2e/api', () => {

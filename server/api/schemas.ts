@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { EMAIL_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, TOKEN_NAME_MAX_LENGTH } from '@/lib/auth/index';
+import { COMMIT_ID_PATTERN, NODE_ID_PATTERN, PROJECT_ID_PATTERN, RESERVED_SESSION_IDS, SESSION_ID_PATTERN } from '@/lib/store/index';
+import { EMAIL_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, TOKEN_ID_PATTERN, TOKEN_NAME_MAX_LENGTH, USER_ID_PATTERN } from '@/lib/auth/index';
 
 /** Input pieces shared by several routers. lib/auth checks the same rules again for other callers. */
 export const emailInput = z.string().trim().max(EMAIL_MAX_LENGTH).pipe(z.email({ error: 'must be an email address' }));
@@ -7,19 +8,19 @@ export const passwordInput = z
   .string()
   .refine((value) => [...value].length >= PASSWORD_MIN_LENGTH, `must be at least ${PASSWORD_MIN_LENGTH} characters`)
   .refine((value) => [...value].length <= PASSWORD_MAX_LENGTH, `must be at most ${PASSWORD_MAX_LENGTH} characters`);
-export const userIdInput = z.string().regex(/^[0-9a-f]{16}$/, 'must be a user id');
-export const tokenIdInput = z.string().regex(/^[0-9a-f]{12}$/, 'must be a token id');
+export const userIdInput = z.string().regex(USER_ID_PATTERN, 'must be a user id');
+export const tokenIdInput = z.string().regex(TOKEN_ID_PATTERN, 'must be a token id');
 export const tokenNameInput = z.string().trim().min(1, 'must not be empty').max(TOKEN_NAME_MAX_LENGTH);
 
 // Store identifiers (DESIGN §4.10), checked here for a clear 400 before the store checks them again.
-export const SESSION_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
+export { SESSION_ID_PATTERN };
 export const sessionIdInput = z
   .string()
   .regex(SESSION_ID_PATTERN, 'must be a session id (letters, digits, _ and -, at most 128)')
-  .refine((id) => id !== 'projects', 'is a reserved name');
-export const nodeIdInput = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, 'must be a message id (letters, digits, _ and -, at most 64)');
-export const projectIdInput = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, 'must be a project id');
-export const commitIdInput = z.string().regex(/^[0-9a-f]{40}$/, 'must be a commit id (40 hex characters)');
+  .refine((id) => !RESERVED_SESSION_IDS.has(id), 'is a reserved name');
+export const nodeIdInput = z.string().regex(NODE_ID_PATTERN, 'must be a message id (letters, digits, _ and -, at most 64)');
+export const projectIdInput = z.string().regex(PROJECT_ID_PATTERN, 'must be a project id');
+export const commitIdInput = z.string().regex(COMMIT_ID_PATTERN, 'must be a commit id (40 hex characters)');
 
 /** Page sizes of every list: 1–200 (DESIGN §5); more is a 400, not a silent cap. */
 export const MAX_PAGE = 200;

@@ -10,7 +10,7 @@ import { isCrossOriginRequest } from '@/server/auth/origin';
 import { authenticateRequest, type AuthVia } from '@/server/auth/request-auth';
 import { clientIp } from '@/server/auth/client-ip';
 import { getAuthStore, getUserStore } from '@/server/runtime';
-import { describeIssues, errorFormatter, toTRPCError } from './errors';
+import { describeIssues, errorFormatter, mapDomainErrors } from './errors';
 import { sessionIdInput } from './schemas';
 
 export interface Context {
@@ -49,14 +49,7 @@ const t = initTRPC.context<Context>().create({ errorFormatter });
 export const createTRPCRouter = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
-const domainErrors = t.middleware(async ({ next }) => {
-  const result = await next();
-  if (!result.ok) {
-    const mapped = toTRPCError(result.error);
-    if (mapped) throw mapped;
-  }
-  return result;
-});
+const domainErrors = t.middleware(mapDomainErrors);
 
 const originCheck = t.middleware(({ ctx, type, next }) => {
   // Bearer requests carry no ambient credential, so only cookie (and anonymous) calls are checked.

@@ -6,7 +6,7 @@ import { startModelServer, type ModelServer } from '@/lib/llm/testing/model-serv
 import { openTempStore } from '@/lib/store/testing/temp-store';
 import type { SessionStore } from '@/lib/store/index';
 import { mkdirSync } from 'node:fs';
-import { cleanupTempDirs, git, makeRepo, tempDir } from '@/lib/store/projects/test-support';
+import { cleanupTempDirs, git, makeRepo, tempDir } from '@/lib/store/testing/project-repos';
 import { ChatDispatcher, type ChatEvent } from './dispatcher';
 import { failInterruptedTurns, noteTurnStarted } from './turn-journal';
 

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { createChatClient, timeoutFromEnv, type ChatModel } from '@/lib/llm/chat-client';
 import { detectLocalServers, type DetectedServer } from '@/lib/llm/detect-local';
 import { ModelSettingsFile, resolveModel, type ModelChoice, type ModelSettings, type ModelSource } from '@/lib/llm/model-config';
-import { titleModelFrom } from '@/lib/llm/title-model';
+import { titleModelFrom } from './title-model';
 import { PreconditionError, type TitleModel } from '@/lib/store/index';
 
 /** What Settings shows: the model in use, or exactly why there is none. Never the key. */

@@ -2,16 +2,8 @@ import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { isSessionId, MAX_ATTACHMENT_BYTES } from '@/lib/store/index';
 import { BodyTooLargeError, limitBody, MAX_BODY_BYTES } from './body-limit';
+import { domainErrorStatus } from './domain-error-status';
 import { authenticateRoute, jsonError } from './route-auth';
-
-/** A store error's HTTP status (StoreError codes are tRPC code names); null for anything else. */
-function storeErrorStatus(error: unknown): number | null {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (code === 'NOT_FOUND') return 404;
-  // A refused name or path is the caller's mistake: 400, and nothing is served.
-  if (code === 'BAD_REQUEST' || code === 'FORBIDDEN') return 400;
-  return null;
-}
 
 function unknownSession(sessionId: string): Response {
   // The tRPC API's message for the same case: another user's session reads as a missing one.
@@ -51,9 +43,9 @@ export async function uploadAttachment(req: Request): Promise<Response> {
     // Not `path`: where the server keeps files is none of the client's business.
     return Response.json({ id: saved.id, name: saved.name, size: saved.size, mime: saved.mime });
   } catch (error) {
-    const status = storeErrorStatus(error);
-    if (status === null) throw error;
-    return status === 404 ? unknownSession(sessionId) : jsonError(status, (error as Error).message);
+    const refused = domainErrorStatus(error);
+    if (refused === null) throw error;
+    return refused.status === 404 ? unknownSession(sessionId) : jsonError(refused.status, refused.message);
   }
 }
 
@@ -84,9 +76,9 @@ export async function openAttachmentDownload(requestHeaders: Headers, sessionId:
   try {
     resolved = await caller.store.resolveAttachment(sessionId, name);
   } catch (error) {
-    const status = storeErrorStatus(error);
-    if (status === null) throw error;
-    return refuse(jsonError(status, (error as Error).message));
+    const refused = domainErrorStatus(error);
+    if (refused === null) throw error;
+    return refuse(jsonError(refused.status, refused.message));
   }
   // O_NOFOLLOW: the checked path is opened as it was checked, never through a link put there since.
   const file = await open(resolved.path, constants.O_RDONLY | constants.O_NOFOLLOW).catch(() => null);

@@ -1,5 +1,6 @@
 import { isSessionId } from '@/lib/store/index';
 import { BodyTooLargeError, limitBody } from './body-limit';
+import { domainErrorStatus } from './domain-error-status';
 import { authenticateRoute, jsonError } from './route-auth';
 
 /** `{"session_id": "…"}` is all these requests carry. */
@@ -30,7 +31,7 @@ export async function archiveRoute(req: Request, archived: boolean): Promise<Res
     const row = await caller.store.setArchived(sessionId, archived);
     return Response.json({ session_id: row.id, archived: row.archived });
   } catch (error) {
-    if ((error as { code?: unknown }).code === 'NOT_FOUND') return jsonError(404, 'unknown session'); // deleted meanwhile
+    if (domainErrorStatus(error)?.status === 404) return jsonError(404, 'unknown session'); // deleted meanwhile
     throw error;
   }
 }

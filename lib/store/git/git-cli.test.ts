@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GIT_HARDENING_ARGS, GitCommandError, gitArgv, gitEnv, gitText, runGit, splitNul } from './git-cli.js';
-import { cleanupTempDirs, makeRepo } from '../projects/test-support.js';
+import { cleanupTempDirs, makeRepo } from '../testing/project-repos.js';
 
 afterEach(cleanupTempDirs);
 

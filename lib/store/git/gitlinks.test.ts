@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listGitlinks, parseIndexGitlinks } from './gitlinks.js';
-import { cleanupTempDirs, git, makeRepo, writeFiles } from '../projects/test-support.js';
+import { cleanupTempDirs, git, makeRepo, writeFiles } from '../testing/project-repos.js';
 
 afterEach(cleanupTempDirs);
 

@@ -5,7 +5,7 @@ import { ForbiddenPathError } from '../errors.js';
 import { beginProjectTurn, finishProjectTurn } from '../projects/auto-commit.js';
 import { runGit } from './git-cli.js';
 import { assertRepoSafe } from './repo-safety.js';
-import { cleanupTempDirs, git, head, makeRepo, tempDir, writeFiles } from '../projects/test-support.js';
+import { cleanupTempDirs, git, head, makeRepo, tempDir, writeFiles } from '../testing/project-repos.js';
 
 /**
  * DESIGN §2: programs planted in a user's repository never run. Each plant writes a marker file

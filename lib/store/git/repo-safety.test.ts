@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ForbiddenPathError } from '../errors.js';
 import { assertRepoSafe, findConfigIssues, forbiddenConfigReason, locateGitDirs } from './repo-safety.js';
-import { cleanupTempDirs, git, makeRepo, tempDir } from '../projects/test-support.js';
+import { cleanupTempDirs, git, makeRepo, tempDir } from '../testing/project-repos.js';
 
 afterEach(cleanupTempDirs);
 

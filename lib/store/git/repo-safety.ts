@@ -2,7 +2,7 @@ import { lstat, readFile, stat } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import { ForbiddenPathError, PreconditionError } from '../errors.js';
 import { runGit, splitNul } from './git-cli.js';
-import { isInsideAny, realpathOrNull } from '../fs/real-path.js';
+import { isInsideAny, realpathOrNull } from '../../fs/real-path.js';
 import { listGitlinks } from './gitlinks.js';
 
 /**

@@ -5,7 +5,7 @@ import { ForbiddenPathError } from '../errors.js';
 import { beginProjectTurn, commitChanges, finishProjectTurn } from '../projects/auto-commit.js';
 import { runGit } from './git-cli.js';
 import { assertRepoSafe, locateGitDirs } from './repo-safety.js';
-import { cleanupTempDirs, git, head, makeRepo, tempDir, writeFiles } from '../projects/test-support.js';
+import { cleanupTempDirs, git, head, makeRepo, tempDir, writeFiles } from '../testing/project-repos.js';
 
 /**
  * DESIGN §2 for nested repositories: a submodule's own config is the user's (or an attacker's)

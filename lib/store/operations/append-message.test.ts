@@ -201,7 +201,7 @@ describe('the conversation DAG', () => {
     const a = await store.appendMessage('s', { id: 'a1', role: 'user', content: 'a' });
     const b = await store.appendMessage('s', { id: 'b1', role: 'assistant', content: 'b', parentId: a.id });
     // Forge a cycle the way a foreign writer could: a's predecessor is b.
-    const internal = (await import('./session-access.js')).openSession;
+    const internal = (await import('../session/session-access.js')).openSession;
     const session = internal((store as unknown as { ctx: Parameters<typeof internal>[0] }).ctx, 's');
     session.graph.get('a1')!.predecessor = b.id;
     const branch = await store.getBranch('s', b.id);

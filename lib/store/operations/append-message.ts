@@ -6,7 +6,8 @@ import { previewOf } from '../registry/preview.js';
 import { nodeFileName, writeMetaInPlace, writeNodeFile } from '../repo/session-files.js';
 import { changedRowFields, type OpenSession, type StoreContext } from '../store-context.js';
 import type { Message, MessageRole, RegistryEntry, StoredNode } from '../types.js';
-import { withSession } from './session-access.js';
+import { withSession } from '../session/session-access.js';
+import { uniqueNodeId, writeNode } from '../session/append-node.js';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../json-depth.js';
 
 export interface AppendMessageInput {
@@ -84,64 +85,4 @@ export function appendMessage(ctx: StoreContext, sessionId: string, input: Appen
     };
     return writeNode(ctx, session, node);
   });
-}
-
-/**
- * A record node (relocation, undo): in the DAG and the history, but it neither moves the head
- * nor the session's recency (DESIGN §4.1). Its caller is "ROOT".
- */
-export function appendRecordNode(
-  ctx: StoreContext,
-  sessionId: string,
-  build: (seq: number, now: number) => StoredNode,
-): Promise<Message> {
-  return withSession(ctx, sessionId, (session) => {
-    const node = build(session.graph.lastSeq + 1, ctx.now());
-    assertNodeId(node.id);
-    if (session.graph.get(node.id)) throw new ConflictError(`node ${node.id} already exists`);
-    return writeNode(ctx, session, { ...node, caller: 'ROOT' });
-  });
-}
-
-function uniqueNodeId(session: OpenSession): string {
-  let id = newNodeId();
-  while (session.graph.get(id)) id = newNodeId();
-  return id;
-}
-
-/** Node file, then meta.json, then memory; the registry follows within the debounce window. */
-function writeNode(ctx: StoreContext, session: OpenSession, node: StoredNode): Message {
-  const isRecord = node.caller === 'ROOT';
-  const fileName = nodeFileName(node, session.seqWidth);
-  ctx.writer.journal(session.id);
-  writeNodeFile(session.dir, fileName, node);
-
-  const meta = { ...session.meta };
-  const movesHead = node.caller === '' && isConversationMessage(node) && node.predecessor === (meta.head_id ?? null);
-  if (movesHead) meta.head_id = node.id;
-  const registryFields: Partial<RegistryEntry> = {};
-  if (!isRecord) {
-    meta.updated_at = node.created_at;
-    registryFields.updated_at = node.created_at;
-  }
-  if (node.role === 'user') {
-    const preview = previewOf(node.output);
-    meta.preview = preview;
-    registryFields.preview = preview;
-  }
-  writeMetaInPlace(session.dir, meta);
-  session.meta = meta;
-  session.graph.add(node);
-  session.fileNames.set(node.id, fileName);
-  if (session.commit) session.uncommitted.push(fileName);
-
-  const message = toMessage(node);
-  const changed = ctx.registry.patch(session.id, registryFields);
-  if (changed.length > 0) ctx.writer.markDirty();
-  ctx.events.emit('message_appended', { sessionId: session.id, message });
-  if (!isRecord) {
-    const entry = ctx.registry.get(session.id)!;
-    ctx.events.emit('session_updated', { id: session.id, ...changedRowFields(ctx, entry, ['updated_at', 'preview']) });
-  }
-  return message;
 }

@@ -2,12 +2,11 @@ import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ConflictError, NotFoundError, PreconditionError } from '../errors.js';
 import { assertProjectId } from '../ids.js';
-import { DIR_MODE } from '../fs/atomic-write.js';
+import { DIR_MODE } from '../../fs/atomic-write.js';
 import { saveLocations } from '../registry/locations.js';
-import { defaultRepoDir, toRow, type StoreContext } from '../store-context.js';
+import { defaultRepoDir, projectRepoDir, toRow, type StoreContext } from '../store-context.js';
 import type { SessionRow } from '../types.js';
-import { projectRepoDir } from './create-session.js';
-import { updateSessionFields, withSession } from './session-access.js';
+import { updateSessionFields, withSession } from '../session/session-access.js';
 
 export const FROZEN_ERROR = 'project is frozen after the first turn';
 

@@ -3,7 +3,7 @@ import { assertNodeId } from '../ids.js';
 import { isConversationMessage, type SessionGraph } from '../dag/graph.js';
 import { toMessage } from '../dag/message-shape.js';
 import type { BranchMessage, StoredNode } from '../types.js';
-import { withSession } from './session-access.js';
+import { withSession } from '../session/session-access.js';
 
 export interface BranchWindowOptions {
   /** the branch to read (default the session head); ignored when `before` is given */

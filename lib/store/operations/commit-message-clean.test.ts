@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SessionStore } from '../session-store.js';
 import { cleanCommitMessage } from '../text.js';
-import { cleanupTempDirs, git, makeRepo, tempDir, writeFiles } from '../projects/test-support.js';
+import { cleanupTempDirs, git, makeRepo, tempDir, writeFiles } from '../testing/project-repos.js';
 
 const stores: SessionStore[] = [];
 afterEach(async () => {

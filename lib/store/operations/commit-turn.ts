@@ -13,28 +13,10 @@ import {
 } from '../repo/session-git.js';
 import { sliceCodePoints } from '../text.js';
 import type { OpenSession, RunningTurn, StoreContext } from '../store-context.js';
-import type { SessionStatus, StoredNode } from '../types.js';
-import { updateSessionFields, withSession } from './session-access.js';
-import { maybeAutoTitle } from '../titles/auto-title.js';
-
-/** The last commit's state; once loaded, appends keep `uncommitted` so a commit never rescans. */
-export async function ensureCommitState(session: OpenSession): Promise<CommitState> {
-  if (!session.commit) {
-    const state = await loadCommitState(session.dir);
-    session.uncommitted = [...session.fileNames.values()].filter((name) => !state.historyNames.has(name));
-    session.commit = state;
-  }
-  return session.commit;
-}
-
-/** First-parent depth of the head commit: the number of turns in the repo. */
-export async function headDepth(session: OpenSession): Promise<number> {
-  if (session.headDepth === null) {
-    const state = await ensureCommitState(session);
-    session.headDepth = Math.max(0, (await countCommits(session.dir, state.head)) - 1);
-  }
-  return session.headDepth;
-}
+import { FINAL_STATUSES, type SessionStatus, type StoredNode } from '../types.js';
+import { updateSessionFields, withSession } from '../session/session-access.js';
+import { ensureCommitState, headDepth, pendingRetryRefs } from '../session/commit-state.js';
+import { maybeAutoTitle } from '../session/auto-title.js';
 
 export interface BeginTurnResult {
   turn: number;
@@ -93,7 +75,6 @@ export interface FinalizeTurnResult {
 /** The session-commit trailer naming why the turn made no project commit. */
 export const PROJECT_SKIPPED_TRAILER = 'OpenProgram-Project-Skipped';
 
-const FINAL_STATUSES: readonly string[] = ['idle', 'failed', 'cancelled'];
 
 /**
  * The end of a turn: the project's auto-commit (when a begin noted its state), then status,
@@ -102,7 +83,7 @@ const FINAL_STATUSES: readonly string[] = ['idle', 'failed', 'cancelled'];
  */
 export function finalizeTurn(ctx: StoreContext, sessionId: string, input: FinalizeTurnInput = {}): Promise<FinalizeTurnResult> {
   const status = input.status ?? 'idle';
-  if (!FINAL_STATUSES.includes(status)) throw new InvalidInputError(`status must be one of ${FINAL_STATUSES.join(', ')}`);
+  if (!(FINAL_STATUSES as readonly string[]).includes(status)) throw new InvalidInputError(`status must be one of ${FINAL_STATUSES.join(', ')}`);
   if (input.commitMessage !== undefined && (typeof input.commitMessage !== 'string' || input.commitMessage.trim() === '')) {
     throw new InvalidInputError('commitMessage must be a non-empty string');
   }
@@ -227,38 +208,4 @@ function defaultCommitMessage(session: OpenSession, addedNames: string[], userMe
   }
   const forked = added.some((node) => node.role === 'llm' && session.graph.siblingsOf(node).length > 1);
   return forked ? 'turn: retry' : 'turn';
-}
-
-function pendingRetryRefs(session: OpenSession): string[] {
-  const pending = session.meta['_pending_retry_refs'];
-  return Array.isArray(pending) ? pending.filter((id): id is string => typeof id === 'string') : [];
-}
-
-/**
- * retry-<assistantId> at the commit that added the retried reply; when the reply is not
- * committed yet, at the commit that will hold it (kept in meta.json until then).
- */
-export async function recordRetryRef(session: OpenSession, assistantId: string): Promise<void> {
-  const state = await ensureCommitState(session);
-  const name = session.fileNames.get(assistantId);
-  if (!name) return;
-  if (!state.historyNames.has(name) || !state.head) {
-    const pending = new Set(pendingRetryRefs(session));
-    pending.add(assistantId);
-    session.meta = { ...session.meta, _pending_retry_refs: [...pending] };
-    writeMeta(session.dir, session.meta);
-    return;
-  }
-  const needle = Buffer.from(` ${name}\0`);
-  let holder = state.head;
-  // Walk back while the parent still holds the node; bounded, because history can be long.
-  for (let step = 0; step < 2_000; step++) {
-    const commit = await readCommitObject(session.dir, holder);
-    const parent = commit.parents[0];
-    if (!parent) break;
-    const parentCommit = await readCommitObject(session.dir, parent);
-    if (!(await readHistoryBody(session.dir, parentCommit.tree)).includes(needle)) break;
-    holder = parent;
-  }
-  await writeBranchRef(session.dir, `retry-${assistantId}`, holder);
 }

@@ -1,9 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { DIR_MODE, atomicWriteFileSync } from '../fs/atomic-write.js';
+import { DIR_MODE, atomicWriteFileSync } from '../../fs/atomic-write.js';
 import { assertNodeId } from '../ids.js';
 import type { StoreContext } from '../store-context.js';
-import { withSession } from './session-access.js';
+import { withSession } from '../session/session-access.js';
 
 /**
  * `context/commits/<replyId>.json` (DESIGN §3): what was sent to the model for a reply, written

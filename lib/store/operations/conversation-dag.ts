@@ -2,9 +2,9 @@ import { isConversationMessage, callerOf } from '../dag/graph.js';
 import { contentOf, messageRoleOf } from '../dag/message-shape.js';
 import type { StoreContext } from '../store-context.js';
 import type { BranchInfo } from '../types.js';
-import { branchList } from './read-branch.js';
-import { withSession } from './session-access.js';
-import { firstLineOf } from './timeline-turns.js';
+import { branchList } from '../dag/branch.js';
+import { withSession } from '../session/session-access.js';
+import { firstLineOf } from '../text.js';
 
 /** A conversation message as the branch graph needs it: no content beyond a first line. */
 export interface DagNode {

@@ -2,11 +2,11 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConflictError, InvalidInputError, NotFoundError } from '../errors.js';
 import { assertProjectId, assertSessionId, newSessionId } from '../ids.js';
-import { DIR_MODE } from '../fs/atomic-write.js';
+import { DIR_MODE } from '../../fs/atomic-write.js';
 import { entryFromMeta } from '../registry/entry.js';
 import { readMeta, writeMeta } from '../repo/session-files.js';
 import { initSessionRepo } from '../repo/session-git.js';
-import { defaultRepoDir, toRow, type StoreContext } from '../store-context.js';
+import { defaultRepoDir, projectRepoDir, toRow, type StoreContext } from '../store-context.js';
 import { saveLocations } from '../registry/locations.js';
 import type { SessionMeta, SessionRow } from '../types.js';
 
@@ -20,10 +20,6 @@ export interface CreateSessionInput {
   peerDisplay?: string | null;
   peerId?: string | null;
   projectId?: string;
-}
-
-export function projectRepoDir(ctx: Pick<StoreContext, 'sessionsDir'>, projectId: string, sessionId: string): string {
-  return join(ctx.sessionsDir, 'projects', projectId, sessionId);
 }
 
 /**

@@ -6,6 +6,7 @@ import { assertSessionId } from '../ids.js';
 import { readMeta } from '../repo/session-files.js';
 import { saveLocations } from '../registry/locations.js';
 import { repoDirOf, type StoreContext } from '../store-context.js';
+import { recoveryDir } from '../recovery/paths.js';
 
 /**
  * delete_session: the repo (only when its meta.json names this id), the registry entry, the
@@ -41,7 +42,7 @@ async function removeSessionFilesAsync(ctx: StoreContext, sessionId: string): Pr
     await rm(dir, { recursive: true, force: true });
   }
   if (ctx.locations.delete(sessionId)) saveLocations(ctx);
-  await rm(join(ctx.sessionsDir, '.file-recovery', sessionId), { recursive: true, force: true });
+  await rm(recoveryDir(ctx.sessionsDir, sessionId), { recursive: true, force: true });
 }
 
 /** The empty-shell sweep's (start-up). */
@@ -49,5 +50,5 @@ export function removeSessionFiles(ctx: StoreContext, sessionId: string): void {
   const dir = repoDirOf(ctx, sessionId);
   if (readMeta(dir)?.id === sessionId) rmSync(dir, { recursive: true, force: true });
   if (ctx.locations.delete(sessionId)) saveLocations(ctx);
-  rmSync(join(ctx.sessionsDir, '.file-recovery', sessionId), { recursive: true, force: true });
+  rmSync(recoveryDir(ctx.sessionsDir, sessionId), { recursive: true, force: true });
 }

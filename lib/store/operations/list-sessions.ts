@@ -2,7 +2,7 @@ import { InvalidInputError } from '../errors.js';
 import { encodeCursor } from '../registry/registry.js';
 import { toRow, type StoreContext } from '../store-context.js';
 import type { ListFilter, ListOptions, ListPage, SessionDetail } from '../types.js';
-import { withSession } from './session-access.js';
+import { withSession } from '../session/session-access.js';
 
 export const DEFAULT_LIMIT = 50;
 export const MAX_LIMIT = 200;

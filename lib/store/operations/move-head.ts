@@ -2,8 +2,8 @@ import { InvalidInputError, NotFoundError } from '../errors.js';
 import { assertNodeId } from '../ids.js';
 import { isConversationMessage } from '../dag/graph.js';
 import type { StoreContext } from '../store-context.js';
-import { updateSessionFields, withSession } from './session-access.js';
-import { recordRetryRef } from './commit-turn.js';
+import { updateSessionFields, withSession } from '../session/session-access.js';
+import { recordRetryRef } from '../session/commit-state.js';
 
 /** Switch the conversation head (not git HEAD). Recency is kept. */
 export function setHead(ctx: StoreContext, sessionId: string, headId: string): Promise<{ headId: string }> {

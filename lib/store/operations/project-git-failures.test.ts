@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SessionStore } from '../session-store.js';
 import { InvalidInputError, PreconditionError } from '../errors.js';
-import { cleanupTempDirs, git, head, makeRepo, tempDir, writeFiles } from '../projects/test-support.js';
+import { cleanupTempDirs, git, head, makeRepo, tempDir, writeFiles } from '../testing/project-repos.js';
 
 /**
  * A project repository git cannot use is a reason (not_a_repo, unsafe_path, git_error) or a

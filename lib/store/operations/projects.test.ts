@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SessionStore } from '../session-store.js';
 import { ConflictError, ForbiddenPathError, InvalidInputError, PreconditionError } from '../errors.js';
 import type { StoreEvent } from '../events.js';
-import { cleanupTempDirs, git, makeRepo, status, tempDir, writeFiles } from '../projects/test-support.js';
+import { cleanupTempDirs, git, makeRepo, status, tempDir, writeFiles } from '../testing/project-repos.js';
 
 /** A store whose workspace holds a user's git project. */
 async function setup() {

@@ -5,8 +5,8 @@ import { readHistoryBody } from '../repo/session-git.js';
 import { secondsToMs } from '../time.js';
 import type { StoreContext } from '../store-context.js';
 import type { Message } from '../types.js';
-import { ensureCommitState } from './commit-turn.js';
-import { withSession } from './session-access.js';
+import { ensureCommitState } from '../session/commit-state.js';
+import { withSession } from '../session/session-access.js';
 
 /** entity-memory.zh.md §5: where an abstract memory came from. Times in ms. */
 export interface Provenance {

@@ -1,9 +1,9 @@
 import { InvalidInputError, NotFoundError } from '../errors.js';
 import { assertProjectId, isSessionId } from '../ids.js';
-import { buildRelocateNode } from '../projects/index.js';
+import { relocateNode } from '../dag/record-nodes.js';
 import type { StoreContext } from '../store-context.js';
 import type { StoredNode } from '../types.js';
-import { appendRecordNode } from './append-message.js';
+import { appendRecordNode } from '../session/append-node.js';
 
 /**
  * The repair of a project whose folder moved (operations.zh.md "修复缺失的目录"): the project
@@ -23,7 +23,7 @@ export async function relocateProject(
   const moved = await ctx.projects.relocate(projectId, path);
   if (sessionId === undefined) return { ...moved, nodeId: null };
   const record = await appendRecordNode(ctx, sessionId, (seq, now) =>
-    buildRelocateNode({ oldPath: moved.oldPath, newPath: moved.path, projectId, seq, now: now * 1000 }) as unknown as StoredNode,
+    relocateNode({ oldPath: moved.oldPath, newPath: moved.path, projectId }, seq, now) as unknown as StoredNode,
   );
   return { ...moved, nodeId: record.id };
 }

@@ -11,8 +11,8 @@ import { parseNodeText } from '../repo/session-files.js';
 import { secondsToMs } from '../time.js';
 import type { StoreContext } from '../store-context.js';
 import type { BranchMessage, StoredNode } from '../types.js';
-import { branchMessages } from './read-branch.js';
-import { withSession } from './session-access.js';
+import { branchMessages } from '../dag/branch.js';
+import { withSession } from '../session/session-access.js';
 
 /** A neighbouring turn of the at-turn view. */
 export interface TurnRef {

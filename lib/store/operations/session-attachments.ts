@@ -1,6 +1,6 @@
-import { resolveAttachment, saveAttachment, type AttachmentUpload, type ResolvedAttachment, type SavedAttachment } from '../projects/index.js';
+import { resolveAttachment, saveAttachment, type AttachmentUpload, type ResolvedAttachment, type SavedAttachment } from '../repo/attachments.js';
 import type { StoreContext } from '../store-context.js';
-import { withSession } from './session-access.js';
+import { withSession } from '../session/session-access.js';
 
 /** Files uploaded into a session: workdir/attachments/ of its repo, committed with the turn. */
 export function saveSessionAttachment(ctx: StoreContext, sessionId: string, upload: AttachmentUpload): Promise<SavedAttachment> {

@@ -1,7 +1,7 @@
 import { InvalidInputError } from '../errors.js';
 import { toRow, type StoreContext } from '../store-context.js';
 import type { SessionRow } from '../types.js';
-import { updateSessionFields, withSession } from './session-access.js';
+import { updateSessionFields, withSession } from '../session/session-access.js';
 
 /**
  * Additional working directories: unlike the project folder they may change at any time; each

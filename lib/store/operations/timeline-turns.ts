@@ -4,11 +4,11 @@ import { contentOf, messageRoleOf } from '../dag/message-shape.js';
 import { projectCommitSummaries, type ProjectCommitSummary } from '../projects/index.js';
 import { listBranchRefs } from '../repo/commit-log.js';
 import { parseNodeFileName } from '../repo/session-files.js';
-import { sliceCodePoints } from '../text.js';
+import { firstLineOf } from '../text.js';
 import type { OpenSession, StoreContext } from '../store-context.js';
 import type { MessageRole, TurnCommitInfo } from '../types.js';
-import { listCommits } from './read-commits.js';
-import { withSession } from './session-access.js';
+import { listCommits } from '../session/commit-page.js';
+import { withSession } from '../session/session-access.js';
 
 /** A node a turn added, enough to list it: its role and the first line of its text. */
 export interface TurnNodeSummary {
@@ -35,7 +35,6 @@ export interface TimelinePage {
   projectId: string;
 }
 
-const FIRST_LINE_MAX = 120;
 const LETTER_ROLES: Record<string, MessageRole> = { u: 'user', a: 'assistant', t: 'tool', s: 'system' };
 
 /**
@@ -65,14 +64,6 @@ export async function listTurns(ctx: StoreContext, sessionId: string, options: {
 
 export function isInitCommit(commit: Pick<TurnCommitInfo, 'turn' | 'message'>): boolean {
   return commit.turn === 0 && commit.message === 'session init';
-}
-
-/** The first non-empty line of a text, trimmed and bounded. */
-export function firstLineOf(text: string): string {
-  const line = text.split('\n').find((candidate) => candidate.trim() !== '') ?? '';
-  const trimmed = line.trim();
-  const cut = sliceCodePoints(trimmed, FIRST_LINE_MAX);
-  return cut.length < trimmed.length ? `${cut}…` : cut;
 }
 
 function summarise(session: OpenSession, id: string): TurnNodeSummary {

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SessionStore } from '../session-store.js';
 import { InvalidInputError, NotFoundError } from '../errors.js';
-import { cleanupTempDirs, git, makeRepo, tempDir, writeFiles } from '../projects/test-support.js';
-import { firstLineOf } from './timeline-turns.js';
+import { cleanupTempDirs, git, makeRepo, tempDir, writeFiles } from '../testing/project-repos.js';
+import { firstLineOf } from '../text.js';
 
 async function setup() {
   const stateDir = tempDir('em-state-');

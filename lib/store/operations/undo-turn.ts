@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { InvalidInputError, PreconditionError } from '../errors.js';
+import { recordNode } from '../dag/record-nodes.js';
 import type { StoreContext } from '../store-context.js';
-import { appendRecordNode } from './append-message.js';
-import { withSession } from './session-access.js';
+import { appendRecordNode } from '../session/append-node.js';
+import { withSession } from '../session/session-access.js';
 
 export interface UndoOutcome {
   turn: number;
@@ -44,11 +44,8 @@ async function moveTurn(ctx: StoreContext, sessionId: string, turn: number, dire
   assertTurn(turn);
   if (ctx.turns.has(sessionId)) throw new PreconditionError(`a turn is running in this session; ${direction} after it ends`);
   const path = await projectPathOf(ctx, sessionId);
-  const { method, commit, paths } =
-    direction === 'undo'
-      ? await ctx.recovery.undoTurn(sessionId, turn, path).then((result) => ({ ...result, paths: result.restored }))
-      : await ctx.recovery.redoTurn(sessionId, turn, path).then((result) => ({ ...result, paths: result.reapplied }));
-  const nodeId = await recordNode(ctx, sessionId, direction, `${direction === 'undo' ? 'undid' : 'redid'} the file edits of turn ${turn}`, { turn, method, paths, commit });
+  const { method, commit, paths } = await ctx.recovery.moveTurn(direction, sessionId, turn, path);
+  const nodeId = await recordMove(ctx, sessionId, direction, `${direction === 'undo' ? 'undid' : 'redid'} the file edits of turn ${turn}`, { turn, method, paths, commit });
   return { turn, method, paths, commit, nodeId };
 }
 
@@ -59,19 +56,7 @@ export async function snapshotBeforeEdit(ctx: StoreContext, sessionId: string, r
   await ctx.recovery.snapshotBefore(sessionId, running.turn, running.projectPath, relPath);
 }
 
-async function recordNode(ctx: StoreContext, sessionId: string, direction: 'undo' | 'redo', output: string, metadata: Record<string, unknown>): Promise<string> {
-  const message = await appendRecordNode(ctx, sessionId, (seq, now) => ({
-    id: `${direction}_${randomBytes(5).toString('hex')}`,
-    created_at: now,
-    seq,
-    role: 'code',
-    name: `turn/${direction}`,
-    input: null,
-    output,
-    caller: 'ROOT',
-    predecessor: null,
-    reads: [],
-    metadata: { display: 'runtime', ...metadata },
-  }));
+async function recordMove(ctx: StoreContext, sessionId: string, direction: 'undo' | 'redo', output: string, metadata: Record<string, unknown>): Promise<string> {
+  const message = await appendRecordNode(ctx, sessionId, (seq, now) => recordNode({ idPrefix: direction, name: `turn/${direction}`, output, metadata }, seq, now));
   return message.id;
 }

@@ -1,7 +1,7 @@
 import { InvalidInputError } from '../errors.js';
 import { toRow, type StoreContext } from '../store-context.js';
-import type { SessionMeta, SessionRow, SessionStatus } from '../types.js';
-import { updateSessionFields, withSession } from './session-access.js';
+import { SESSION_STATUSES, type SessionMeta, type SessionRow, type SessionStatus } from '../types.js';
+import { updateSessionFields, withSession } from '../session/session-access.js';
 
 export interface UpdateSessionInput {
   title?: string;
@@ -11,7 +11,7 @@ export interface UpdateSessionInput {
   status?: SessionStatus;
 }
 
-const STATUSES: readonly string[] = ['idle', 'running', 'failed', 'cancelled'];
+const STATUSES: readonly string[] = SESSION_STATUSES;
 
 /**
  * update_session: only the given fields, updated_at kept. A title here is a person's rename

@@ -4,9 +4,9 @@ import { ForbiddenPathError, InvalidInputError, PreconditionError } from '../err
 
 /**
  * A user may only bind directories inside their allowed roots (DESIGN §2). Containment is
- * decided on real paths resolved at the moment of use (fs/real-path.ts).
+ * decided on real paths resolved at the moment of use (lib/fs/real-path.ts).
  */
-import { isInside, isInsideAny, realpathOrNull, realRoots } from '../fs/real-path.js';
+import { isInside, isInsideAny, realpathOrNull, realRoots } from '../../fs/real-path.js';
 
 export { isInside, isInsideAny, realpathOrNull, realRoots };
 

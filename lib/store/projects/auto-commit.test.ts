@@ -2,7 +2,7 @@ import { rmSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { beginProjectTurn, finishProjectTurn, type FinishProjectTurnOptions } from './auto-commit.js';
-import { cleanupTempDirs, git, head, makeRepo, status, tempDir, writeFiles } from './test-support.js';
+import { cleanupTempDirs, git, head, makeRepo, status, tempDir, writeFiles } from '../testing/project-repos.js';
 
 afterEach(cleanupTempDirs);
 

@@ -16,8 +16,10 @@ import {
   writeTree,
   type Ident,
 } from './commit-plumbing.js';
-import { GitCommandError, runGit, splitNul } from '../git/git-cli.js';
-import { withLock } from './path-lock.js';
+import { GitCommandError, runGit } from '../git/git-cli.js';
+import { readWorkingTreeStatus, type WorkingTreeStatus } from './working-tree-status.js';
+import { msToSeconds } from '../time.js';
+import { processLocks } from '../../fs/keyed-lock.js';
 import { normalizeProjectPath, symlinkedAncestor } from './project-paths.js';
 import { assertRepoSafe, locateGitDirs, type GitDirs } from '../git/repo-safety.js';
 import { stageInto } from './stage-paths.js';
@@ -87,56 +89,6 @@ export interface FinishProjectTurnResult {
 export interface BeginProjectTurnOptions {
   /** When given, a repository whose git directory lies outside these roots is refused. */
   allowedRoots?: readonly string[];
-}
-
-interface WorkingTreeStatus {
-  head: string | null;
-  dirty: Set<string>;
-  conflicted: boolean;
-}
-
-/**
- * `git status --porcelain=v2 -z --branch`: v2 rather than v1 because it carries HEAD in the same
- * process. Renames are off, so a moved file shows as its deletion and its new path.
- */
-export async function readWorkingTreeStatus(projectPath: string, untracked: 'all' | 'no' = 'all'): Promise<WorkingTreeStatus> {
-  const { stdout } = await runGit(projectPath, [
-    'status', '--porcelain=v2', '-z', '--branch', `--untracked-files=${untracked}`, '--no-renames',
-  ]);
-  const fields = splitNul(stdout);
-  const dirty = new Set<string>();
-  let head: string | null = null;
-  let conflicted = false;
-  for (let i = 0; i < fields.length; i++) {
-    const entry = fields[i] ?? '';
-    const kind = entry[0];
-    if (kind === '#') {
-      const match = /^# branch\.oid (\S+)/.exec(entry);
-      if (match?.[1] && match[1] !== '(initial)') head = match[1];
-    } else if (kind === '1') {
-      dirty.add(fieldAfter(entry, 8));
-    } else if (kind === '2') {
-      dirty.add(fieldAfter(entry, 9));
-      const orig = fields[++i];
-      if (orig) dirty.add(orig);
-    } else if (kind === 'u') {
-      conflicted = true;
-      dirty.add(fieldAfter(entry, 10));
-    } else if (kind === '?') {
-      dirty.add(entry.slice(2));
-    }
-  }
-  return { head, dirty, conflicted };
-}
-
-/** The text after the n-th space (paths may themselves contain spaces). */
-function fieldAfter(entry: string, n: number): string {
-  let at = -1;
-  for (let k = 0; k < n; k++) {
-    at = entry.indexOf(' ', at + 1);
-    if (at < 0) return '';
-  }
-  return entry.slice(at + 1);
 }
 
 async function isDirectory(path: string): Promise<boolean> {
@@ -270,7 +222,7 @@ export async function finishProjectTurn(
     }
   }
 
-  return withLock(`project:${real}`, async () => {
+  return processLocks.run(`project:${real}`, async () => {
     try {
       return await commitTurn(real, snapshot, written, options);
     } catch (error) {
@@ -305,7 +257,7 @@ async function commitTurn(
 
   const identity: Ident = { name: agentName(options.model), email: AGENT_EMAIL };
   const message = agentCommitMessage(options.sessionId, options.turn, options.userMessage);
-  const time = (options.now ?? Date.now()) / 1000;
+  const time = msToSeconds(options.now ?? Date.now());
   return commitChanges(real, probe.dirs, written, { identity, message, time, reflog: `openprogram: agent turn ${options.turn}` });
 }
 

@@ -1,64 +1,11 @@
 /**
- * Projects and Project-Git: the public surface of lib/store/projects. Plain TypeScript on node
- * built-ins and the git CLI; the session store and the server wire these in.
+ * Projects and Project-Git: what the rest of lib/store uses of lib/store/projects (tests import
+ * their module directly). Plain TypeScript on node built-ins and the git CLI.
  */
-export {
-  ProjectStore,
-  DEFAULT_PROJECT_ID,
-  DEFAULT_PROJECT_NAME,
-  slugify,
-  assertProjectName,
-  type ProjectStoreOptions,
-  type ProjectSummary,
-  type ProjectDetail,
-  type WorkdirState,
-} from './project-registry.js';
-export {
-  beginProjectTurn,
-  finishProjectTurn,
-  readWorkingTreeStatus,
-  type ProjectTurnSnapshot,
-  type ProjectRepoState,
-  type SkipReason,
-  type BeginProjectTurnOptions,
-  type FinishProjectTurnOptions,
-  type FinishProjectTurnResult,
-} from './auto-commit.js';
+export { ProjectStore, type ProjectSummary, type ProjectDetail } from './project-store.js';
+export { beginProjectTurn, finishProjectTurn, type ProjectTurnSnapshot } from './auto-commit.js';
+export { readWorkingTreeStatus } from './working-tree-status.js';
 export { projectCommits, type ProjectCommit } from './project-commits.js';
-export {
-  FileRecovery,
-  MAX_SNAPSHOT_BYTES,
-  type UndoResult,
-  type RedoResult,
-  type TurnRecoveryInfo,
-} from './file-recovery.js';
-export {
-  saveAttachment,
-  resolveAttachment,
-  sanitizeAttachmentName,
-  assertAttachmentName,
-  mimeFor,
-  MAX_ATTACHMENT_BYTES,
-  type AttachmentUpload,
-  type SavedAttachment,
-  type ResolvedAttachment,
-} from './attachments.js';
-export { buildRelocateNode, RELOCATE_NODE_NAME, type RelocateNode, type BuildRelocateNodeInput } from './relocate-node.js';
-export {
-  resolveInsideRoots,
-  resolveDirectoryInsideRoots,
-  isInside,
-  type ResolveInsideRootsOptions,
-} from './allowed-roots.js';
-export { assertRepoSafe, findConfigIssues, forbiddenConfigReason, locateGitDirs, type GitDirs, type ConfigIssue } from '../git/repo-safety.js';
-export { ensureProjectRepo, unignoredDependencyFolders, DEPENDENCY_FOLDERS, type EnsureRepoResult } from './init-project-repo.js';
-export { runGit, gitText, GitCommandError, GIT_HARDENING_ARGS, type GitRunOptions, type GitResult } from '../git/git-cli.js';
-export {
-  AGENT_EMAIL,
-  agentName,
-  agentCommitMessage,
-  messageLabel,
-  parseAgentTrailers,
-} from './commit-message.js';
 export { normalizeProjectPath, resolveProjectFile } from './project-paths.js';
+export { changedBetween, moveHead, readHead } from './commit-plumbing.js';
 export { projectCommitPatch, projectCommitSummaries, type ProjectCommitSummary } from './commit-details.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PreconditionError } from '../errors.js';
 import { ensureProjectRepo, unignoredDependencyFolders } from './init-project-repo.js';
-import { cleanupTempDirs, git, makeRepo, tempDir, writeFiles } from './test-support.js';
+import { cleanupTempDirs, git, makeRepo, tempDir, writeFiles } from '../testing/project-repos.js';
 
 afterEach(cleanupTempDirs);
 

@@ -5,7 +5,7 @@ import { PreconditionError } from '../errors.js';
 import { BASELINE_IDENTITY } from './commit-message.js';
 import { commitTree, moveHead } from './commit-plumbing.js';
 import { runGit, splitNul } from '../git/git-cli.js';
-import { withLock } from './path-lock.js';
+import { processLocks } from '../../fs/keyed-lock.js';
 import { assertRepoSafe, locateGitDirs } from '../git/repo-safety.js';
 
 /**
@@ -59,7 +59,7 @@ export async function unignoredDependencyFolders(real: string): Promise<string[]
  * agent's changes only and files the user already had do not count as dirty.
  */
 export async function ensureProjectRepo(real: string, options: { allowedRoots?: readonly string[] } = {}): Promise<EnsureRepoResult> {
-  return withLock(`project:${real}`, async () => {
+  return processLocks.run(`project:${real}`, async () => {
     if (await locateGitDirs(real)) {
       await assertRepoSafe(real, options.allowedRoots ? { allowedRoots: options.allowedRoots } : {});
       return { initialized: false, baseline: null };

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { InvalidInputError, PreconditionError } from '../errors.js';
 import { beginProjectTurn, finishProjectTurn } from './auto-commit.js';
 import { projectCommits } from './project-commits.js';
-import { cleanupTempDirs, git, makeRepo, tempDir, writeFiles } from './test-support.js';
+import { cleanupTempDirs, git, makeRepo, tempDir, writeFiles } from '../testing/project-repos.js';
 
 afterEach(cleanupTempDirs);
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ForbiddenPathError, InvalidInputError } from '../errors.js';
 import { normalizeProjectPath, resolveProjectFile } from './project-paths.js';
-import { cleanupTempDirs, tempDir } from './test-support.js';
+import { cleanupTempDirs, tempDir } from '../testing/project-repos.js';
 
 afterEach(cleanupTempDirs);
 

@@ -55,18 +55,6 @@ export async function historyNamesAt(repoDir: string, rootTree: string): Promise
   return parseTree(await readHistoryBody(repoDir, rootTree)).map((entry) => entry.name);
 }
 
-/** Node ids a commit added: in its history tree, not in its first parent's. */
-export async function nodesAddedBy(repoDir: string, commit: RawCommit, parentTree: string | null): Promise<string[]> {
-  const mine = await historyNamesAt(repoDir, commit.tree);
-  const theirs = new Set(parentTree ? await historyNamesAt(repoDir, parentTree) : []);
-  return mine
-    .filter((name) => !theirs.has(name))
-    .map((name) => parseNodeFileName(name))
-    .filter((parsed) => parsed !== null)
-    .sort((a, b) => a.seq - b.seq)
-    .map((parsed) => parsed.id);
-}
-
 export async function readBlobAt(repoDir: string, rootTree: string, path: string): Promise<Buffer | null> {
   try {
     const { blob } = await git.readBlob({ fs, dir: repoDir, oid: rootTree, filepath: path });

@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanupTempDirs, git, makeRepo } from '../projects/test-support.js';
+import { cleanupTempDirs, git, makeRepo } from '../testing/project-repos.js';
 import { repack } from './repack.js';
 
 afterEach(cleanupTempDirs);

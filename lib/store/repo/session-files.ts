@@ -1,7 +1,7 @@
 import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { atomicWriteFileSync, DIR_MODE, FILE_MODE } from '../fs/atomic-write.js';
+import { atomicWriteFileSync, DIR_MODE, FILE_MODE } from '../../fs/atomic-write.js';
 import type { SessionMeta, StoredNode } from '../types.js';
 
 /** Files inside one session repository (FORMAT.md "Session repo"). */

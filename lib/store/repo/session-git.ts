@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import git from 'isomorphic-git';
-import { atomicWriteFileSync, DIR_MODE } from '../fs/atomic-write.js';
+import { atomicWriteFileSync, DIR_MODE } from '../../fs/atomic-write.js';
 import {
   EMPTY_TREE_OID,
   compareTreeEntries,

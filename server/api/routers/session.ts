@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { runBulk, type SessionStore } from '@/lib/store/index';
+import { runBulk, SESSION_STATUSES, type SessionStore } from '@/lib/store/index';
 import { getChatDispatcher } from '@/server/chat/runtime';
 import { createTRPCRouter, sessionProcedure, storeProcedure } from '../trpc';
 import { cursorInput, labelInput, limitInput, pathInput, projectIdInput, sessionIdInput } from '../schemas';
 
-const statusInput = z.enum(['idle', 'running', 'failed', 'cancelled']);
+const statusInput = z.enum(SESSION_STATUSES);
 const titleInput = labelInput(500);
 const BULK_ACTIONS = ['archive', 'unarchive', 'delete', 'markRead'] as const;
 type BulkAction = (typeof BULK_ACTIONS)[number];

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FINAL_STATUSES } from '@/lib/store/index';
 import { createTRPCRouter, sessionProcedure } from '../trpc';
 import { labelInput, pathInput, sessionIdInput } from '../schemas';
 
@@ -19,7 +20,7 @@ export const turnRouter = createTRPCRouter({
         .object({
           sessionId: sessionIdInput,
           commitMessage: z.string().trim().min(1, 'must not be empty').max(10_000).optional(),
-          status: z.enum(['idle', 'failed', 'cancelled']).optional(),
+          status: z.enum(FINAL_STATUSES).optional(),
           writtenPaths: z.array(pathInput).max(10_000).optional(),
           model: labelInput().optional(),
         })

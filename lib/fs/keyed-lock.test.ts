@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { withLock } from './path-lock.js';
+import { processLocks } from './keyed-lock.js';
 
-describe('withLock', () => {
+const withLock = <T>(key: string, fn: () => Promise<T>) => processLocks.run(key, fn);
+
+describe('processLocks.run', () => {
   it('runs work on the same key one at a time, in order, even after a failure', async () => {
     const log: string[] = [];
     const step = (name: string, fail = false) => async () => {

@@ -12,7 +12,8 @@ export class KeyedLock {
     const tail = previous.then(() => current);
     this.tails.set(key, tail);
     try {
-      await previous;
+      // a tail never rejects today; the catch keeps one failed holder from blocking the key
+      await previous.catch(() => {});
       return await work();
     } finally {
       release();
@@ -24,3 +25,9 @@ export class KeyedLock {
     return this.tails.size;
   }
 }
+
+/**
+ * The process-wide lock for project folders, recovery records and projects.json: commits, undo
+ * and redo in one repository must not interleave (each reads HEAD and moves it).
+ */
+export const processLocks = new KeyedLock();

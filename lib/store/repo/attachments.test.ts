@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ForbiddenPathError, InvalidInputError, NotFoundError } from '../errors.js';
 import { MAX_ATTACHMENT_BYTES, resolveAttachment, sanitizeAttachmentName, saveAttachment } from './attachments.js';
-import { cleanupTempDirs, tempDir } from './test-support.js';
+import { cleanupTempDirs, tempDir } from '../testing/project-repos.js';
 
 afterEach(cleanupTempDirs);
 
@@ -84,7 +84,8 @@ describe('resolveAttachment', () => {
     writeFileSync(join(outside, 'secret.txt'), 'secret');
     symlinkSync(join(outside, 'secret.txt'), join(repo, 'workdir', 'attachments', 'link.txt'));
     for (const bad of ['..', '../meta.json', '/etc/passwd', 'sub/real.txt', 'a\\b', '.hidden']) {
-      await expect(resolveAttachment(repo, bad), bad).rejects.toBeInstanceOf(ForbiddenPathError);
+      // a bad name is bad input (400 in both APIs); a link or an escape stays FORBIDDEN
+      await expect(resolveAttachment(repo, bad), bad).rejects.toBeInstanceOf(InvalidInputError);
     }
     await expect(resolveAttachment(repo, '')).rejects.toBeInstanceOf(InvalidInputError);
     await expect(resolveAttachment(repo, 'link.txt')).rejects.toBeInstanceOf(ForbiddenPathError);

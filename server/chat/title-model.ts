@@ -1,5 +1,5 @@
-import type { TitleModel } from '../store/titles/title-model.js';
-import type { ChatModel } from './chat-client.js';
+import type { ChatModel } from '@/lib/llm/chat-client';
+import type { TitleModel } from '@/lib/store/index';
 
 /** The store's title interface over a chat model. */
 export function titleModelFrom(model: ChatModel): TitleModel {

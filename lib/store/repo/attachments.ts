@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { link, lstat, mkdir, open, realpath, unlink } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { ForbiddenPathError, InvalidInputError, NotFoundError } from '../errors.js';
-import { DIR_MODE, FILE_MODE } from '../fs/atomic-write.js';
-import { isInside } from './allowed-roots.js';
+import { DIR_MODE, FILE_MODE } from '../../fs/atomic-write.js';
+import { isInside } from '../../fs/real-path.js';
 
 /**
  * Uploaded files of a session (operations.zh.md "附件与恢复"): saved under
@@ -147,8 +147,8 @@ export async function saveAttachment(sessionRepoDir: string, upload: AttachmentU
 export function assertAttachmentName(name: unknown): string {
   if (typeof name !== 'string' || name.length === 0) throw new InvalidInputError('attachment name is required');
   if (name.includes('\0')) throw new InvalidInputError('attachment name contains a NUL character');
-  if (name.includes('/') || name.includes('\\')) throw new ForbiddenPathError('attachment name must not contain a path separator');
-  if (name === '.' || name === '..' || name.startsWith('.')) throw new ForbiddenPathError('attachment name must not start with a dot');
+  if (name.includes('/') || name.includes('\\')) throw new InvalidInputError('attachment name must not contain a path separator');
+  if (name === '.' || name === '..' || name.startsWith('.')) throw new InvalidInputError('attachment name must not start with a dot');
   if (Buffer.byteLength(name) > 255) throw new InvalidInputError('attachment name is too long');
   return name;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidInputError } from '../errors.js';
-import { buildRelocateNode } from './relocate-node.js';
+import { buildRelocateNode } from './record-nodes.js';
 
 describe('buildRelocateNode', () => {
   it('builds FORMAT.md\'s record node exactly, key order included', () => {

@@ -1,21 +1,17 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, statSync } from 'node:fs';
 import { mkdir, stat } from 'node:fs/promises';
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import { ConflictError, ForbiddenPathError, InvalidInputError, NotFoundError, PreconditionError } from '../errors.js';
-import { atomicWriteFile, DIR_MODE } from '../fs/atomic-write.js';
+import { DIR_MODE } from '../../fs/atomic-write.js';
 import { assertProjectId, assertSessionId, isProjectId, isSessionId } from '../ids.js';
 import { isInsideAny, realpathOrNull, resolveDirectoryInsideRoots, resolveInsideRoots } from './allowed-roots.js';
 import { ensureProjectRepo } from './init-project-repo.js';
-import { withLock } from './path-lock.js';
+import { isRecord, ProjectsFile, sessionIdsOf, type RawEntry, type Registry } from './projects-file.js';
+import { assertProjectName, slugify } from './project-names.js';
+import { nowSeconds, secondsToMs } from '../time.js';
 import { assertRepoSafe, locateGitDirs } from '../git/repo-safety.js';
 
-/**
- * `projects/projects.json` (FORMAT.md): `{projectId: {id, name, path, is_default, session_ids,
- * status, created_at}}` plus our `auto_commit`. Entries are kept as raw objects so that keys
- * OpenProgram writes (icon, hidden, description, …) survive every rewrite.
- */
-
+/** The projects the session store serves, on the `projects.json` document (projects-file.ts). */
 export const DEFAULT_PROJECT_ID = 'default';
 export const DEFAULT_PROJECT_NAME = 'Home';
 
@@ -47,48 +43,12 @@ export interface ProjectDetail extends ProjectSummary {
 
 export type WorkdirState = { state: 'ok'; path: string } | { state: 'missing'; path: string };
 
-type RawEntry = Record<string, unknown>;
-type Registry = Record<string, unknown>;
-
-function isRecord(value: unknown): value is RawEntry {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function sessionIdsOf(entry: RawEntry): string[] {
-  const raw = entry.session_ids;
-  return Array.isArray(raw) ? [...new Set(raw.filter(isSessionId))] : [];
-}
-
-/** `My App!` → `my-app`; accents folded, anything else becomes a dash. */
-export function slugify(name: string): string {
-  const slug = name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 40)
-    .replace(/-+$/, '');
-  return slug || 'project';
-}
-
-export function assertProjectName(name: unknown): string {
-  if (typeof name !== 'string') throw new InvalidInputError('project name must be a string');
-  const trimmed = name.trim();
-  if (trimmed.length === 0) throw new InvalidInputError('project name is empty');
-  if (Array.from(trimmed).length > 200) throw new InvalidInputError('project name is longer than 200 characters');
-  // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f]/.test(trimmed)) throw new InvalidInputError('project name contains control characters');
-  return trimmed;
-}
-
 export class ProjectStore {
   readonly stateDir: string;
   readonly workspaceRoot: string;
   readonly allowedRoots: readonly string[];
   readonly registryPath: string;
-  private registry: Registry = {};
-  private signature = '';
+  private readonly file: ProjectsFile;
 
   constructor(options: ProjectStoreOptions) {
     this.stateDir = resolve(options.stateDir);
@@ -96,7 +56,7 @@ export class ProjectStore {
     this.allowedRoots = (options.allowedRoots ?? [this.workspaceRoot]).map((r) => resolve(r));
     if (this.allowedRoots.length === 0) throw new InvalidInputError('at least one allowed root is required');
     this.registryPath = join(this.stateDir, 'projects', 'projects.json');
-    this.reloadIfChanged();
+    this.file = new ProjectsFile(this.registryPath);
   }
 
   /** Construct and make sure the workspace root (the default project's folder) exists. */
@@ -110,7 +70,7 @@ export class ProjectStore {
 
   /** Every project, the default ("Home") first, then by name. */
   async list(): Promise<ProjectSummary[]> {
-    this.reloadIfChanged();
+    this.file.reloadIfChanged();
     const out: ProjectSummary[] = [await this.summaryOf(DEFAULT_PROJECT_ID)];
     const others: ProjectSummary[] = [];
     for (const id of Object.keys(this.registry)) {
@@ -124,11 +84,11 @@ export class ProjectStore {
   /** One project with its sessions; NotFoundError for an unknown id. */
   async get(id: string): Promise<ProjectDetail> {
     assertProjectId(id);
-    this.reloadIfChanged();
+    this.file.reloadIfChanged();
     if (id !== DEFAULT_PROJECT_ID && !this.usableEntry(id)) throw new NotFoundError(`unknown project: ${id}`);
     const summary = await this.summaryOf(id);
     const entry = this.entry(id);
-    const createdAt = typeof entry?.created_at === 'number' ? Math.round(entry.created_at * 1000) : 0;
+    const createdAt = typeof entry?.created_at === 'number' ? secondsToMs(entry.created_at) : 0;
     return {
       ...summary,
       sessionIds: entry ? sessionIdsOf(entry) : [],
@@ -162,7 +122,7 @@ export class ProjectStore {
    */
   async workdirState(id: string): Promise<WorkdirState> {
     assertProjectId(id);
-    this.reloadIfChanged();
+    this.file.reloadIfChanged();
     if (id === DEFAULT_PROJECT_ID) {
       const real = await realpathOrNull(this.workspaceRoot);
       return real && (await isDir(real)) ? { state: 'ok', path: real } : { state: 'missing', path: this.workspaceRoot };
@@ -215,7 +175,7 @@ export class ProjectStore {
 
     await ensureProjectRepo(real, { allowedRoots: this.allowedRoots });
 
-    return this.mutate(async () => {
+    return this.file.mutate(async () => {
       const existing = await this.findByPath(real);
       if (existing) return { id: existing, created: false };
       const id = this.newId(displayName ?? basename(real));
@@ -226,7 +186,7 @@ export class ProjectStore {
         is_default: false,
         session_ids: [],
         status: 'active',
-        created_at: Date.now() / 1000,
+        created_at: nowSeconds(),
         auto_commit: true,
       };
       return { id, created: true };
@@ -237,7 +197,7 @@ export class ProjectStore {
   async addSession(id: string, sessionId: string): Promise<void> {
     assertProjectId(id);
     assertSessionId(sessionId);
-    await this.mutate(async () => {
+    await this.file.mutate(async () => {
       if (id === DEFAULT_PROJECT_ID) this.ensureDefaultEntry();
       const entry = id === DEFAULT_PROJECT_ID || this.usableEntry(id) ? this.entry(id) : undefined;
       if (!entry) throw new NotFoundError(`unknown project: ${id}`);
@@ -255,7 +215,7 @@ export class ProjectStore {
   async removeSession(id: string, sessionId: string): Promise<boolean> {
     assertProjectId(id);
     assertSessionId(sessionId);
-    return this.mutate(async () => {
+    return this.file.mutate(async () => {
       const entry = this.entry(id);
       if (!entry || !Array.isArray(entry.session_ids) || !entry.session_ids.includes(sessionId)) return false;
       entry.session_ids = entry.session_ids.filter((s) => s !== sessionId);
@@ -283,7 +243,7 @@ export class ProjectStore {
       throw new ConflictError('that folder is the workspace root, the default project (Home)');
     }
     if (await locateGitDirs(real)) await assertRepoSafe(real, { allowedRoots: this.allowedRoots });
-    return this.mutate(async () => {
+    return this.file.mutate(async () => {
       const entry = this.usableEntry(id) ? this.entry(id) : undefined;
       if (!entry) throw new NotFoundError(`unknown project: ${id}`);
       const oldPath = String(entry.path);
@@ -303,7 +263,7 @@ export class ProjectStore {
   async unregister(id: string): Promise<{ id: string; name: string; path: string; sessionIds: string[] }> {
     assertProjectId(id);
     if (id === DEFAULT_PROJECT_ID) throw new InvalidInputError('the default project (Home) cannot be unregistered');
-    return this.mutate(async () => {
+    return this.file.mutate(async () => {
       const entry = this.usableEntry(id) ? this.entry(id) : undefined;
       if (!entry) throw new NotFoundError(`unknown project: ${id}`);
       delete this.registry[id];
@@ -315,7 +275,7 @@ export class ProjectStore {
     assertProjectId(id);
     if (typeof on !== 'boolean') throw new InvalidInputError('on must be true or false');
     if (id === DEFAULT_PROJECT_ID) throw new InvalidInputError('the default project (Home) has no repository to commit to');
-    await this.mutate(async () => {
+    await this.file.mutate(async () => {
       const entry = this.usableEntry(id) ? this.entry(id) : undefined;
       if (!entry) throw new NotFoundError(`unknown project: ${id}`);
       entry.auto_commit = on;
@@ -324,6 +284,11 @@ export class ProjectStore {
   }
 
   // ── internals ──────────────────────────────────────────────────────────
+
+  /** The document as last read; mutate() replaces it on a refused change. */
+  private get registry(): Registry {
+    return this.file.registry;
+  }
 
   private entry(id: string): RawEntry | undefined {
     const value = Object.hasOwn(this.registry, id) ? this.registry[id] : undefined;
@@ -398,61 +363,10 @@ export class ProjectStore {
       is_default: true,
       session_ids: [],
       status: 'active',
-      created_at: Date.now() / 1000,
+      created_at: nowSeconds(),
     };
   }
 
-  /** Serialise writers, start from what is on disk, write back atomically. */
-  private mutate<T>(fn: () => Promise<T>): Promise<T> {
-    return withLock(`registry:${this.registryPath}`, async () => {
-      this.reloadIfChanged();
-      const before = JSON.stringify(this.registry);
-      let result: T;
-      try {
-        result = await fn();
-      } catch (error) {
-        // Nothing is written when a request is refused; drop any half-made change.
-        this.registry = JSON.parse(before) as Registry;
-        throw error;
-      }
-      if (JSON.stringify(this.registry) !== before) {
-        await atomicWriteFile(this.registryPath, JSON.stringify(this.registry, null, 2));
-        this.signature = fileSignature(this.registryPath);
-      }
-      return result;
-    });
-  }
-
-  /** Pick up edits by another process (the CLI, OpenProgram itself) before using the registry. */
-  private reloadIfChanged(): void {
-    const signature = fileSignature(this.registryPath);
-    if (signature === this.signature) return;
-    this.signature = signature;
-    if (signature === '') {
-      this.registry = {};
-      return;
-    }
-    try {
-      const parsed: unknown = JSON.parse(readFileSync(this.registryPath, 'utf8'));
-      if (!isRecord(parsed)) throw new Error('not an object');
-      this.registry = parsed;
-    } catch {
-      // Keep the unreadable file for a person to look at rather than overwrite it on the next write.
-      mkdirSync(join(this.stateDir, 'projects'), { recursive: true, mode: DIR_MODE });
-      renameSync(this.registryPath, `${this.registryPath}.corrupt-${Date.now()}`);
-      this.registry = {};
-      this.signature = '';
-    }
-  }
-}
-
-function fileSignature(path: string): string {
-  try {
-    const s = statSync(path);
-    return `${s.ino}:${s.size}:${s.mtimeMs}`;
-  } catch {
-    return '';
-  }
 }
 
 async function isDir(path: string): Promise<boolean> {
@@ -462,4 +376,3 @@ async function isDir(path: string): Promise<boolean> {
     return false;
   }
 }
-

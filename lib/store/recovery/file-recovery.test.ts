@@ -2,9 +2,9 @@ import { chmodSync, existsSync, readFileSync, statSync, symlinkSync, unlinkSync,
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ForbiddenPathError, PreconditionError } from '../errors.js';
-import { beginProjectTurn, finishProjectTurn } from './auto-commit.js';
+import { beginProjectTurn, finishProjectTurn } from '../projects/auto-commit.js';
 import { FileRecovery } from './file-recovery.js';
-import { cleanupTempDirs, git, head, makeRepo, status, tempDir, writeFiles } from './test-support.js';
+import { cleanupTempDirs, git, head, makeRepo, status, tempDir, writeFiles } from '../testing/project-repos.js';
 
 afterEach(cleanupTempDirs);
 

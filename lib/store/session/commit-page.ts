@@ -6,7 +6,7 @@ import { readTurnLog } from '../repo/turn-log.js';
 import { secondsToMs } from '../time.js';
 import type { StoreContext } from '../store-context.js';
 import type { TurnCommitInfo } from '../types.js';
-import { ensureCommitState, headDepth } from './commit-turn.js';
+import { ensureCommitState, headDepth } from './commit-state.js';
 import { withSession } from './session-access.js';
 
 const PROJECT_COMMIT_TRAILER = /^OpenProgram-Project-Commit:\s*([0-9a-f]{40})\s*$/m;

@@ -1,0 +1,49 @@
+import http from 'node:http';
+import { performance } from 'node:perf_hooks';
+
+/** One JSON request with a Bearer token; the answer's status and text. */
+export function benchRequest(base: string, agent: http.Agent, method: 'GET' | 'POST', path: string, token: string, body?: unknown): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const req = http.request(
+      `${base}${path}`,
+      { method, agent, headers: { authorization: `Bearer ${token}`, ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}) } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      },
+    );
+    req.on('error', reject);
+    if (payload) req.write(payload);
+    req.end();
+  });
+}
+
+/** Open the server's SSE stream; resolves once connected, calls onEvent with each event's arrival time. */
+export function openEventStream(base: string, token: string, onEvent: (type: string, at: number) => void): Promise<http.ClientRequest> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(`${base}/api/events`, { agent: false, headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' } }, (res) => {
+      if (res.statusCode !== 200) {
+        reject(new Error(`events: ${res.statusCode}`));
+        return;
+      }
+      res.setEncoding('utf8');
+      let buffer = '';
+      res.on('data', (chunk: string) => {
+        const at = performance.now();
+        buffer += chunk;
+        let end: number;
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const type = /^event: (.+)$/m.exec(block)?.[1];
+          if (type) onEvent(type, at);
+        }
+      });
+      resolve(req);
+    });
+    req.on('error', reject);
+  });
+}

@@ -1,0 +1,84 @@
+import { randomBytes } from 'node:crypto';
+import { InvalidInputError } from '../errors.js';
+import { assertProjectId } from '../ids.js';
+import { msToSeconds } from '../time.js';
+
+/**
+ * A record node (a relocation, an undo): role `code`, caller `ROOT`, no predecessor, so
+ * appending it never moves the head; `display: 'runtime'` in front of its own metadata.
+ */
+export function recordNode<Name extends string, Meta extends Record<string, unknown>>(
+  input: { idPrefix: string; name: Name; output: string; metadata: Meta },
+  seq: number,
+  createdAtSeconds: number,
+) {
+  return {
+    id: `${input.idPrefix}_${randomBytes(5).toString('hex')}`,
+    created_at: createdAtSeconds,
+    seq,
+    role: 'code' as const,
+    name: input.name,
+    input: null,
+    output: input.output,
+    caller: 'ROOT' as const,
+    predecessor: null,
+    reads: [] as never[],
+    metadata: { display: 'runtime' as const, ...input.metadata },
+  };
+}
+
+/**
+ * The `project/relocate` record node (FORMAT.md, operations.zh.md "relocate 记录节点"). A
+ * repaired folder changes where every later turn runs, so it goes into the session graph. It
+ * has the shape of a context record: role `code`, caller `ROOT`, no predecessor, so appending
+ * it never moves the head.
+ */
+
+export const RELOCATE_NODE_NAME = 'project/relocate';
+
+export interface RelocateNode {
+  id: string;
+  created_at: number;
+  seq: number;
+  role: 'code';
+  name: typeof RELOCATE_NODE_NAME;
+  input: null;
+  output: string;
+  caller: 'ROOT';
+  predecessor: null;
+  reads: never[];
+  metadata: { display: 'runtime'; project_id: string; old_path: string; new_path: string };
+}
+
+export interface BuildRelocateNodeInput {
+  oldPath: string;
+  newPath: string;
+  projectId: string;
+  /** The session's next seq. */
+  seq: number;
+  /** Milliseconds since the epoch (default now); stored as Unix seconds like every node time. */
+  now?: number;
+}
+
+export function buildRelocateNode(input: BuildRelocateNodeInput): RelocateNode {
+  return relocateNode(input, input.seq, msToSeconds(input.now ?? Date.now()));
+}
+
+/** The same with the node time in Unix seconds, as the session store keeps it. */
+export function relocateNode(input: Omit<BuildRelocateNodeInput, 'seq' | 'now'>, seq: number, createdAtSeconds: number): RelocateNode {
+  assertProjectId(input.projectId);
+  if (!Number.isSafeInteger(seq) || seq < 0) throw new InvalidInputError(`invalid seq: ${seq}`);
+  if (typeof input.newPath !== 'string' || input.newPath === '') throw new InvalidInputError('new path is required');
+  const oldPath = typeof input.oldPath === 'string' ? input.oldPath : '';
+  return recordNode(
+    {
+      idPrefix: 'reloc',
+      name: RELOCATE_NODE_NAME,
+      // OpenProgram writes "(unset)" when the project had no path before.
+      output: `${oldPath || '(unset)'} → ${input.newPath}`,
+      metadata: { project_id: input.projectId, old_path: oldPath, new_path: input.newPath },
+    },
+    seq,
+    createdAtSeconds,
+  );
+}
