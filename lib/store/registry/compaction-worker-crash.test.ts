@@ -1,15 +1,14 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../testing/temp-store.js';
 import { readRegistryOnDisk } from '../testing/registry-on-disk.js';
+import { REPO_ROOT as ROOT, runAndKill, SAY_SOURCE } from '../testing/kill-harness.js';
 
-const ROOT = join(import.meta.dirname, '..', '..', '..');
 const KILLS = 8;
 
 /** A registry writer whose every compaction runs in the worker (log bound 1 KB), acknowledging each durable change. */
-const WRITER = (sessionsDir: string, cycle: number): string => `
+const WRITER = (sessionsDir: string, cycle: number): string => `${SAY_SOURCE}
   import { existsSync } from 'node:fs';
   import { join } from 'node:path';
   import { Registry } from ${JSON.stringify(join(ROOT, 'lib/store/registry/registry.ts'))};
@@ -24,7 +23,6 @@ const WRITER = (sessionsDir: string, cycle: number): string => `
   const writer = new RegistryWriter(dir, registry, { compactBytes: 1024, workerMinEntries: 0 });
   writer.begin(segments, 0);
   if (!existsSync(join(dir, 'index.json'))) writer.flushSync();
-  const say = (line) => process.stdout.write(JSON.stringify(line) + '\\n');
   say({ ready: true });
   let random = ${cycle * 7919 + 17};
   const pick = (n) => { random = (random * 1103515245 + 12345) % 2147483648; return random % n; };
@@ -42,34 +40,6 @@ const WRITER = (sessionsDir: string, cycle: number): string => `
 
 type Op = { id: string; title: string | null };
 
-function runAndKill(script: string, delayMs: number): Promise<{ acked: Op[]; inFlight: Op | null; compactions: number }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    const acked: Op[] = [];
-    let inFlight: Op | null = null;
-    let compactions = 0;
-    let buffer = '';
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.stdout.on('data', (chunk: Buffer) => {
-      buffer += chunk.toString();
-      let end: number;
-      while ((end = buffer.indexOf('\n')) >= 0) {
-        const line = JSON.parse(buffer.slice(0, end)) as { ready?: true; begin?: Op; ack?: Op; compactions?: number };
-        buffer = buffer.slice(end + 1);
-        if (line.ready) setTimeout(() => child.kill('SIGKILL'), delayMs);
-        if (line.begin) inFlight = line.begin;
-        if (line.ack) {
-          acked.push(line.ack);
-          inFlight = null;
-          compactions = line.compactions ?? compactions;
-        }
-      }
-    });
-    child.on('exit', (code, signal) => (signal === 'SIGKILL' ? resolve({ acked, inFlight, compactions }) : reject(new Error(`writer exited ${code}: ${stderr}`))));
-  });
-}
-
 describe('compaction in a worker, killed at random points', () => {
   const temp = tempDir();
   afterAll(() => temp.cleanup());
@@ -82,8 +52,8 @@ describe('compaction in a worker, killed at random points', () => {
     for (let cycle = 0; cycle < KILLS; cycle++) {
       const script = join(temp.dir, `writer-${cycle}.mts`);
       writeFileSync(script, WRITER(sessionsDir, cycle));
-      const { acked, inFlight, compactions: seen } = await runAndKill(script, 150 + ((cycle * 137) % 400));
-      compactions += seen;
+      const { acked, inFlight, lastAck } = await runAndKill<Op>(script, 150 + ((cycle * 137) % 400));
+      compactions += (lastAck?.compactions as number | undefined) ?? 0;
       for (const op of acked) expected.set(op.id, op.title);
       expect(existsSync(join(sessionsDir, 'index.json'))).toBe(true);
       const onDisk = readRegistryOnDisk(sessionsDir);

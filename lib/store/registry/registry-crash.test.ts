@@ -1,12 +1,11 @@
-import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SessionStore } from '../session-store.js';
 import { tempDir } from '../testing/temp-store.js';
+import { REPO_ROOT as ROOT, runAndKill, SAY_SOURCE } from '../testing/kill-harness.js';
 import type { SessionRow } from '../types.js';
 
-const ROOT = join(import.meta.dirname, '..', '..', '..');
 const KILLS = 20;
 
 /**
@@ -14,10 +13,9 @@ const KILLS = 20;
  * log bound so small that compactions run all the time. Before each operation it prints what it
  * starts, after it what was acknowledged.
  */
-const WRITER = (stateDir: string, cycle: number): string => `
+const WRITER = (stateDir: string, cycle: number): string => `${SAY_SOURCE}
   import { SessionStore } from ${JSON.stringify(join(ROOT, 'lib/store/index.ts'))};
   const store = await SessionStore.open({ stateDir: ${JSON.stringify(stateDir)}, compactBytes: 1024, debounceMs: 30 });
-  const say = (line) => process.stdout.write(JSON.stringify(line) + '\\n');
   say({ ready: true });
   let random = ${cycle * 7919 + 17};
   const pick = (n) => { random = (random * 1103515245 + 12345) % 2147483648; return random % n; };
@@ -43,36 +41,6 @@ type Op = { op: 'create'; id: string } | { op: 'rename'; id: string; title: stri
 interface Expected {
   title: string;
   preview: string | null;
-}
-
-/** Run the writer, kill it with SIGKILL `delayMs` after it is ready; the operations it acknowledged and the one in flight. */
-function runAndKill(script: string, delayMs: number): Promise<{ acked: Op[]; inFlight: Op | null }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    const acked: Op[] = [];
-    let inFlight: Op | null = null;
-    let buffer = '';
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.stdout.on('data', (chunk: Buffer) => {
-      buffer += chunk.toString();
-      let end: number;
-      while ((end = buffer.indexOf('\n')) >= 0) {
-        const line = JSON.parse(buffer.slice(0, end)) as { ready?: true; begin?: Op; ack?: Op };
-        buffer = buffer.slice(end + 1);
-        if (line.ready) setTimeout(() => child.kill('SIGKILL'), delayMs);
-        if (line.begin) inFlight = line.begin;
-        if (line.ack) {
-          acked.push(line.ack);
-          inFlight = null;
-        }
-      }
-    });
-    child.on('exit', (code, signal) => {
-      if (signal !== 'SIGKILL') reject(new Error(`writer exited with ${code}: ${stderr}`));
-      else resolve({ acked, inFlight });
-    });
-  });
 }
 
 function allRows(store: SessionStore): SessionRow[] {
@@ -106,7 +74,7 @@ describe('registry crash safety', () => {
       const script = join(stateDir, `writer-${cycle}.mts`);
       writeFileSync(script, WRITER(stateDir, cycle));
       seed = (seed * 48271) % 2147483647;
-      const { acked, inFlight } = await runAndKill(script, 30 + (seed % 300));
+      const { acked, inFlight } = await runAndKill<Op>(script, 30 + (seed % 300));
       changes += acked.length;
       for (const op of acked) apply(model, op);
 
