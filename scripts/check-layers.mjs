@@ -76,13 +76,12 @@ export const LAYERS = [
  */
 export const STORE_ROOT = 'lib/store/';
 export const STORE_ORDER = [
-  ['fs/'],
   ['errors.ts', 'ids.ts', 'types.ts', 'events.ts', 'text.ts', 'time.ts', 'json-depth.ts'],
   ['git/'],
   ['repo/', 'dag/'],
   ['registry/', 'titles/', 'projects/', 'recovery/'],
   // the session cache and locks, and what operations share
-  ['session/', 'store-context.ts'],
+  ['session/'],
   ['operations/'],
   ['session-store.ts', 'index.ts'],
   ['testing/'],

@@ -3,8 +3,8 @@ import { dirname } from 'node:path';
 import { ConflictError, NotFoundError, PreconditionError } from '../errors.js';
 import { assertProjectId } from '../ids.js';
 import { DIR_MODE } from '../../fs/atomic-write.js';
-import { saveLocations } from '../registry/locations.js';
-import { defaultRepoDir, projectRepoDir, toRow, type StoreContext } from '../store-context.js';
+import { saveLocations } from '../session/locations.js';
+import { defaultRepoDir, projectRepoDir, toRow, type StoreContext } from '../session/store-context.js';
 import type { SessionRow } from '../types.js';
 import { updateSessionFields, withSession } from '../session/session-access.js';
 

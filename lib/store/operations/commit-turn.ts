@@ -12,7 +12,7 @@ import {
   type CommitState,
 } from '../repo/session-git.js';
 import { sliceCodePoints } from '../text.js';
-import type { OpenSession, RunningTurn, StoreContext } from '../store-context.js';
+import type { OpenSession, RunningTurn, StoreContext } from '../session/store-context.js';
 import { FINAL_STATUSES, type SessionStatus, type StoredNode } from '../types.js';
 import { updateSessionFields, withSession } from '../session/session-access.js';
 import { ensureCommitState, headDepth, pendingRetryRefs } from '../session/commit-state.js';

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DIR_MODE, atomicWriteFileSync } from '../../fs/atomic-write.js';
 import { assertNodeId } from '../ids.js';
-import type { StoreContext } from '../store-context.js';
+import type { StoreContext } from '../session/store-context.js';
 import { withSession } from '../session/session-access.js';
 
 /**

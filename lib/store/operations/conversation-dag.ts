@@ -1,6 +1,6 @@
 import { isConversationMessage, callerOf } from '../dag/graph.js';
 import { contentOf, messageRoleOf } from '../dag/message-shape.js';
-import type { StoreContext } from '../store-context.js';
+import type { StoreContext } from '../session/store-context.js';
 import type { BranchInfo } from '../types.js';
 import { branchList } from '../dag/branch.js';
 import { withSession } from '../session/session-access.js';

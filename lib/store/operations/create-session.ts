@@ -6,8 +6,8 @@ import { DIR_MODE } from '../../fs/atomic-write.js';
 import { entryFromMeta } from '../registry/entry.js';
 import { readMeta, writeMeta } from '../repo/session-files.js';
 import { initSessionRepo } from '../repo/session-git.js';
-import { defaultRepoDir, projectRepoDir, toRow, type StoreContext } from '../store-context.js';
-import { saveLocations } from '../registry/locations.js';
+import { defaultRepoDir, projectRepoDir, toRow, type StoreContext } from '../session/store-context.js';
+import { saveLocations } from '../session/locations.js';
 import type { SessionMeta, SessionRow } from '../types.js';
 
 export interface CreateSessionInput {

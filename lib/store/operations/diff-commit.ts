@@ -3,7 +3,7 @@ import { assertCommitId } from '../ids.js';
 import { runGit, splitNul } from '../git/git-cli.js';
 import { EMPTY_TREE_OID } from '../repo/git-objects.js';
 import { readCommitObject } from '../repo/session-git.js';
-import type { StoreContext } from '../store-context.js';
+import type { StoreContext } from '../session/store-context.js';
 import { withSession } from '../session/session-access.js';
 import { pairBlocks, parseNameStatus, splitPatch, type CommitDiff } from '../repo/diff-parse.js';
 

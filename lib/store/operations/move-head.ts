@@ -1,7 +1,7 @@
 import { InvalidInputError, NotFoundError } from '../errors.js';
 import { assertNodeId } from '../ids.js';
 import { isConversationMessage } from '../dag/graph.js';
-import type { StoreContext } from '../store-context.js';
+import type { StoreContext } from '../session/store-context.js';
 import { updateSessionFields, withSession } from '../session/session-access.js';
 import { recordRetryRef } from '../session/commit-state.js';
 

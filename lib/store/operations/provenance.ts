@@ -3,7 +3,7 @@ import { toMessage } from '../dag/message-shape.js';
 import { readCommits, type RawCommit } from '../repo/commit-log.js';
 import { readHistoryBody } from '../repo/session-git.js';
 import { secondsToMs } from '../time.js';
-import type { StoreContext } from '../store-context.js';
+import type { StoreContext } from '../session/store-context.js';
 import type { Message } from '../types.js';
 import { ensureCommitState } from '../session/commit-state.js';
 import { withSession } from '../session/session-access.js';

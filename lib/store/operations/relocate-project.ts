@@ -1,7 +1,7 @@
 import { InvalidInputError, NotFoundError } from '../errors.js';
 import { assertProjectId, isSessionId } from '../ids.js';
 import { relocateNode } from '../dag/record-nodes.js';
-import type { StoreContext } from '../store-context.js';
+import type { StoreContext } from '../session/store-context.js';
 import type { StoredNode } from '../types.js';
 import { appendRecordNode } from '../session/append-node.js';
 

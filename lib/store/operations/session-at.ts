@@ -9,7 +9,7 @@ import { parseTree } from '../repo/git-objects.js';
 import { readCommitObject, readHistoryBody } from '../repo/session-git.js';
 import { parseNodeText } from '../repo/session-files.js';
 import { secondsToMs } from '../time.js';
-import type { StoreContext } from '../store-context.js';
+import type { StoreContext } from '../session/store-context.js';
 import type { BranchMessage, StoredNode } from '../types.js';
 import { branchMessages } from '../dag/branch.js';
 import { withSession } from '../session/session-access.js';

@@ -1,5 +1,5 @@
 import { resolveAttachment, saveAttachment, type AttachmentUpload, type ResolvedAttachment, type SavedAttachment } from '../repo/attachments.js';
-import type { StoreContext } from '../store-context.js';
+import type { StoreContext } from '../session/store-context.js';
 import { withSession } from '../session/session-access.js';
 
 /** Files uploaded into a session: workdir/attachments/ of its repo, committed with the turn. */

@@ -1,5 +1,5 @@
 import { InvalidInputError } from '../errors.js';
-import { toRow, type StoreContext } from '../store-context.js';
+import { toRow, type StoreContext } from '../session/store-context.js';
 import type { SessionRow } from '../types.js';
 import { updateSessionFields, withSession } from '../session/session-access.js';
 

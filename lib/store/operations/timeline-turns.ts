@@ -5,7 +5,7 @@ import { projectCommitSummaries, type ProjectCommitSummary } from '../projects/i
 import { listBranchRefs } from '../repo/commit-log.js';
 import { parseNodeFileName } from '../repo/session-files.js';
 import { firstLineOf } from '../text.js';
-import type { OpenSession, StoreContext } from '../store-context.js';
+import type { OpenSession, StoreContext } from '../session/store-context.js';
 import type { MessageRole, TurnCommitInfo } from '../types.js';
 import { listCommits } from '../session/commit-page.js';
 import { withSession } from '../session/session-access.js';

@@ -1,6 +1,6 @@
 import { InvalidInputError, PreconditionError } from '../errors.js';
 import { recordNode } from '../dag/record-nodes.js';
-import type { StoreContext } from '../store-context.js';
+import type { StoreContext } from '../session/store-context.js';
 import { appendRecordNode } from '../session/append-node.js';
 import { withSession } from '../session/session-access.js';
 

@@ -3,7 +3,7 @@ import { renameSync } from 'node:fs';
 import { link, open, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { FILE_MODE } from '../fs/atomic-write.js';
+import { FILE_MODE } from '../../fs/atomic-write.js';
 import type { RegistryEntry } from '../types.js';
 
 /** A slice of a compaction holds the main thread at most this long before it awaits a write. */

@@ -1,7 +1,7 @@
 import { closeSync, constants, ftruncateSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { open, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { atomicWriteFileSync, FILE_MODE } from '../fs/atomic-write.js';
+import { atomicWriteFileSync, FILE_MODE } from '../../fs/atomic-write.js';
 import { chunkOf, type Change, type Registry } from './registry.js';
 import { installSnapshot, snapshotTmpPath, writeSnapshot } from './compaction.js';
 import { CompactionWorker } from './compaction-worker.js';

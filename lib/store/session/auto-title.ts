@@ -1,5 +1,5 @@
 import { branchMessages } from '../dag/branch.js';
-import type { OpenSession, StoreContext } from '../store-context.js';
+import type { OpenSession, StoreContext } from './store-context.js';
 import { cleanModelTitle, titleFromText } from '../titles/truncate.js';
 import { RETITLE_AT_TURNS } from '../titles/title-model.js';
 import { titleRequest } from '../titles/title-request.js';

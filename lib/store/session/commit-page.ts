@@ -4,7 +4,7 @@ import { assertCommitId } from '../ids.js';
 import type { RawCommit } from '../repo/commit-log.js';
 import { readTurnLog } from '../repo/turn-log.js';
 import { secondsToMs } from '../time.js';
-import type { StoreContext } from '../store-context.js';
+import type { StoreContext } from './store-context.js';
 import type { TurnCommitInfo } from '../types.js';
 import { ensureCommitState, headDepth } from './commit-state.js';
 import { withSession } from './session-access.js';

@@ -1,7 +1,7 @@
 import { writeBranchRef, countCommits } from '../repo/commit-log.js';
 import { writeMeta } from '../repo/session-files.js';
 import { loadCommitState, readCommitObject, readHistoryBody, type CommitState } from '../repo/session-git.js';
-import type { OpenSession } from '../store-context.js';
+import type { OpenSession } from './store-context.js';
 
 /** The last commit's state; once loaded, appends keep `uncommitted` so a commit never rescans. */
 export async function ensureCommitState(session: OpenSession): Promise<CommitState> {

@@ -1,18 +1,18 @@
 import { join, resolve } from 'node:path';
 import { LRUCache } from 'lru-cache';
-import type { Registry } from './registry/registry.js';
-import type { RegistryWriter } from './registry/index-file.js';
-import type { StoreEvents } from './events.js';
-import type { KeyedLock } from '../fs/keyed-lock.js';
-import { isInside as isInsidePath } from '../fs/real-path.js';
-import type { RepackQueue } from './repo/repack.js';
-import type { CommitState } from './repo/session-git.js';
-import type { SessionGraph } from './dag/graph.js';
-import type { TitleModel } from './titles/title-model.js';
-import type { ProjectStore, ProjectTurnSnapshot } from './projects/index.js';
-import type { FileRecovery } from './recovery/file-recovery.js';
-import type { RegistryEntry, SessionMeta, SessionRow } from './types.js';
-import { secondsToMs } from './time.js';
+import type { Registry } from '../registry/registry.js';
+import type { RegistryWriter } from '../registry/index-file.js';
+import type { StoreEvents } from '../events.js';
+import type { KeyedLock } from '../../fs/keyed-lock.js';
+import { isInside as isInsidePath } from '../../fs/real-path.js';
+import type { RepackQueue } from '../repo/repack.js';
+import type { CommitState } from '../repo/session-git.js';
+import type { SessionGraph } from '../dag/graph.js';
+import type { TitleModel } from '../titles/title-model.js';
+import type { ProjectStore, ProjectTurnSnapshot } from '../projects/index.js';
+import type { FileRecovery } from '../recovery/file-recovery.js';
+import type { RegistryEntry, SessionMeta, SessionRow } from '../types.js';
+import { secondsToMs } from '../time.js';
 
 /** A session loaded from disk: what every read and write of it works on. */
 export interface OpenSession {

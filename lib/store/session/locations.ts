@@ -1,8 +1,8 @@
 import { readFileSync, realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { atomicWriteFileSync } from '../fs/atomic-write.js';
+import { atomicWriteFileSync } from '../../fs/atomic-write.js';
 import { isSessionId } from '../ids.js';
-import { isInside, type StoreContext } from '../store-context.js';
+import { isInside, type StoreContext } from './store-context.js';
 
 export const LOCATIONS_FILE = 'locations.json';
 

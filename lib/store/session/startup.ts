@@ -2,13 +2,13 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { isSessionId } from '../ids.js';
 import { readMeta, writeMeta } from '../repo/session-files.js';
-import { repoDirOf, type StoreContext } from '../store-context.js';
-import { removeSessionFiles } from '../operations/delete-session.js';
+import { repoDirOf, type StoreContext } from './store-context.js';
+import { removeSessionFilesSync } from './remove-files.js';
 import type { RegistryEntry } from '../types.js';
-import { normaliseEntryInPlace } from './entry.js';
-import { readIndexFile, readJournal } from './index-file.js';
+import { normaliseEntryInPlace } from '../registry/entry.js';
+import { readIndexFile, readJournal } from '../registry/index-file.js';
 import { entryFromDir, rebuildEntries } from './rebuild.js';
-import { listSegments, readLog } from './registry-log.js';
+import { listSegments, readLog } from '../registry/registry-log.js';
 
 export const EMPTY_SHELL_AGE_SECONDS = 3600;
 
@@ -75,7 +75,7 @@ export async function startUp(ctx: StoreContext): Promise<StartupReport> {
     const dir = repoDirOf(ctx, entry.id);
     if (!existsSync(join(dir, 'meta.json'))) continue; // unreachable right now: keep
     if (existsSync(join(dir, 'history'))) continue;
-    removeSessionFiles(ctx, entry.id);
+    removeSessionFilesSync(ctx, entry.id);
     ctx.registry.delete(entry.id);
     report.sweptShells.push(entry.id);
   }

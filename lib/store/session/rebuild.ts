@@ -3,11 +3,11 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { isProjectId, isSessionId } from '../ids.js';
 import { HISTORY_DIR, META_FILE, parseNodeFileName } from '../repo/session-files.js';
-import { defaultRepoDir, type StoreContext } from '../store-context.js';
+import { defaultRepoDir, type StoreContext } from './store-context.js';
 import type { RegistryEntry, SessionMeta } from '../types.js';
-import { entryFromMeta } from './entry.js';
+import { entryFromMeta } from '../registry/entry.js';
 import { saveLocations } from './locations.js';
-import { previewOf } from './preview.js';
+import { previewOf } from '../registry/preview.js';
 
 /**
  * A rebuild reads synchronously in slices of this long, then yields to the event loop: three small
