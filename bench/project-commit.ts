@@ -6,7 +6,6 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { scratchDir } from './scratch.js';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { beginProjectTurn, finishProjectTurn } from '../lib/store/projects/index.js';

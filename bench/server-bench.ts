@@ -7,7 +7,6 @@ import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { benchRequest, openEventStream } from './http-client.js';
 import { scratchDir } from './scratch.js';
 import http from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { AuthStore } from '../lib/auth/index.js';

@@ -1,4 +1,4 @@
-import { appendMessage, createSession, expect, getSession, mutate, query, storeSnapshot, test, type BranchMessage, type Message, type NodePage } from '../fixtures';
+import { appendMessage, createSession, expect, getSession, mutate, query, storeSnapshot, test, type BranchMessage, type NodePage } from '../fixtures';
 
 interface BranchInfo {
   headId: string;

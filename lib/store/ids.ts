@@ -8,6 +8,8 @@ export const NODE_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 export const PROJECT_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 export const COMMIT_ID_PATTERN = /^[0-9a-f]{40}$/;
 export const RESERVED_SESSION_IDS: ReadonlySet<string> = new Set(['projects']);
+/** The project every session belongs to until it is bound to another (FORMAT.md `project_id`). */
+export const DEFAULT_PROJECT_ID = 'default';
 const SESSION_ID = SESSION_ID_PATTERN;
 const NODE_ID = NODE_ID_PATTERN;
 const PROJECT_ID = PROJECT_ID_PATTERN;
@@ -44,6 +46,12 @@ export function assertCommitId(value: unknown): string {
   if (typeof value !== 'string' || !COMMIT_ID.test(value)) {
     throw new InvalidInputError(`invalid commit id: ${describe(value)}`);
   }
+  return value;
+}
+
+/** A turn number: a positive integer (turn 1 is the first turn of a session). */
+export function assertTurnNumber(value: unknown): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) throw new InvalidInputError(`invalid turn number: ${describe(value)}`);
   return value;
 }
 

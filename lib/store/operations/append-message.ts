@@ -1,11 +1,8 @@
 import { ConflictError, InvalidInputError, NotFoundError } from '../errors.js';
-import { assertNodeId, newNodeId } from '../ids.js';
+import { assertNodeId } from '../ids.js';
 import { contentOf, nodeRoleOf, toMessage } from '../dag/message-shape.js';
-import { isConversationMessage } from '../dag/graph.js';
-import { previewOf } from '../registry/preview.js';
-import { nodeFileName, writeMetaInPlace, writeNodeFile } from '../repo/session-files.js';
-import { changedRowFields, type OpenSession, type StoreContext } from '../session/store-context.js';
-import type { Message, MessageRole, RegistryEntry, StoredNode } from '../types.js';
+import { type StoreContext } from '../session/store-context.js';
+import type { Message, MessageRole, StoredNode } from '../types.js';
 import { withSession } from '../session/session-access.js';
 import { uniqueNodeId, writeNode } from '../session/append-node.js';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../json-depth.js';

@@ -1,10 +1,11 @@
 import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ConflictError, NotFoundError, PreconditionError } from '../errors.js';
-import { assertProjectId } from '../ids.js';
+import { DEFAULT_PROJECT_ID, assertProjectId } from '../ids.js';
 import { DIR_MODE } from '../../fs/atomic-write.js';
-import { saveLocations } from '../session/locations.js';
-import { defaultRepoDir, projectRepoDir, toRow, type StoreContext } from '../session/store-context.js';
+import { saveLocations, defaultRepoDir, projectRepoDir } from '../session/locations.js';
+import { type StoreContext } from '../session/store-context.js';
+import { toRow } from '../registry/row.js';
 import type { SessionRow } from '../types.js';
 import { updateSessionFields, withSession } from '../session/session-access.js';
 
@@ -20,30 +21,30 @@ export function setSessionProject(ctx: StoreContext, sessionId: string, projectI
   return withSession(ctx, sessionId, async (session) => {
     const current = ctx.registry.get(sessionId)!.project_id;
     if (current === projectId) {
-      if (projectId !== 'default' && ctx.projects.has(projectId)) await ctx.projects.addSession(projectId, sessionId);
+      if (projectId !== DEFAULT_PROJECT_ID && ctx.projects.has(projectId)) await ctx.projects.addSession(projectId, sessionId);
       return toRow(ctx, ctx.registry.get(sessionId)!);
     }
     const frozen = (typeof session.meta.turn_count === 'number' && session.meta.turn_count > 0) || session.graph.bySeq.length > 0;
     if (frozen) throw new ConflictError(FROZEN_ERROR);
     if (!ctx.projects.has(projectId)) throw new NotFoundError(`unknown project: ${projectId}`);
-    if (projectId !== 'default') {
+    if (projectId !== DEFAULT_PROJECT_ID) {
       const where = await ctx.projects.workdirState(projectId);
       if (where.state === 'missing') throw new PreconditionError(`the folder of project ${ctx.projects.nameOf(projectId)} is missing (${where.path}); repair it first`);
     }
 
-    const target = projectId === 'default' ? defaultRepoDir(ctx, sessionId) : projectRepoDir(ctx, projectId, sessionId);
+    const target = projectId === DEFAULT_PROJECT_ID ? defaultRepoDir(ctx, sessionId) : projectRepoDir(ctx, projectId, sessionId);
     if (existsSync(target)) throw new ConflictError(`a directory is already in the way at ${target}`);
     ctx.writer.journal(sessionId);
     mkdirSync(dirname(target), { recursive: true, mode: DIR_MODE });
     renameSync(session.dir, target);
-    if (projectId === 'default') ctx.locations.delete(sessionId);
+    if (projectId === DEFAULT_PROJECT_ID) ctx.locations.delete(sessionId);
     else ctx.locations.set(sessionId, target);
     saveLocations(ctx);
     session.dir = target;
     session.commit = null; // paths changed; reload lazily
 
-    if (current !== 'default') await ctx.projects.removeSession(current, sessionId).catch(() => false);
-    if (projectId !== 'default') await ctx.projects.addSession(projectId, sessionId);
+    if (current !== DEFAULT_PROJECT_ID) await ctx.projects.removeSession(current, sessionId).catch(() => false);
+    if (projectId !== DEFAULT_PROJECT_ID) await ctx.projects.addSession(projectId, sessionId);
     return toRow(ctx, await updateSessionFields(ctx, session, { project_id: projectId }));
   });
 }

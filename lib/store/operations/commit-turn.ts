@@ -1,22 +1,16 @@
 import { ConflictError, InvalidInputError, PreconditionError } from '../errors.js';
 import { beginProjectTurn, finishProjectTurn, normalizeProjectPath, type ProjectTurnSnapshot } from '../projects/index.js';
-import { countCommits, writeBranchRef } from '../repo/commit-log.js';
+import { writeBranchRef } from '../repo/commit-log.js';
 import { REPACK_LOOSE_BYTES } from '../repo/repack.js';
 import { parseNodeFileName, writeMeta } from '../repo/session-files.js';
-import {
-  commitTurnFiles,
-  hasTurnChanges,
-  loadCommitState,
-  readCommitObject,
-  readHistoryBody,
-  type CommitState,
-} from '../repo/session-git.js';
+import { commitTurnFiles, hasTurnChanges } from '../repo/session-git.js';
 import { sliceCodePoints } from '../text.js';
 import type { OpenSession, RunningTurn, StoreContext } from '../session/store-context.js';
 import { FINAL_STATUSES, type SessionStatus, type StoredNode } from '../types.js';
 import { updateSessionFields, withSession } from '../session/session-access.js';
 import { ensureCommitState, headDepth, pendingRetryRefs } from '../session/commit-state.js';
 import { maybeAutoTitle } from '../session/auto-title.js';
+import { DEFAULT_PROJECT_ID } from '../ids.js';
 
 export interface BeginTurnResult {
   turn: number;
@@ -35,7 +29,7 @@ export function beginTurn(ctx: StoreContext, sessionId: string): Promise<BeginTu
     const projectId = ctx.registry.get(sessionId)!.project_id;
     let projectPath: string | null = null;
     let snapshot: ProjectTurnSnapshot | null = null;
-    if (projectId !== 'default' && ctx.projects.has(projectId)) {
+    if (projectId !== DEFAULT_PROJECT_ID && ctx.projects.has(projectId)) {
       const where = await ctx.projects.workdirState(projectId);
       if (where.state === 'missing') {
         throw new PreconditionError(`the folder of project ${ctx.projects.nameOf(projectId)} is missing (${where.path}); repair it with relocate before starting a turn`);

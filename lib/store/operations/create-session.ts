@@ -1,13 +1,13 @@
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { ConflictError, InvalidInputError, NotFoundError } from '../errors.js';
-import { assertProjectId, assertSessionId, newSessionId } from '../ids.js';
+import { DEFAULT_PROJECT_ID, assertProjectId, assertSessionId, newSessionId } from '../ids.js';
 import { DIR_MODE } from '../../fs/atomic-write.js';
 import { entryFromMeta } from '../registry/entry.js';
 import { readMeta, writeMeta } from '../repo/session-files.js';
 import { initSessionRepo } from '../repo/session-git.js';
-import { defaultRepoDir, projectRepoDir, toRow, type StoreContext } from '../session/store-context.js';
-import { saveLocations } from '../session/locations.js';
+import { type StoreContext } from '../session/store-context.js';
+import { defaultRepoDir, projectRepoDir, saveLocations } from '../session/locations.js';
+import { toRow } from '../registry/row.js';
 import type { SessionMeta, SessionRow } from '../types.js';
 
 export interface CreateSessionInput {
@@ -28,14 +28,14 @@ export interface CreateSessionInput {
  */
 export async function createSession(ctx: StoreContext, input: CreateSessionInput): Promise<{ row: SessionRow; created: boolean }> {
   const id = input.id === undefined ? newSessionId() : assertSessionId(input.id);
-  const projectId = input.projectId === undefined ? 'default' : assertProjectId(input.projectId);
+  const projectId = input.projectId === undefined ? DEFAULT_PROJECT_ID : assertProjectId(input.projectId);
   if (input.title !== undefined && typeof input.title !== 'string') throw new InvalidInputError('title must be a string');
   return ctx.locks.run(id, async () => {
     const existing = ctx.registry.get(id);
     if (existing) return { row: toRow(ctx, existing), created: false };
     if (!ctx.projects.has(projectId)) throw new NotFoundError(`unknown project: ${projectId}`);
 
-    const dir = projectId === 'default' ? defaultRepoDir(ctx, id) : projectRepoDir(ctx, projectId, id);
+    const dir = projectId === DEFAULT_PROJECT_ID ? defaultRepoDir(ctx, id) : projectRepoDir(ctx, projectId, id);
     const onDisk = readMeta(dir);
     if (onDisk && onDisk.id !== id) throw new ConflictError(`the directory for ${id} holds another session`);
     ctx.writer.journal(id);
@@ -80,7 +80,7 @@ export async function createSession(ctx: StoreContext, input: CreateSessionInput
     const entry = entryFromMeta(meta, id, typeof meta.preview === 'string' ? meta.preview : null);
     ctx.registry.set(entry);
     await ctx.writer.writeNow();
-    if (projectId !== 'default') await ctx.projects.addSession(projectId, id);
+    if (projectId !== DEFAULT_PROJECT_ID) await ctx.projects.addSession(projectId, id);
     const row = toRow(ctx, entry);
     ctx.events.emit('session_created', row);
     return { row, created: true };

@@ -1,6 +1,7 @@
 import { InvalidInputError } from '../errors.js';
 import { encodeCursor } from '../registry/registry.js';
-import { toRow, type StoreContext } from '../session/store-context.js';
+import { type StoreContext } from '../session/store-context.js';
+import { toRow } from '../registry/row.js';
 import type { ListFilter, ListOptions, ListPage, SessionDetail } from '../types.js';
 import { withSession } from '../session/session-access.js';
 

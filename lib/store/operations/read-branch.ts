@@ -1,9 +1,8 @@
 import { InvalidInputError, NotFoundError } from '../errors.js';
 import { assertNodeId } from '../ids.js';
-import { isConversationMessage, type SessionGraph } from '../dag/graph.js';
+import { isConversationMessage } from '../dag/graph.js';
 import { toMessage } from '../dag/message-shape.js';
-import { secondsToMs } from '../time.js';
-import type { BranchInfo, BranchMessage, Message, SessionMeta, StoredNode } from '../types.js';
+import type { BranchInfo, BranchMessage, Message } from '../types.js';
 import { withSession } from '../session/session-access.js';
 import { branchList, branchMessages } from '../dag/branch.js';
 

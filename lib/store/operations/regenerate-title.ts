@@ -1,7 +1,8 @@
 import { PreconditionError } from '../errors.js';
 import { branchMessages } from '../dag/branch.js';
 import { updateSessionFields, withSession } from '../session/session-access.js';
-import { toRow, type StoreContext } from '../session/store-context.js';
+import { type StoreContext } from '../session/store-context.js';
+import { toRow } from '../registry/row.js';
 import { cleanModelTitle } from '../titles/truncate.js';
 import { titleRequest } from '../titles/title-request.js';
 import type { SessionRow } from '../types.js';

@@ -1,5 +1,6 @@
 import { InvalidInputError } from '../errors.js';
-import { toRow, type StoreContext } from '../session/store-context.js';
+import { type StoreContext } from '../session/store-context.js';
+import { toRow } from '../registry/row.js';
 import type { SessionRow } from '../types.js';
 import { updateSessionFields, withSession } from '../session/session-access.js';
 

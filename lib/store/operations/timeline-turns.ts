@@ -9,6 +9,7 @@ import type { OpenSession, StoreContext } from '../session/store-context.js';
 import type { MessageRole, TurnCommitInfo } from '../types.js';
 import { listCommits } from '../session/commit-page.js';
 import { withSession } from '../session/session-access.js';
+import { DEFAULT_PROJECT_ID } from '../ids.js';
 
 /** A node a turn added, enough to list it: its role and the first line of its text. */
 export interface TurnNodeSummary {
@@ -96,7 +97,7 @@ async function retryForksByCommit(repoDir: string): Promise<Map<string, string[]
 
 /** The page's project commits from the project repo; a missing folder or unreadable repo gives none (the sha stays). */
 async function projectDetails(ctx: StoreContext, projectId: string, shas: string[]): Promise<Map<string, ProjectCommitSummary>> {
-  if (shas.length === 0 || projectId === 'default' || !ctx.projects.has(projectId)) return new Map();
+  if (shas.length === 0 || projectId === DEFAULT_PROJECT_ID || !ctx.projects.has(projectId)) return new Map();
   try {
     const where = await ctx.projects.workdirState(projectId);
     if (where.state === 'missing') return new Map();

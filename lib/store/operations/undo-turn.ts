@@ -1,4 +1,5 @@
-import { InvalidInputError, PreconditionError } from '../errors.js';
+import { PreconditionError } from '../errors.js';
+import { DEFAULT_PROJECT_ID, assertTurnNumber } from '../ids.js';
 import { recordNode } from '../dag/record-nodes.js';
 import type { StoreContext } from '../session/store-context.js';
 import { appendRecordNode } from '../session/append-node.js';
@@ -12,14 +13,9 @@ export interface UndoOutcome {
   nodeId: string;
 }
 
-function assertTurn(turn: unknown): number {
-  if (typeof turn !== 'number' || !Number.isSafeInteger(turn) || turn < 1) throw new InvalidInputError('turn must be a positive integer');
-  return turn;
-}
-
 async function projectPathOf(ctx: StoreContext, sessionId: string): Promise<string> {
   const projectId = await withSession(ctx, sessionId, () => ctx.registry.get(sessionId)!.project_id);
-  if (projectId === 'default' || !ctx.projects.has(projectId)) {
+  if (projectId === DEFAULT_PROJECT_ID || !ctx.projects.has(projectId)) {
     throw new PreconditionError('this session has no project repository, so there are no file edits to undo');
   }
   const where = await ctx.projects.workdirState(projectId);
@@ -41,7 +37,7 @@ export function redoTurn(ctx: StoreContext, sessionId: string, turn: number): Pr
 }
 
 async function moveTurn(ctx: StoreContext, sessionId: string, turn: number, direction: 'undo' | 'redo'): Promise<UndoOutcome> {
-  assertTurn(turn);
+  assertTurnNumber(turn);
   if (ctx.turns.has(sessionId)) throw new PreconditionError(`a turn is running in this session; ${direction} after it ends`);
   const path = await projectPathOf(ctx, sessionId);
   const { method, commit, paths } = await ctx.recovery.moveTurn(direction, sessionId, turn, path);

@@ -1,7 +1,7 @@
 import { lstat, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ConflictError, ForbiddenPathError, InvalidInputError, PreconditionError } from '../errors.js';
-import { assertSessionId } from '../ids.js';
+import { ConflictError, ForbiddenPathError, PreconditionError } from '../errors.js';
+import { assertSessionId, assertTurnNumber } from '../ids.js';
 import { realpathOrNull } from './allowed-roots.js';
 import { AGENT_EMAIL, agentCommitMessage, agentName } from './commit-message.js';
 import {
@@ -202,7 +202,7 @@ export async function finishProjectTurn(
   options: FinishProjectTurnOptions,
 ): Promise<FinishProjectTurnResult> {
   assertSessionId(options.sessionId);
-  if (!Number.isSafeInteger(options.turn) || options.turn < 1) throw new InvalidInputError(`invalid turn number: ${options.turn}`);
+  assertTurnNumber(options.turn);
   const written = options.writtenPaths ? [...new Set(options.writtenPaths.map(normalizeProjectPath))] : null;
   if (written && written.length === 0) return skipped('nothing_to_commit', 'the agent changed no files in the project');
   if (options.autoCommit === false) return skipped('disabled', 'auto-commit is off for this project; the agent\'s edits are left uncommitted');

@@ -2,7 +2,8 @@ import { existsSync, mkdirSync, readFileSync, renameSync, symlinkSync, writeFile
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConflictError, ForbiddenPathError, InvalidInputError, NotFoundError, PreconditionError } from '../errors.js';
-import { DEFAULT_PROJECT_ID, ProjectStore } from './project-store.js';
+import { DEFAULT_PROJECT_ID } from '../ids.js';
+import { ProjectStore } from './project-store.js';
 import { slugify } from './project-names.js';
 import { cleanupTempDirs, git, head, makeRepo, tempDir, writeFiles } from '../testing/project-repos.js';
 

@@ -3,7 +3,7 @@ import { mkdir, stat } from 'node:fs/promises';
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import { ConflictError, ForbiddenPathError, InvalidInputError, NotFoundError, PreconditionError } from '../errors.js';
 import { DIR_MODE } from '../../fs/atomic-write.js';
-import { assertProjectId, assertSessionId, isProjectId, isSessionId } from '../ids.js';
+import { DEFAULT_PROJECT_ID, assertProjectId, assertSessionId, isProjectId } from '../ids.js';
 import { isInsideAny, realpathOrNull, resolveDirectoryInsideRoots, resolveInsideRoots } from './allowed-roots.js';
 import { ensureProjectRepo } from './init-project-repo.js';
 import { isRecord, ProjectsFile, sessionIdsOf, type RawEntry, type Registry } from './projects-file.js';
@@ -12,7 +12,6 @@ import { nowSeconds, secondsToMs } from '../time.js';
 import { assertRepoSafe, locateGitDirs } from '../git/repo-safety.js';
 
 /** The projects the session store serves, on the `projects.json` document (projects-file.ts). */
-export const DEFAULT_PROJECT_ID = 'default';
 export const DEFAULT_PROJECT_NAME = 'Home';
 
 export interface ProjectStoreOptions {

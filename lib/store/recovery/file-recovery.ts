@@ -5,7 +5,7 @@ import { atomicWriteFile } from '../../fs/atomic-write.js';
 import { processLocks } from '../../fs/keyed-lock.js';
 import { realpathOrNull } from '../../fs/real-path.js';
 import { runGit } from '../git/git-cli.js';
-import { assertSessionId } from '../ids.js';
+import { assertSessionId, assertTurnNumber } from '../ids.js';
 import { resolveProjectFile } from '../projects/index.js';
 import { currentState, loadManifest, saveManifest, type Manifest } from './manifest.js';
 import { moveTurnFiles, type TurnDirection, type TurnMove } from './move-turn.js';
@@ -58,11 +58,6 @@ export interface TurnRecoveryInfo {
   commit: string | null;
 }
 
-function assertTurn(turn: unknown): number {
-  if (typeof turn !== 'number' || !Number.isSafeInteger(turn) || turn < 1) throw new InvalidInputError(`invalid turn number: ${String(turn)}`);
-  return turn;
-}
-
 export class FileRecovery {
   readonly root: string;
 
@@ -71,7 +66,7 @@ export class FileRecovery {
   }
 
   turnDir(sessionId: string, turn: number): string {
-    return join(this.root, assertSessionId(sessionId), String(assertTurn(turn)));
+    return join(this.root, assertSessionId(sessionId), String(assertTurnNumber(turn)));
   }
 
   /**

@@ -1,4 +1,5 @@
 import type { RegistryEntry, SessionMeta } from '../types.js';
+import { DEFAULT_PROJECT_ID } from '../ids.js';
 
 const str = (value: unknown, fallback = ''): string => (typeof value === 'string' ? value : fallback);
 const strOrNull = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
@@ -60,6 +61,6 @@ export function entryFromMeta(meta: SessionMeta, id: string, preview: string | n
     status: str(raw['status'], 'idle') || 'idle',
     unread: bool(raw['unread']),
     preview: typeof preview === 'string' ? preview : null,
-    project_id: str(raw['project_id'], 'default') || 'default',
+    project_id: str(raw['project_id'], DEFAULT_PROJECT_ID) || DEFAULT_PROJECT_ID,
   };
 }

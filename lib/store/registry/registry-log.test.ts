@@ -7,7 +7,6 @@ import { normaliseEntry } from './entry.js';
 import { ensureLogDir, listSegments, readLog, recordLine, segmentName } from './registry-log.js';
 import type { RegistryEntry } from '../types.js';
 
-const ROOT = join(import.meta.dirname, '..', '..', '..');
 
 function readIndex(stateDir: string): Record<string, RegistryEntry> {
   return JSON.parse(readFileSync(join(stateDir, 'sessions', 'index.json'), 'utf8')) as Record<string, RegistryEntry>;

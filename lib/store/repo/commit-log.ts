@@ -2,7 +2,6 @@ import * as fs from 'node:fs';
 import git from 'isomorphic-git';
 import { parseTree } from './git-objects.js';
 import { readCommitObject, readHistoryBody } from './session-git.js';
-import { parseNodeFileName } from './session-files.js';
 import { countFirstParent } from './turn-log.js';
 
 export interface RawCommit {

@@ -4,7 +4,8 @@ import { toMessage } from '../dag/message-shape.js';
 import { isConversationMessage } from '../dag/graph.js';
 import { previewOf } from '../registry/preview.js';
 import { nodeFileName, writeMetaInPlace, writeNodeFile } from '../repo/session-files.js';
-import { changedRowFields, type OpenSession, type StoreContext } from './store-context.js';
+import { type OpenSession, type StoreContext } from './store-context.js';
+import { changedRowFields } from '../registry/row.js';
 import type { Message, RegistryEntry, StoredNode } from '../types.js';
 import { withSession } from './session-access.js';
 

@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { isProjectId, isSessionId } from '../ids.js';
 import { HISTORY_DIR, META_FILE, parseNodeFileName } from '../repo/session-files.js';
-import { defaultRepoDir, type StoreContext } from './store-context.js';
+import { type StoreContext } from './store-context.js';
+import { PROJECTS_DIR, defaultRepoDir, saveLocations } from './locations.js';
 import type { RegistryEntry, SessionMeta } from '../types.js';
 import { entryFromMeta } from '../registry/entry.js';
-import { saveLocations } from './locations.js';
 import { previewOf } from '../registry/preview.js';
 
 /**
@@ -90,13 +90,13 @@ export async function rebuildEntries(ctx: StoreContext): Promise<RegistryEntry[]
     candidates.push({ dir, id, project });
   };
   for (const name of directories(ctx.sessionsDir)) {
-    if (name === 'projects' || name.startsWith('.') || !isSessionId(name)) continue;
+    if (name === PROJECTS_DIR || name.startsWith('.') || !isSessionId(name)) continue;
     add(defaultRepoDir(ctx, name), name);
   }
-  for (const projectId of directories(join(ctx.sessionsDir, 'projects'))) {
+  for (const projectId of directories(join(ctx.sessionsDir, PROJECTS_DIR))) {
     if (!isProjectId(projectId)) continue;
-    for (const name of directories(join(ctx.sessionsDir, 'projects', projectId))) {
-      if (isSessionId(name)) add(join(ctx.sessionsDir, 'projects', projectId, name), name, true);
+    for (const name of directories(join(ctx.sessionsDir, PROJECTS_DIR, projectId))) {
+      if (isSessionId(name)) add(join(ctx.sessionsDir, PROJECTS_DIR, projectId, name), name, true);
     }
   }
   for (const [id, dir] of ctx.locations) add(dir, id);

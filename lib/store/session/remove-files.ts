@@ -3,8 +3,8 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readMeta } from '../repo/session-files.js';
 import { recoveryDir } from '../recovery/paths.js';
-import { saveLocations } from './locations.js';
-import { repoDirOf, type StoreContext } from './store-context.js';
+import { saveLocations, repoDirOf } from './locations.js';
+import { type StoreContext } from './store-context.js';
 
 /**
  * A session's files: its repo (only when its meta.json names this id), its location and its

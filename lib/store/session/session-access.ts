@@ -2,7 +2,9 @@ import { NotFoundError } from '../errors.js';
 import { assertSessionId } from '../ids.js';
 import { SessionGraph } from '../dag/graph.js';
 import { listNodeFiles, readMeta, readNodeFile, writeMetaAsync } from '../repo/session-files.js';
-import { changedRowFields, repoDirOf, type OpenSession, type StoreContext } from './store-context.js';
+import { type OpenSession, type StoreContext } from './store-context.js';
+import { repoDirOf } from './locations.js';
+import { changedRowFields } from '../registry/row.js';
 import type { RegistryEntry, SessionMeta, StoredNode } from '../types.js';
 
 export const NEW_SEQ_WIDTH = 6;

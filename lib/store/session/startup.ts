@@ -1,8 +1,9 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { isSessionId } from '../ids.js';
+import { DEFAULT_PROJECT_ID, isSessionId } from '../ids.js';
 import { readMeta, writeMeta } from '../repo/session-files.js';
-import { repoDirOf, type StoreContext } from './store-context.js';
+import type { StoreContext } from './store-context.js';
+import { projectIdOfRepoDir, repoDirOf } from './locations.js';
 import { removeSessionFilesSync } from './remove-files.js';
 import type { RegistryEntry } from '../types.js';
 import { normaliseEntryInPlace } from '../registry/entry.js';
@@ -100,9 +101,7 @@ function migratingSessions(ctx: StoreContext): Set<string> {
 
 function projectIdFromLocation(ctx: StoreContext, id: string): string {
   const dir = ctx.locations.get(id);
-  if (!dir) return 'default';
-  const match = /[\\/]sessions[\\/]projects[\\/]([^\\/]+)[\\/][^\\/]+$/.exec(dir);
-  return match?.[1] ?? 'default';
+  return (dir ? projectIdOfRepoDir(dir) : null) ?? DEFAULT_PROJECT_ID;
 }
 
 /** Bring one entry in line with its session's own files (or drop it when its meta.json is gone). */
