@@ -1,3 +1,4 @@
+import { secondsToMs } from '../time.js';
 import { NotFoundError } from '../errors.js';
 import { assertCommitId } from '../ids.js';
 import { pairBlocks, parseNameStatus, splitPatch, type CommitDiff, type DiffStatus } from '../repo/diff-parse.js';
@@ -52,7 +53,7 @@ export async function projectCommitSummaries(projectPath: string, shas: readonly
     const [sha = '', author = '', time = '0', subject = ''] = record.slice(0, end).split(FIELD);
     const names = record.slice(end + 1).replace(/^\0?\n?/, '');
     const files = parseNameStatus(splitNul(Buffer.from(names, 'utf8')));
-    out.set(sha, { sha, message: subject, author, createdAt: Number(time) * 1000, files });
+    out.set(sha, { sha, message: subject, author, createdAt: secondsToMs(Number(time)), files });
   }
   return out;
 }

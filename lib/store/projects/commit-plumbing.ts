@@ -1,3 +1,4 @@
+import { nowSeconds } from '../time.js';
 import { randomBytes } from 'node:crypto';
 import { copyFile, open, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -164,7 +165,7 @@ export interface CommitSpec {
 }
 
 export async function commitTree(cwd: string, spec: CommitSpec): Promise<string> {
-  const date = `${Math.floor(spec.time ?? Date.now() / 1000)} +0000`;
+  const date = `${Math.floor(spec.time ?? nowSeconds())} +0000`;
   const args = ['commit-tree', spec.tree, '--no-gpg-sign'];
   if (spec.parent) args.push('-p', spec.parent);
   args.push('-F', '-');

@@ -1,3 +1,4 @@
+import { secondsToMs } from '../time.js';
 import { stat } from 'node:fs/promises';
 import { InvalidInputError, PreconditionError } from '../errors.js';
 import { realpathOrNull } from './allowed-roots.js';
@@ -43,7 +44,7 @@ export async function projectCommits(projectPath: string, options: { limit?: num
     if (fields.length < 6) continue;
     const [sha = '', name = '', email = '', time = '0', subject = '', trailers = ''] = fields;
     if (email !== AGENT_EMAIL) continue;
-    commits.push({ sha, message: subject, author: name, createdAt: Number(time) * 1000, ...parseAgentTrailers(trailers) });
+    commits.push({ sha, message: subject, author: name, createdAt: secondsToMs(Number(time)), ...parseAgentTrailers(trailers) });
   }
   return commits;
 }
