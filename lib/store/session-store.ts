@@ -29,7 +29,6 @@ import { getBranchWindow, getTipOf, type BranchWindowOptions } from './operation
 import { sessionAt, type SessionAt } from './operations/session-at.js';
 import { listTurns, type TimelinePage } from './operations/timeline-turns.js';
 import { conversationDag, type ConversationDag } from './operations/conversation-dag.js';
-import { projectCommitPatch } from './projects/index.js';
 import { diffCommit, type CommitDiff } from './operations/diff-commit.js';
 import { nodeProvenance, nodesAfter, type Provenance } from './operations/provenance.js';
 import { regenerateTitle } from './operations/regenerate-title.js';
@@ -38,10 +37,12 @@ import { relocateProject } from './operations/relocate-project.js';
 import { setWorkdirs } from './operations/set-workdirs.js';
 import { redoTurn, snapshotBeforeEdit, undoTurn, type UndoOutcome } from './operations/undo-turn.js';
 import { resolveSessionAttachment, saveSessionAttachment } from './operations/session-attachments.js';
-import { projectCommits, type ProjectCommit, type ProjectDetail, type ProjectSummary } from './projects/index.js';
+import type { ProjectCommit, ProjectDetail, ProjectSummary } from './projects/index.js';
+import { listProjectCommits, projectCommitDiff } from './operations/project-commits.js';
+import { setProjectAutoCommit } from './operations/set-project-auto-commit.js';
+import { unregisterProject } from './operations/unregister-project.js';
+import { sessionCommits } from './operations/session-commits.js';
 import type { AttachmentUpload, ResolvedAttachment, SavedAttachment } from './repo/attachments.js';
-import { assertProjectId } from './ids.js';
-import { NotFoundError, PreconditionError } from './errors.js';
 import { writeContextFile } from './operations/context-file.js';
 
 export interface SessionStoreOptions {
@@ -251,13 +252,11 @@ export class SessionStore {
   async relocateProject(projectId: string, path: string, sessionId?: string): Promise<{ oldPath: string; path: string; nodeId: string | null }> {
     return relocateProject(this.ctx, projectId, path, sessionId);
   }
-  /** Registry only: the project's git history and its sessions stay as they are. */
   async unregisterProject(projectId: string): Promise<{ id: string }> {
-    const removed = await this.ctx.projects.unregister(assertProjectId(projectId));
-    return { id: removed.id };
+    return unregisterProject(this.ctx, projectId);
   }
   async setProjectAutoCommit(projectId: string, on: boolean): Promise<ProjectDetail> {
-    return this.ctx.projects.setAutoCommit(assertProjectId(projectId), on);
+    return setProjectAutoCommit(this.ctx, projectId, on);
   }
   async setSessionProject(sessionId: string, projectId: string): Promise<SessionRow> {
     return setSessionProject(this.ctx, sessionId, projectId);
@@ -265,21 +264,11 @@ export class SessionStore {
   async setWorkdirs(sessionId: string, workdirs: string[]): Promise<SessionRow> {
     return setWorkdirs(this.ctx, sessionId, workdirs);
   }
-  /** The agent commits of a project, newest first, bounded. The default project has none. */
   async projectCommits(projectId: string, limit = 50): Promise<ProjectCommit[]> {
-    const project = await this.ctx.projects.get(assertProjectId(projectId));
-    if (project.isDefault) return [];
-    const where = await this.ctx.projects.workdirState(project.id);
-    if (where.state === 'missing') return [];
-    return projectCommits(where.path, { limit });
+    return listProjectCommits(this.ctx, projectId, limit);
   }
-  /** One project commit's patch, from the project's own repo (provenance: what a turn changed). */
   async projectCommitDiff(projectId: string, sha: string): Promise<CommitDiff> {
-    const project = await this.ctx.projects.get(assertProjectId(projectId));
-    if (project.isDefault) throw new NotFoundError(`unknown commit: ${sha}`);
-    const where = await this.ctx.projects.workdirState(project.id);
-    if (where.state === 'missing') throw new PreconditionError(`the folder of project ${project.name} is missing (${where.path})`);
-    return projectCommitPatch(where.path, sha, { allowedRoots: this.ctx.allowedRoots });
+    return projectCommitDiff(this.ctx, projectId, sha);
   }
   async saveAttachment(sessionId: string, upload: AttachmentUpload): Promise<SavedAttachment> {
     return saveSessionAttachment(this.ctx, sessionId, upload);
@@ -296,8 +285,7 @@ export class SessionStore {
     return nodesAfter(this.ctx, sessionId, seq);
   }
   async sessionCommits(sessionId: string, limit = 50): Promise<CommitPage['commits']> {
-    if (!this.ctx.registry.has(sessionId)) return [];
-    return (await this.listCommits(sessionId, { limit }).catch(() => ({ commits: [] }))).commits;
+    return sessionCommits(this.ctx, sessionId, limit);
   }
 
   // Lifecycle
