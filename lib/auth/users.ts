@@ -51,7 +51,7 @@ export function isUserId(value: unknown): value is string {
   return typeof value === 'string' && USER_ID.test(value);
 }
 
-export function toPublicUser(user: UserRecord): PublicUser {
+function toPublicUser(user: UserRecord): PublicUser {
   const { id, email, admin, disabled, sessionVersion, createdAt } = user;
   return { id, email, admin, disabled, sessionVersion, createdAt };
 }

@@ -177,7 +177,7 @@ async function streamReply(response: Response, onDelta: (delta: string) => void,
 }
 
 /** The `data:` payloads of a server-sent-event body. */
-export async function* serverSentData(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
+async function* serverSentData(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
   const decoder = new TextDecoder();
   let buffer = '';
   let data: string[] = [];

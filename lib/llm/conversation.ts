@@ -11,7 +11,7 @@ export interface StoredToolCall {
   arguments: string;
 }
 
-export function storedToolCalls(metadata: Record<string, unknown>): StoredToolCall[] {
+function storedToolCalls(metadata: Record<string, unknown>): StoredToolCall[] {
   const raw = metadata['tool_calls'];
   if (!Array.isArray(raw)) return [];
   return raw.filter(

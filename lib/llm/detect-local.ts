@@ -8,7 +8,7 @@ export interface LocalServerKind {
   port: number;
 }
 
-export const LOCAL_SERVERS: readonly LocalServerKind[] = [
+const LOCAL_SERVERS: readonly LocalServerKind[] = [
   { name: 'Ollama', port: 11434 },
   { name: 'LM Studio', port: 1234 },
   { name: 'llama.cpp', port: 8080 },

@@ -30,7 +30,7 @@ export interface ModelChoice {
 
 export type ModelResolution = { choice: ModelChoice; reason: null } | { choice: null; reason: string };
 
-export class ModelConfigError extends Error {
+class ModelConfigError extends Error {
   readonly code = 'BAD_REQUEST';
   constructor(message: string) {
     super(message);
@@ -66,7 +66,7 @@ function fromEnv(env: Readonly<Record<string, string | undefined>>): ModelResolu
   };
 }
 
-export const HOW_TO_CONFIGURE =
+const HOW_TO_CONFIGURE =
   'set OPENPROGRAM_LLM_BASE_URL and OPENPROGRAM_LLM_MODEL when starting the server, or ask an admin to set a model (or turn on local detection) on the Admin page';
 
 /**

@@ -18,7 +18,7 @@ export class DataDirLockedError extends Error {
   }
 }
 
-export function lockPath(dataDir: string): string {
+function lockPath(dataDir: string): string {
   return join(dataDir, 'server.lock');
 }
 

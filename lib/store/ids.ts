@@ -24,7 +24,7 @@ export function assertSessionId(value: unknown): string {
   return value;
 }
 
-export function isNodeId(value: unknown): value is string {
+function isNodeId(value: unknown): value is string {
   return typeof value === 'string' && NODE_ID.test(value);
 }
 

@@ -52,7 +52,7 @@ export interface ToolOutcome {
   written?: PendingWrite;
 }
 
-export const MAX_READ_BYTES = 10 * 1024 * 1024;
+const MAX_READ_BYTES = 10 * 1024 * 1024;
 const MAX_LIST_ENTRIES = 1_000;
 const MAX_MATCHES = 200;
 const MAX_SEARCH_FILES = 5_000;
@@ -197,7 +197,7 @@ export async function runFileTool(name: string, rawArgs: string, ctx: ToolContex
 }
 
 /** Tool results over `limit` bytes go to the model cut, with a note; the caller keeps the whole. */
-export const MAX_TOOL_RESULT_BYTES = 64 * 1024;
+const MAX_TOOL_RESULT_BYTES = 64 * 1024;
 
 export function cutToolResult(text: string, limit = MAX_TOOL_RESULT_BYTES): { text: string; cut: boolean; bytes: number } {
   const bytes = Buffer.byteLength(text);

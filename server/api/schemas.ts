@@ -23,7 +23,7 @@ export const projectIdInput = z.string().regex(PROJECT_ID_PATTERN, 'must be a pr
 export const commitIdInput = z.string().regex(COMMIT_ID_PATTERN, 'must be a commit id (40 hex characters)');
 
 /** Page sizes of every list: 1–200 (DESIGN §5); more is a 400, not a silent cap. */
-export const MAX_PAGE = 200;
+const MAX_PAGE = 200;
 export const limitInput = z.number().int().min(1).max(MAX_PAGE);
 export const cursorInput = z.string().min(1).max(1024);
 

@@ -2,7 +2,7 @@ import { decode, encode } from 'next-auth/jwt';
 import type { AuthStore, UserRecord } from '@/lib/auth/index';
 
 // next-auth's names: the __Secure- one when the sign-in happened over https.
-export const SESSION_COOKIE_NAMES = ['__Secure-next-auth.session-token', 'next-auth.session-token'] as const;
+const SESSION_COOKIE_NAMES = ['__Secure-next-auth.session-token', 'next-auth.session-token'] as const;
 
 /** How long a sign-in lasts (next-auth's session maxAge and its cookie's lifetime). */
 export const SESSION_MAX_AGE_S = 30 * 24 * 60 * 60;

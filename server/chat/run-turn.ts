@@ -29,7 +29,7 @@ interface TurnInput {
 }
 
 /** Model calls per turn; the last one is offered no tools, so a turn always ends in text. */
-export const MAX_MODEL_CALLS = 8;
+const MAX_MODEL_CALLS = 8;
 const INLINE_ATTACHMENT_BYTES = 64 * 1024;
 
 const newReplyId = () => randomBytes(6).toString('hex');

@@ -27,8 +27,8 @@ export interface Subscription {
   close(): void;
 }
 
-export const EVENT_BUFFER_SIZE = 1_000;
-export const MAX_STREAMS_PER_USER = 20;
+const EVENT_BUFFER_SIZE = 1_000;
+const MAX_STREAMS_PER_USER = 20;
 
 const EVENT_ID = /^([0-9a-z]+)-(\d{1,15})$/;
 

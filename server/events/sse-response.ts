@@ -1,6 +1,6 @@
 import type { DeliveredEvent, EventHub } from './hub.js';
 
-export const HEARTBEAT_MS = 15_000;
+const HEARTBEAT_MS = 15_000;
 // A client that stops reading is cut off after this many queued chunks; it reconnects with
 // Last-Event-ID and catches up from the buffer instead of growing server memory.
 const MAX_QUEUED_CHUNKS = 5_000;
@@ -9,7 +9,7 @@ const encoder = new TextEncoder();
 // One event goes to every stream of its user: serialize it once, not once per stream.
 const formatted = new WeakMap<DeliveredEvent, string>();
 
-export function formatEvent(event: DeliveredEvent): string {
+function formatEvent(event: DeliveredEvent): string {
   let text = formatted.get(event);
   if (text === undefined) {
     // JSON.stringify never emits a raw newline, so `data:` stays one line.

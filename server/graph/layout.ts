@@ -57,8 +57,8 @@ export interface GraphLayout {
 }
 
 /** Runs shorter than this stay as their messages: collapsing two dots saves nothing. */
-export const MIN_COLLAPSED_RUN = 3;
-export const NODE_SIZE = 18;
+const MIN_COLLAPSED_RUN = 3;
+const NODE_SIZE = 18;
 const SEGMENT = { width: 104, height: 20 };
 const TIP_LABEL_CHARS = 24;
 const CHAR_WIDTH = 6.6;
@@ -68,7 +68,7 @@ export function segmentLabel(count: number): string {
   return `… ${count} messages`;
 }
 
-export function tipLabel(name: string): string {
+function tipLabel(name: string): string {
   return [...name].length > TIP_LABEL_CHARS ? `${[...name].slice(0, TIP_LABEL_CHARS - 1).join('')}…` : name;
 }
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidInputError } from '../errors.js';
-import { buildRelocateNode } from './record-nodes.js';
+import { relocateNode } from './record-nodes.js';
 
-describe('buildRelocateNode', () => {
+describe('relocateNode', () => {
   it('builds FORMAT.md\'s record node exactly, key order included', () => {
-    const node = buildRelocateNode({ oldPath: '/w/old', newPath: '/w/new', projectId: 'app-1a2b3c', seq: 7, now: 1_764_460_800_500 });
+    const node = relocateNode({ oldPath: '/w/old', newPath: '/w/new', projectId: 'app-1a2b3c' }, 7, 1_764_460_800.5);
     expect(node.id).toMatch(/^reloc_[0-9a-f]{10}$/);
     expect(JSON.parse(JSON.stringify(node))).toEqual({
       id: node.id,
@@ -20,12 +20,12 @@ describe('buildRelocateNode', () => {
       metadata: { display: 'runtime', project_id: 'app-1a2b3c', old_path: '/w/old', new_path: '/w/new' },
     });
     expect(Object.keys(node)).toEqual(['id', 'created_at', 'seq', 'role', 'name', 'input', 'output', 'caller', 'predecessor', 'reads', 'metadata']);
-    expect(buildRelocateNode({ oldPath: '/a', newPath: '/b', projectId: 'p', seq: 0 }).id).not.toBe(node.id);
+    expect(relocateNode({ oldPath: '/a', newPath: '/b', projectId: 'p' }, 0, 1_764_460_801).id).not.toBe(node.id);
   });
 
   it('writes (unset) for a missing old path and checks its input', () => {
-    expect(buildRelocateNode({ oldPath: '', newPath: '/b', projectId: 'p', seq: 0 }).output).toBe('(unset) → /b');
-    expect(() => buildRelocateNode({ oldPath: '/a', newPath: '/b', projectId: '../x', seq: 0 })).toThrow(InvalidInputError);
-    expect(() => buildRelocateNode({ oldPath: '/a', newPath: '/b', projectId: 'p', seq: -1 })).toThrow(InvalidInputError);
+    expect(relocateNode({ oldPath: '', newPath: '/b', projectId: 'p' }, 0, 1_764_460_801).output).toBe('(unset) → /b');
+    expect(() => relocateNode({ oldPath: '/a', newPath: '/b', projectId: '../x' }, 0, 1_764_460_801)).toThrow(InvalidInputError);
+    expect(() => relocateNode({ oldPath: '/a', newPath: '/b', projectId: 'p' }, -1, 1_764_460_801)).toThrow(InvalidInputError);
   });
 });

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { InvalidInputError } from '../errors.js';
 import { assertProjectId } from '../ids.js';
-import { msToSeconds } from '../time.js';
 
 /**
  * A record node (a relocation, an undo): role `code`, caller `ROOT`, no predecessor, so
@@ -34,7 +33,7 @@ export function recordNode<Name extends string, Meta extends Record<string, unkn
  * it never moves the head.
  */
 
-export const RELOCATE_NODE_NAME = 'project/relocate';
+const RELOCATE_NODE_NAME = 'project/relocate';
 
 export interface RelocateNode {
   id: string;
@@ -50,22 +49,14 @@ export interface RelocateNode {
   metadata: { display: 'runtime'; project_id: string; old_path: string; new_path: string };
 }
 
-export interface BuildRelocateNodeInput {
+export interface RelocateNodeInput {
   oldPath: string;
   newPath: string;
   projectId: string;
-  /** The session's next seq. */
-  seq: number;
-  /** Milliseconds since the epoch (default now); stored as Unix seconds like every node time. */
-  now?: number;
 }
 
-export function buildRelocateNode(input: BuildRelocateNodeInput): RelocateNode {
-  return relocateNode(input, input.seq, msToSeconds(input.now ?? Date.now()));
-}
-
-/** The same with the node time in Unix seconds, as the session store keeps it. */
-export function relocateNode(input: Omit<BuildRelocateNodeInput, 'seq' | 'now'>, seq: number, createdAtSeconds: number): RelocateNode {
+/** project/relocate: the node time in Unix seconds, as the session store keeps it. */
+export function relocateNode(input: RelocateNodeInput, seq: number, createdAtSeconds: number): RelocateNode {
   assertProjectId(input.projectId);
   if (!Number.isSafeInteger(seq) || seq < 0) throw new InvalidInputError(`invalid seq: ${seq}`);
   if (typeof input.newPath !== 'string' || input.newPath === '') throw new InvalidInputError('new path is required');

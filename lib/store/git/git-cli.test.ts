@@ -1,10 +1,16 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { GIT_HARDENING_ARGS, GitCommandError, gitArgv, gitEnv, gitText, runGit, splitNul } from './git-cli.js';
+import { GIT_HARDENING_ARGS, GitCommandError, gitArgv, gitEnv, runGit, splitNul, type GitRunOptions } from './git-cli.js';
 import { cleanupTempDirs, makeRepo } from '../testing/project-repos.js';
 
 afterEach(cleanupTempDirs);
+
+/** runGit's stdout as trimmed UTF-8 text. */
+async function gitText(cwd: string, args: readonly string[], options: GitRunOptions = {}): Promise<string> {
+  const { stdout } = await runGit(cwd, args, options);
+  return stdout.toString('utf8').trim();
+}
 
 describe('git runner hardening', () => {
   it('puts every override from DESIGN §2 before the subcommand', () => {

@@ -157,12 +157,6 @@ export function runGit(cwd: string, args: readonly string[], options: GitRunOpti
   });
 }
 
-/** runGit and return stdout as trimmed UTF-8 text. */
-export async function gitText(cwd: string, args: readonly string[], options: GitRunOptions = {}): Promise<string> {
-  const { stdout } = await runGit(cwd, args, options);
-  return stdout.toString('utf8').trim();
-}
-
 /** Split `-z` output into its NUL-terminated fields (the last empty one dropped). */
 export function splitNul(buffer: Buffer): string[] {
   if (buffer.length === 0) return [];

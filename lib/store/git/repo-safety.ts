@@ -59,7 +59,7 @@ export async function locateGitDirs(projectPath: string): Promise<GitDirs | null
  * Does `dirs` hold a repository git will open (a HEAD naming a ref or a commit, objects/ and
  * refs/)? An empty or half-deleted `.git` is not one: git answers "not a git repository".
  */
-export async function isUsableGitDir(dirs: GitDirs): Promise<boolean> {
+async function isUsableGitDir(dirs: GitDirs): Promise<boolean> {
   const head = await readFile(join(dirs.gitDir, 'HEAD'), 'utf8').catch(() => null);
   if (head === null || !/^(ref: refs\/\S+|[0-9a-f]{40}|[0-9a-f]{64})\s*$/.test(head)) return false;
   for (const name of ['objects', 'refs']) {
@@ -70,7 +70,7 @@ export async function isUsableGitDir(dirs: GitDirs): Promise<boolean> {
 }
 
 /** The refusal of a `.git` that git cannot open. */
-export function unusableRepoMessage(projectPath: string): string {
+function unusableRepoMessage(projectPath: string): string {
   return `${projectPath} has a .git that is not a usable git repository (no valid HEAD, objects or refs); repair it or remove it`;
 }
 
@@ -143,7 +143,7 @@ export interface ConfigIssue {
 }
 
 /** Parse `git config --list --null`: entries `key\nvalue\0`, or `key\0` for a bare boolean. */
-export function parseConfigList(buffer: Buffer): Array<{ key: string; value: string | null }> {
+function parseConfigList(buffer: Buffer): Array<{ key: string; value: string | null }> {
   return splitNul(buffer).map((entry) => {
     const nl = entry.indexOf('\n');
     return nl < 0 ? { key: entry, value: null } : { key: entry.slice(0, nl), value: entry.slice(nl + 1) };
@@ -210,7 +210,7 @@ export async function findConfigIssues(projectPath: string, dirs?: GitDirs | nul
 }
 
 /** The refusal message for a set of issues. */
-export function describeConfigIssues(projectPath: string, issues: readonly ConfigIssue[]): string {
+function describeConfigIssues(projectPath: string, issues: readonly ConfigIssue[]): string {
   const keys = issues.map((i) => i.reason).join('; ');
   return `refusing to run git in ${projectPath}: its repository config can run commands: ${keys}. ` +
     'Remove these settings from the repository config to use it as a project.';

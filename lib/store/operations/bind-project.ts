@@ -9,7 +9,7 @@ import { toRow } from '../registry/row.js';
 import type { SessionRow } from '../types.js';
 import { updateSessionFields, withSession } from '../session/session-access.js';
 
-export const FROZEN_ERROR = 'project is frozen after the first turn';
+const FROZEN_ERROR = 'project is frozen after the first turn';
 
 /**
  * set_session_project: a draft (no message yet) may pick any project, and its repo moves to

@@ -20,7 +20,7 @@ export interface BranchWindowOptions {
  * what the page holds. When the oldest message has a `parentId`, older messages exist: pass its
  * id as `before` for the next older page.
  */
-export function branchWindow(graph: SessionGraph, endId: string | null, limit: number): BranchMessage[] {
+function branchWindow(graph: SessionGraph, endId: string | null, limit: number): BranchMessage[] {
   const picked: StoredNode[] = [];
   const seen = new Set<string>();
   let current = endId ? graph.get(endId) : undefined;
@@ -46,7 +46,7 @@ export function branchWindow(graph: SessionGraph, endId: string | null, limit: n
  * The newest branch tip whose path holds `nodeId` (the node itself when nothing follows it):
  * where the head goes when someone switches to that message's branch at a fork.
  */
-export function newestTipUnder(graph: SessionGraph, nodeId: string): StoredNode | undefined {
+function newestTipUnder(graph: SessionGraph, nodeId: string): StoredNode | undefined {
   const start = graph.get(nodeId);
   if (!start) return undefined;
   let best: StoredNode | undefined;

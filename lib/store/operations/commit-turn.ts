@@ -67,7 +67,7 @@ export interface FinalizeTurnResult {
 }
 
 /** The session-commit trailer naming why the turn made no project commit. */
-export const PROJECT_SKIPPED_TRAILER = 'OpenProgram-Project-Skipped';
+const PROJECT_SKIPPED_TRAILER = 'OpenProgram-Project-Skipped';
 
 
 /**

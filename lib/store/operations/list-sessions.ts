@@ -5,8 +5,8 @@ import { toRow } from '../registry/row.js';
 import type { ListFilter, ListOptions, ListPage, SessionDetail } from '../types.js';
 import { withSession } from '../session/session-access.js';
 
-export const DEFAULT_LIMIT = 50;
-export const MAX_LIMIT = 200;
+const DEFAULT_LIMIT = 50;
+const MAX_LIMIT = 200;
 
 /** list_sessions: from memory, newest first, paged by an opaque cursor; never sorts per call. */
 export function listSessions(ctx: StoreContext, options: ListOptions = {}): ListPage {

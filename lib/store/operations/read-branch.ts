@@ -26,8 +26,8 @@ export interface NodePage {
 }
 
 /** Page sizes of message.nodes, as every other list. */
-export const NODE_PAGE_DEFAULT = 200;
-export const NODE_PAGE_MAX = 200;
+const NODE_PAGE_DEFAULT = 200;
+const NODE_PAGE_MAX = 200;
 
 function encodeSeqCursor(seq: number): string {
   return Buffer.from(JSON.stringify(['seq', seq])).toString('base64url');

@@ -44,7 +44,7 @@ async function firstParentLine(repoDir: string): Promise<string[]> {
 }
 
 /** Every node the commit's history/ tree holds, parsed from the blobs git stored, not from today's files. */
-export async function nodesAtTree(repoDir: string, rootTree: string): Promise<StoredNode[]> {
+async function nodesAtTree(repoDir: string, rootTree: string): Promise<StoredNode[]> {
   const entries = parseTree(await readHistoryBody(repoDir, rootTree)).filter((entry) => entry.mode !== '040000');
   // A blob id names its bytes: a node parsed from git once is the same node in every later read.
   let known = parsedBlobs.get(repoDir);

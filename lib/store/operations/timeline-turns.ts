@@ -63,7 +63,7 @@ export async function listTurns(ctx: StoreContext, sessionId: string, options: {
   });
 }
 
-export function isInitCommit(commit: Pick<TurnCommitInfo, 'turn' | 'message'>): boolean {
+function isInitCommit(commit: Pick<TurnCommitInfo, 'turn' | 'message'>): boolean {
   return commit.turn === 0 && commit.message === 'session init';
 }
 

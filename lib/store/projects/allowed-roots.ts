@@ -10,7 +10,7 @@ import { isInside, isInsideAny, realpathOrNull, realRoots } from '../../fs/real-
 
 export { isInside, isInsideAny, realpathOrNull, realRoots };
 
-export function assertPathString(path: unknown, what = 'path'): string {
+function assertPathString(path: unknown, what = 'path'): string {
   if (typeof path !== 'string' || path.length === 0) throw new InvalidInputError(`${what} is required`);
   if (path.includes('\0')) throw new InvalidInputError(`${what} contains a NUL character`);
   if (path.length > 4096) throw new InvalidInputError(`${what} is too long`);

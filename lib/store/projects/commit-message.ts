@@ -6,8 +6,8 @@
  */
 
 export const AGENT_EMAIL = 'agent@openprogram.local';
-export const SESSION_TRAILER = 'OpenProgram-Session';
-export const TURN_TRAILER = 'OpenProgram-Turn';
+const SESSION_TRAILER = 'OpenProgram-Session';
+const TURN_TRAILER = 'OpenProgram-Turn';
 /** Who commits the baseline of a folder that OpenProgram initialised (not the agent, not the user). */
 export const BASELINE_IDENTITY = { name: 'OpenProgram', email: 'openprogram@local' } as const;
 

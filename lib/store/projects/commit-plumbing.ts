@@ -210,7 +210,7 @@ export interface ChangedEntry {
 }
 
 /** Parse `--raw -z` output: `:oldmode newmode oldsha newsha status\0path\0`…. */
-export function parseRaw(stdout: Buffer): ChangedEntry[] {
+function parseRaw(stdout: Buffer): ChangedEntry[] {
   const fields = splitNul(stdout);
   const out: ChangedEntry[] = [];
   for (let i = 0; i + 1 < fields.length; i += 2) {

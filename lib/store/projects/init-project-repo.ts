@@ -14,7 +14,7 @@ import { assertRepoSafe, locateGitDirs } from '../git/repo-safety.js';
  */
 
 /** Top-level folders that make an automatic `git init` a bad idea unless .gitignore excludes them. */
-export const DEPENDENCY_FOLDERS: readonly string[] = Object.freeze([
+const DEPENDENCY_FOLDERS: readonly string[] = Object.freeze([
   'node_modules', 'bower_components', '.venv', 'venv', 'env', '__pycache__', '.tox',
   'target', 'build', 'dist', 'out', '.next', '.nuxt', '.gradle', 'vendor',
 ]);

@@ -12,7 +12,7 @@ import { nowSeconds, secondsToMs } from '../time.js';
 import { assertRepoSafe, locateGitDirs } from '../git/repo-safety.js';
 
 /** The projects the session store serves, on the `projects.json` document (projects-file.ts). */
-export const DEFAULT_PROJECT_NAME = 'Home';
+const DEFAULT_PROJECT_NAME = 'Home';
 
 export interface ProjectStoreOptions {
   /** The user's OpenProgram state directory (holds `projects/projects.json`). */

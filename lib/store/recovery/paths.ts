@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 
 /** Per-turn recovery records live beside the session repos (DESIGN §3). */
-export const RECOVERY_DIR = '.file-recovery';
+const RECOVERY_DIR = '.file-recovery';
 
 /** `sessions/.file-recovery` under the data directory's sessions folder. */
 export function recoveryRoot(sessionsDir: string): string {

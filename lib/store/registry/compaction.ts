@@ -19,7 +19,7 @@ export function snapshotTmpPath(path: string): string {
   return `${path}.${process.pid}.${randomBytes(4).toString('hex')}.compact.tmp`;
 }
 
-export async function fsyncDir(dir: string): Promise<void> {
+async function fsyncDir(dir: string): Promise<void> {
   try {
     const handle = await open(dir, 'r');
     try {

@@ -7,21 +7,21 @@ import { installSnapshot, snapshotTmpPath, writeSnapshot } from './compaction.js
 import { CompactionWorker } from './compaction-worker.js';
 import { ensureLogDir, LOG_DIR, listSegments, recordLine, segmentName } from './registry-log.js';
 
-export const INDEX_FILE = 'index.json';
+const INDEX_FILE = 'index.json';
 /**
  * Ids whose registry entry may be newer in their own files than in index.json and the log.
  * Appended before a session is touched, cleared once a log record (or index.json) covers the
  * change: after a crash it names exactly the sessions to reconcile, without opening the others.
  */
-export const JOURNAL_FILE = '.index-journal';
+const JOURNAL_FILE = '.index-journal';
 
 export const DEBOUNCE_MS = 5_000;
 /** The log is compacted into index.json once its active segment grows past this… */
-export const COMPACT_BYTES = 4 * 1024 * 1024;
+const COMPACT_BYTES = 4 * 1024 * 1024;
 /** …or on this timer when anything was logged since the last snapshot. */
-export const COMPACT_INTERVAL_MS = 60_000;
+const COMPACT_INTERVAL_MS = 60_000;
 /** A registry this large compacts in a worker (a few ms of slices below it). */
-export const WORKER_MIN_ENTRIES = 10_000;
+const WORKER_MIN_ENTRIES = 10_000;
 
 const SEGMENT_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND | constants.O_DSYNC;
 

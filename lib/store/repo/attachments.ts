@@ -33,7 +33,7 @@ const MIME_BY_EXTENSION: Record<string, string> = {
   '.py': 'text/x-python', '.ts': 'text/plain', '.js': 'text/javascript',
 };
 
-export function mimeFor(name: string, given?: string | null): string {
+function mimeFor(name: string, given?: string | null): string {
   const clean = (given ?? '').trim().toLowerCase();
   if (/^[a-z0-9][a-z0-9!#$&^_.+-]{0,63}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,63}$/.test(clean)) return clean;
   return MIME_BY_EXTENSION[extname(name).toLowerCase()] ?? 'application/octet-stream';
@@ -144,7 +144,7 @@ export async function saveAttachment(sessionRepoDir: string, upload: AttachmentU
 }
 
 /** Refuse anything but one plain file name. */
-export function assertAttachmentName(name: unknown): string {
+function assertAttachmentName(name: unknown): string {
   if (typeof name !== 'string' || name.length === 0) throw new InvalidInputError('attachment name is required');
   if (name.includes('\0')) throw new InvalidInputError('attachment name contains a NUL character');
   if (name.includes('/') || name.includes('\\')) throw new InvalidInputError('attachment name must not contain a path separator');

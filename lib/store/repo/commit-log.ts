@@ -1,7 +1,6 @@
 import * as fs from 'node:fs';
 import git from 'isomorphic-git';
-import { parseTree } from './git-objects.js';
-import { readCommitObject, readHistoryBody } from './session-git.js';
+import { readCommitObject } from './session-git.js';
 import { countFirstParent } from './turn-log.js';
 
 export interface RawCommit {
@@ -47,11 +46,6 @@ export async function countCommits(repoDir: string, head: string | null): Promis
     }
   }
   return count;
-}
-
-/** Node file names in a commit's history/ tree. */
-export async function historyNamesAt(repoDir: string, rootTree: string): Promise<string[]> {
-  return parseTree(await readHistoryBody(repoDir, rootTree)).map((entry) => entry.name);
 }
 
 export async function readBlobAt(repoDir: string, rootTree: string, path: string): Promise<Buffer | null> {

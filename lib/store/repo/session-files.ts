@@ -8,11 +8,11 @@ import type { SessionMeta, StoredNode } from '../types.js';
 export const META_FILE = 'meta.json';
 export const HISTORY_DIR = 'history';
 
-export function metaPath(repoDir: string): string {
+function metaPath(repoDir: string): string {
   return join(repoDir, META_FILE);
 }
 
-export function historyDir(repoDir: string): string {
+function historyDir(repoDir: string): string {
   return join(repoDir, HISTORY_DIR);
 }
 
@@ -102,7 +102,7 @@ export function parseNodeFileName(name: string): NodeFileName | null {
 }
 
 /** u user, a assistant, t tool, s system (FORMAT.md). */
-export function roleLetter(node: Pick<StoredNode, 'role' | 'metadata'>): string {
+function roleLetter(node: Pick<StoredNode, 'role' | 'metadata'>): string {
   if (node.role === 'user') return 'u';
   if (node.role === 'code') return 't';
   if (node.metadata && node.metadata['role'] === 'system') return 's';

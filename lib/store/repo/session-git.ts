@@ -16,10 +16,10 @@ import {
 import { HISTORY_DIR, META_FILE } from './session-files.js';
 
 /** The committer of every session repo, as OpenProgram writes it. */
-export const SESSION_AUTHOR = { name: 'OpenProgram', email: 'openprogram@local' } as const;
+const SESSION_AUTHOR = { name: 'OpenProgram', email: 'openprogram@local' } as const;
 const BRANCH_REF = 'refs/heads/main';
 
-export function gitdirOf(repoDir: string): string {
+function gitdirOf(repoDir: string): string {
   return join(repoDir, '.git');
 }
 
@@ -56,7 +56,7 @@ export interface CommitState {
   looseObjects: number;
 }
 
-export async function resolveHead(repoDir: string): Promise<string | null> {
+async function resolveHead(repoDir: string): Promise<string | null> {
   try {
     return await git.resolveRef({ fs, dir: repoDir, ref: 'HEAD' });
   } catch {
@@ -75,7 +75,7 @@ export async function readCommitObject(repoDir: string, oid: string): Promise<{ 
 }
 
 /** Entries of a tree, or [] for the empty tree. */
-export async function readTreeEntries(repoDir: string, treeOid: string): Promise<TreeEntry[]> {
+async function readTreeEntries(repoDir: string, treeOid: string): Promise<TreeEntry[]> {
   if (treeOid === EMPTY_TREE_OID) return [];
   return parseTree(await readRaw(repoDir, treeOid));
 }

@@ -4,7 +4,7 @@ import { atomicWriteFileSync } from '../../fs/atomic-write.js';
 import { isSessionId } from '../ids.js';
 import { isInside } from '../../fs/real-path.js';
 
-export const LOCATIONS_FILE = 'locations.json';
+const LOCATIONS_FILE = 'locations.json';
 /** Sessions of a project live at sessions/projects/<pid>/<sid> (FORMAT.md); the name is a reserved session id. */
 export const PROJECTS_DIR = 'projects';
 

@@ -7,10 +7,10 @@ import { repoDirOf } from './locations.js';
 import { changedRowFields } from '../registry/row.js';
 import type { RegistryEntry, SessionMeta, StoredNode } from '../types.js';
 
-export const NEW_SEQ_WIDTH = 6;
+const NEW_SEQ_WIDTH = 6;
 
 /** Read a session's files into memory (cold open). */
-export function loadSession(dir: string, id: string): OpenSession | null {
+function loadSession(dir: string, id: string): OpenSession | null {
   const meta = readMeta(dir);
   if (!meta) return null;
   const files = listNodeFiles(dir);

@@ -11,7 +11,7 @@ import { readIndexFile, readJournal } from '../registry/index-file.js';
 import { entryFromDir, rebuildEntries } from './rebuild.js';
 import { listSegments, readLog } from '../registry/registry-log.js';
 
-export const EMPTY_SHELL_AGE_SECONDS = 3600;
+const EMPTY_SHELL_AGE_SECONDS = 3600;
 
 export interface StartupReport {
   rebuilt: boolean;
@@ -105,7 +105,7 @@ function projectIdFromLocation(ctx: StoreContext, id: string): string {
 }
 
 /** Bring one entry in line with its session's own files (or drop it when its meta.json is gone). */
-export function reconcile(ctx: StoreContext, id: string): void {
+function reconcile(ctx: StoreContext, id: string): void {
   const dir = repoDirOf(ctx, id);
   const entry = entryFromDir(dir, id);
   if (entry) ctx.registry.set(entry);
