@@ -191,7 +191,8 @@ function layerOf(file) {
 }
 
 function storeLevel(file) {
-  const inner = file.slice(STORE_ROOT.length);
+  // A test beside a top-level file (session-store.test.ts) has that file's level.
+  const inner = file.slice(STORE_ROOT.length).replace(/\.test\.ts$/, '.ts');
   const level = STORE_ORDER.findIndex((entries) => entries.some((entry) => inner === entry || (entry.endsWith('/') && inner.startsWith(entry))));
   return level === -1 ? null : level;
 }

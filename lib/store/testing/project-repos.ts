@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { SessionStore } from '../session-store.js';
 
 /** Helpers for the tests beside this folder's modules: real temporary git repositories. */
 
@@ -55,4 +56,26 @@ export function head(dir: string): string {
 export function status(dir: string): string[] {
   const out = git(dir, 'status', '--porcelain=v1', '--untracked-files=all');
   return out ? out.split('\n').sort() : [];
+}
+
+/** A store whose workspace holds a user's git project, registered as "App". */
+export async function openProjectStore() {
+  const stateDir = tempDir('em-state-');
+  const workspace = tempDir('em-ws-');
+  mkdirSync(join(workspace, 'app'));
+  const projectDir = makeRepo({ 'README.md': 'hello\n', 'src/app.ts': 'export {}\n' }, join(workspace, 'app'));
+  const store = await SessionStore.open({ stateDir, workspaceRoot: workspace });
+  const project = await store.createProject(projectDir, 'App');
+  return { store, stateDir, workspace, projectDir, project };
+}
+
+/** One agent turn that writes `files` into the project (known to the turn unless `known` is false). */
+export async function agentTurn(store: SessionStore, sessionId: string, projectDir: string, files: Record<string, string>, known = true) {
+  const begin = await store.beginTurn(sessionId);
+  await store.appendMessage(sessionId, { role: 'user', content: `please write ${Object.keys(files).join(', ')}` });
+  for (const path of Object.keys(files)) await store.snapshotBeforeEdit(sessionId, path);
+  writeFiles(projectDir, files);
+  await store.appendMessage(sessionId, { role: 'assistant', content: 'done' });
+  const end = await store.finalizeTurn(sessionId, { writtenPaths: known ? Object.keys(files) : undefined, model: 'test-model' });
+  return { begin, end };
 }

@@ -1,0 +1,27 @@
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SessionStore } from '../session-store.js';
+import { ForbiddenPathError } from '../errors.js';
+import { cleanupTempDirs, openProjectStore as setup } from '../testing/project-repos.js';
+
+describe('set_workdirs', () => {
+  const stores: SessionStore[] = [];
+  afterEach(async () => {
+    for (const store of stores.splice(0)) await store.close();
+    cleanupTempDirs();
+  });
+
+  it('extra working directories change any time, inside the allowed roots only', async () => {
+    const { store, workspace } = await setup();
+    stores.push(store);
+    await store.createSession({ id: 's' });
+    await store.appendMessage('s', { role: 'user', content: 'x' });
+    await store.finalizeTurn('s');
+    const docs = join(workspace, 'app', 'src');
+    await store.setWorkdirs('s', [docs]);
+    expect((await store.getSession('s')).workdirs).toEqual([docs]);
+    await expect(store.setWorkdirs('s', ['/etc'])).rejects.toBeInstanceOf(ForbiddenPathError);
+    await store.setWorkdirs('s', []);
+    expect((await store.getSession('s')).workdirs).toEqual([]);
+  });
+});
