@@ -7,7 +7,8 @@ import { openTempStore } from '@/lib/store/testing/temp-store';
 import type { SessionStore } from '@/lib/store/index';
 import { mkdirSync } from 'node:fs';
 import { cleanupTempDirs, git, makeRepo, tempDir } from '@/lib/store/testing/project-repos';
-import { ChatDispatcher, type ChatEvent } from './dispatcher';
+import { ChatDispatcher } from './dispatcher';
+import type { ChatEvent } from '@/server/events/live-events';
 import { failInterruptedTurns, noteTurnStarted } from './turn-journal';
 
 // The real dispatcher, a real store on a temporary directory and the loopback model server.

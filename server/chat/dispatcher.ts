@@ -3,6 +3,7 @@ import type { Attachment } from '@/lib/llm/conversation';
 import type { ChatModel } from '@/lib/llm/chat-client';
 import { runTurn, type TurnEnd, type TurnProgress } from './run-turn';
 import { noteTurnEnded, noteTurnStarted } from './turn-journal';
+import type { ChatEvent } from '@/server/events/live-events';
 
 /**
  * The chat dispatcher (DESIGN §1 server/): a person's message becomes a turn. `send` writes the
@@ -10,11 +11,6 @@ import { noteTurnEnded, noteTurnStarted } from './turn-journal';
  * reply streams as chat_* events while runTurn calls the model and the tools, and the turn ends
  * with finalize (session commit, project commit, titles). One running turn per session.
  */
-export interface ChatEvent {
-  type: 'chat_delta' | 'chat_done' | 'chat_error';
-  data: Record<string, unknown>;
-}
-
 export interface DispatcherDeps {
   /** to every open tab of that user (the event hub) */
   publish(userId: string, event: ChatEvent): void;

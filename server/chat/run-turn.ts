@@ -5,7 +5,7 @@ import { modelMessages, type Attachment } from '@/lib/llm/conversation';
 import { cutToolResult, FILE_TOOLS, runFileTool, type ToolContext } from '@/lib/tools/file-tools';
 import type { ToolRoots } from '@/lib/tools/confine';
 import type { BranchMessage, SessionStore } from '@/lib/store/index';
-import type { ChatEvent } from './dispatcher';
+import type { ChatEvent } from '@/server/events/live-events';
 
 export interface TurnEnd {
   status: 'idle' | 'failed' | 'cancelled';
