@@ -1,21 +1,12 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SessionStore } from './session-store.js';
 import { InvalidInputError, NotFoundError } from './errors.js';
-import { openTempStore, tempDir } from './testing/temp-store.js';
+import { tempDir, tempStoresPerTest } from './testing/temp-store.js';
 
 describe('SessionStore: ids, unknown sessions and the session cache', () => {
-  const cleanups: (() => Promise<void> | void)[] = [];
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0)) await cleanup();
-  });
-
-  async function fresh(options: Parameters<typeof openTempStore>[0] = {}) {
-    const temp = await openTempStore(options);
-    cleanups.push(temp.cleanup);
-    return temp;
-  }
+  const fresh = tempStoresPerTest();
 
   it('refuses malformed session and node ids before touching the disk', async () => {
     const { store, dir } = await fresh();

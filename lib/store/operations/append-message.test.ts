@@ -1,18 +1,14 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConflictError, InvalidInputError, NotFoundError } from '../errors.js';
 import type { StoreEvent } from '../events.js';
-import { manualClock, openTempStore } from '../testing/temp-store.js';
+import { manualClock, tempStoresPerTest } from '../testing/temp-store.js';
 
 describe('the conversation DAG', () => {
-  const cleanups: (() => Promise<void>)[] = [];
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0)) await cleanup();
-  });
-  async function fresh(options: Parameters<typeof openTempStore>[0] = {}) {
-    const temp = await openTempStore(options);
-    cleanups.push(temp.cleanup);
+  const open = tempStoresPerTest();
+  async function fresh(options: Parameters<typeof open>[0] = {}) {
+    const temp = await open(options);
     await temp.store.createSession({ id: 's' });
     return temp;
   }

@@ -1,16 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SessionStore } from '../session-store.js';
 import { ConflictError } from '../errors.js';
-import { cleanupTempDirs, openProjectStore as setup } from '../testing/project-repos.js';
+import { openProjectStore as setup, storesClosedAfterEach } from '../testing/project-repos.js';
 
 describe('set_session_project (bind a session to a project)', () => {
-  const stores: SessionStore[] = [];
-  afterEach(async () => {
-    for (const store of stores.splice(0)) await store.close();
-    cleanupTempDirs();
-  });
+  const stores = storesClosedAfterEach();
 
   it('binds a draft (its repo moves), freezes after the first turn, accepts the same project again', async () => {
     const { store, stateDir, project } = await setup();

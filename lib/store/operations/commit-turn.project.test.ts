@@ -1,16 +1,11 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { SessionStore } from '../session-store.js';
+import { describe, expect, it } from 'vitest';
 import type { StoreEvent } from '../events.js';
-import { agentTurn, cleanupTempDirs, git, openProjectStore as setup, status } from '../testing/project-repos.js';
+import { agentTurn, git, openProjectStore as setup, status, storesClosedAfterEach } from '../testing/project-repos.js';
 
 describe('finalize_turn in a project: the agent commit', () => {
-  const stores: SessionStore[] = [];
-  afterEach(async () => {
-    for (const store of stores.splice(0)) await store.close();
-    cleanupTempDirs();
-  });
+  const stores = storesClosedAfterEach();
 
   it('a clean tree gets one agent commit with the identity, message and trailers; the timeline links it', async () => {
     const { store, projectDir, project } = await setup();

@@ -1,21 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { StoreEvent } from '../events.js';
-import { openTempStore } from '../testing/temp-store.js';
+import { tempStoresPerTest } from '../testing/temp-store.js';
 import { readRegistryOnDisk } from '../testing/registry-on-disk.js';
 
 describe('create_session', () => {
-  const cleanups: (() => Promise<void> | void)[] = [];
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0)) await cleanup();
-  });
-
-  async function fresh(options: Parameters<typeof openTempStore>[0] = {}) {
-    const temp = await openTempStore(options);
-    cleanups.push(temp.cleanup);
-    return temp;
-  }
+  const fresh = tempStoresPerTest();
 
   it('creates the repo layout of FORMAT.md and returns an existing id unchanged', async () => {
     const { store, dir } = await fresh();

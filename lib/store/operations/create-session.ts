@@ -59,6 +59,9 @@ export async function createSession(ctx: StoreContext, input: CreateSessionInput
       account_id: input.accountId ?? null,
       peer_display: input.peerDisplay ?? null,
       peer_id: input.peerId ?? null,
+      // Present from the start, so a rebuild or reconcile reads the preview from meta.json and never
+      // from a user node whose meta.json write a crash cut off (OpenProgram's meta has no preview).
+      preview: null,
       // A title chosen at creation is a person's (or agent's) choice: automatic titles leave it.
       _user_titled: title !== '',
       _auto_titled: false,

@@ -1,24 +1,14 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { SessionStore } from '../session-store.js';
+import { describe, expect, it } from 'vitest';
 import { NotFoundError } from '../errors.js';
 import type { StoreEvent } from '../events.js';
-import { openTempStore } from '../testing/temp-store.js';
+import { tempStoresPerTest } from '../testing/temp-store.js';
 import { readRegistryOnDisk } from '../testing/registry-on-disk.js';
-import { agentTurn, cleanupTempDirs, openProjectStore as setup } from '../testing/project-repos.js';
+import { agentTurn, openProjectStore as setup, storesClosedAfterEach } from '../testing/project-repos.js';
 
 describe('delete_session', () => {
-  const cleanups: (() => Promise<void> | void)[] = [];
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0)) await cleanup();
-  });
-
-  async function fresh(options: Parameters<typeof openTempStore>[0] = {}) {
-    const temp = await openTempStore(options);
-    cleanups.push(temp.cleanup);
-    return temp;
-  }
+  const fresh = tempStoresPerTest();
 
   it('deletes the repo, entry and location, and only a directory whose meta.json names the id', async () => {
     const { store, dir } = await fresh();
@@ -37,11 +27,7 @@ describe('delete_session', () => {
 });
 
 describe('delete_session in a project', () => {
-  const stores: SessionStore[] = [];
-  afterEach(async () => {
-    for (const store of stores.splice(0)) await store.close();
-    cleanupTempDirs();
-  });
+  const stores = storesClosedAfterEach();
 
   it('deleting a session removes its project binding and recovery files', async () => {
     const { store, stateDir, projectDir, project } = await setup();

@@ -1,18 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { InvalidInputError } from '../errors.js';
-import { manualClock, openTempStore } from '../testing/temp-store.js';
+import { manualClock, tempStoresPerTest } from '../testing/temp-store.js';
 
 describe('list_sessions', () => {
-  const cleanups: (() => Promise<void> | void)[] = [];
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0)) await cleanup();
-  });
-
-  async function fresh(options: Parameters<typeof openTempStore>[0] = {}) {
-    const temp = await openTempStore(options);
-    cleanups.push(temp.cleanup);
-    return temp;
-  }
+  const fresh = tempStoresPerTest();
 
   it('lists with limit bounds and a cursor that walks every row once', async () => {
     const clock = manualClock();

@@ -1,16 +1,12 @@
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { InvalidInputError } from '../errors.js';
-import { openTempStore } from '../testing/temp-store.js';
+import { tempStoresPerTest } from '../testing/temp-store.js';
 
 describe('retry and set_head', () => {
-  const cleanups: (() => Promise<void>)[] = [];
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0)) await cleanup();
-  });
-  async function fresh(options: Parameters<typeof openTempStore>[0] = {}) {
-    const temp = await openTempStore(options);
-    cleanups.push(temp.cleanup);
+  const open = tempStoresPerTest();
+  async function fresh(options: Parameters<typeof open>[0] = {}) {
+    const temp = await open(options);
     await temp.store.createSession({ id: 's' });
     return temp;
   }

@@ -1,16 +1,11 @@
 import { renameSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { SessionStore } from '../session-store.js';
+import { describe, expect, it } from 'vitest';
 import { PreconditionError } from '../errors.js';
-import { cleanupTempDirs, openProjectStore as setup } from '../testing/project-repos.js';
+import { openProjectStore as setup, storesClosedAfterEach } from '../testing/project-repos.js';
 
 describe('relocate_project', () => {
-  const stores: SessionStore[] = [];
-  afterEach(async () => {
-    for (const store of stores.splice(0)) await store.close();
-    cleanupTempDirs();
-  });
+  const stores = storesClosedAfterEach();
 
   it('a moved folder is reported missing, turns are refused, and relocate repairs it keeping the id', async () => {
     const { store, projectDir, project, workspace } = await setup();

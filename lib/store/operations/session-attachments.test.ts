@@ -1,14 +1,9 @@
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { SessionStore } from '../session-store.js';
-import { cleanupTempDirs, git, openProjectStore as setup } from '../testing/project-repos.js';
+import { describe, expect, it } from 'vitest';
+import { git, openProjectStore as setup, storesClosedAfterEach } from '../testing/project-repos.js';
 
 describe('session attachments', () => {
-  const stores: SessionStore[] = [];
-  afterEach(async () => {
-    for (const store of stores.splice(0)) await store.close();
-    cleanupTempDirs();
-  });
+  const stores = storesClosedAfterEach();
 
   it('attachments land in the session repo, are committed with the turn, and escapes are refused', async () => {
     const { store, stateDir } = await setup();

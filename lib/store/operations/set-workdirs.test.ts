@@ -1,15 +1,10 @@
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { SessionStore } from '../session-store.js';
+import { describe, expect, it } from 'vitest';
 import { ForbiddenPathError } from '../errors.js';
-import { cleanupTempDirs, openProjectStore as setup } from '../testing/project-repos.js';
+import { openProjectStore as setup, storesClosedAfterEach } from '../testing/project-repos.js';
 
 describe('set_workdirs', () => {
-  const stores: SessionStore[] = [];
-  afterEach(async () => {
-    for (const store of stores.splice(0)) await store.close();
-    cleanupTempDirs();
-  });
+  const stores = storesClosedAfterEach();
 
   it('extra working directories change any time, inside the allowed roots only', async () => {
     const { store, workspace } = await setup();

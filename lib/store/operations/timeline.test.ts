@@ -1,9 +1,9 @@
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SessionStore } from '../session-store.js';
 import { InvalidInputError, NotFoundError } from '../errors.js';
-import { cleanupTempDirs, git, makeRepo, tempDir, writeFiles } from '../testing/project-repos.js';
+import { git, makeRepo, tempDir, writeFiles, storesClosedAfterEach } from '../testing/project-repos.js';
 import { firstLineOf } from '../text.js';
 
 async function setup() {
@@ -27,11 +27,7 @@ async function turn(store: SessionStore, id: string, question: string, files: Re
 }
 
 describe('the timeline of a session', () => {
-  const stores: SessionStore[] = [];
-  afterEach(async () => {
-    for (const store of stores.splice(0)) await store.close();
-    cleanupTempDirs();
-  });
+  const stores = storesClosedAfterEach();
 
   it('lists turns without session init, each with its nodes, project commit and files, newest first', async () => {
     const { store, projectDir, project } = await setup();

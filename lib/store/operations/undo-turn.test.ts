@@ -1,16 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { SessionStore } from '../session-store.js';
+import { describe, expect, it } from 'vitest';
 import { InvalidInputError, PreconditionError } from '../errors.js';
-import { agentTurn, cleanupTempDirs, git, openProjectStore as setup } from '../testing/project-repos.js';
+import { agentTurn, git, openProjectStore as setup, storesClosedAfterEach } from '../testing/project-repos.js';
 
 describe('undo_turn and redo_turn', () => {
-  const stores: SessionStore[] = [];
-  afterEach(async () => {
-    for (const store of stores.splice(0)) await store.close();
-    cleanupTempDirs();
-  });
+  const stores = storesClosedAfterEach();
 
   it('undo restores the agent\'s edit, is recorded in the session, and redo re-applies it; refusals say why', async () => {
     const { store, projectDir, project } = await setup();

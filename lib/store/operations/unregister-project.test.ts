@@ -1,13 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { SessionStore } from '../session-store.js';
-import { agentTurn, cleanupTempDirs, git, openProjectStore as setup } from '../testing/project-repos.js';
+import { describe, expect, it } from 'vitest';
+import { agentTurn, git, openProjectStore as setup, storesClosedAfterEach } from '../testing/project-repos.js';
 
 describe('unregister_project', () => {
-  const stores: SessionStore[] = [];
-  afterEach(async () => {
-    for (const store of stores.splice(0)) await store.close();
-    cleanupTempDirs();
-  });
+  const stores = storesClosedAfterEach();
 
   it('unregistering keeps the project history and leaves its sessions readable with their project_id', async () => {
     const { store, projectDir, project } = await setup();

@@ -1,19 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { InvalidInputError } from '../errors.js';
 import type { StoreEvent } from '../events.js';
-import { manualClock, openTempStore } from '../testing/temp-store.js';
+import { manualClock, tempStoresPerTest } from '../testing/temp-store.js';
 
 describe('update_session', () => {
-  const cleanups: (() => Promise<void> | void)[] = [];
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0)) await cleanup();
-  });
-
-  async function fresh(options: Parameters<typeof openTempStore>[0] = {}) {
-    const temp = await openTempStore(options);
-    cleanups.push(temp.cleanup);
-    return temp;
-  }
+  const fresh = tempStoresPerTest();
 
   it('rename, pin, archive and read flags keep updated_at and the list position; events carry only changed fields', async () => {
     const clock = manualClock();

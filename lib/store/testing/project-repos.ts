@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { afterEach } from 'vitest';
 import { SessionStore } from '../session-store.js';
 
 /** Helpers for the tests beside this folder's modules: real temporary git repositories. */
@@ -78,4 +79,14 @@ export async function agentTurn(store: SessionStore, sessionId: string, projectD
   await store.appendMessage(sessionId, { role: 'assistant', content: 'done' });
   const end = await store.finalizeTurn(sessionId, { writtenPaths: known ? Object.keys(files) : undefined, model: 'test-model' });
   return { begin, end };
+}
+
+/** For one describe: the stores its tests push here are closed after each test, and the temporary directories removed. */
+export function storesClosedAfterEach(): SessionStore[] {
+  const stores: SessionStore[] = [];
+  afterEach(async () => {
+    for (const store of stores.splice(0)) await store.close();
+    cleanupTempDirs();
+  });
+  return stores;
 }

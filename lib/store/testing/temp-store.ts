@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterEach } from 'vitest';
 import { SessionStore, type SessionStoreOptions } from '../session-store.js';
 
 /** A fresh state directory per test, removed afterwards. */
@@ -9,9 +10,15 @@ export function tempDir(prefix = 'em-store-'): { dir: string; cleanup: () => voi
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
+export interface TempStore {
+  store: SessionStore;
+  dir: string;
+  cleanup: () => Promise<void>;
+}
+
 export async function openTempStore(
   options: Partial<SessionStoreOptions> = {},
-): Promise<{ store: SessionStore; dir: string; cleanup: () => Promise<void> }> {
+): Promise<TempStore> {
   const { dir, cleanup } = tempDir();
   const store = await SessionStore.open({ stateDir: dir, debounceMs: 50, ...options });
   return {
@@ -28,4 +35,17 @@ export async function openTempStore(
 export function manualClock(start = 1_800_000_000): { now: () => number; advance: (seconds: number) => void } {
   let current = start;
   return { now: () => current, advance: (seconds) => (current += seconds) };
+}
+
+/** For one describe: open temporary stores; each is closed and removed after its test. */
+export function tempStoresPerTest(): (options?: Partial<SessionStoreOptions>) => Promise<TempStore> {
+  const cleanups: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0)) await cleanup();
+  });
+  return async (options = {}) => {
+    const temp = await openTempStore(options);
+    cleanups.push(temp.cleanup);
+    return temp;
+  };
 }
