@@ -10,8 +10,7 @@ import { NoModelNotice } from './no-model-notice';
 import { ProjectChipReadOnly, ProjectPicker } from './project-chip';
 import { StreamingReply } from './streaming-reply';
 import { TurnStatus } from './turn-status';
-import { uploadAttachment } from './upload-attachment';
-import { useDraft } from './use-draft';
+import { useSendMessage } from './use-send-message';
 
 /**
  * The composer of an open session (mounted by the session page): the streaming reply, the turn's
@@ -24,11 +23,8 @@ export function SessionComposer({ sessionId }: { sessionId: string }) {
   // (a fast failure, a client-side navigation), and the status must not stay "running".
   const session = useQuery({ ...trpc.session.get.queryOptions({ id: sessionId }), refetchOnMount: 'always' });
   const state = useQuery({ ...trpc.chat.state.queryOptions({ sessionId }), refetchOnMount: 'always' });
-  const status = useQuery(trpc.chat.modelStatus.queryOptions());
-  const { draft, update, clear } = useDraft(sessionId);
-  const [files, setFiles] = useState<File[]>([]);
+  const { sendDraft, pending, composer } = useSendMessage(sessionId);
   const [error, setError] = useState<string | null>(null);
-  const send = useMutation(trpc.chat.send.mutationOptions());
   const cancel = useMutation(trpc.chat.cancel.mutationOptions());
   const setProject = useMutation(trpc.project.setForSession.mutationOptions());
 
@@ -46,17 +42,13 @@ export function SessionComposer({ sessionId }: { sessionId: string }) {
   });
 
   const detail = session.data;
-  const running = detail?.status === 'running' || state.data?.running === true || send.isPending;
+  const running = detail?.status === 'running' || state.data?.running === true || pending;
   const lastError = error ?? state.data?.lastError ?? null;
 
   async function onSend() {
     setError(null);
     try {
-      const uploaded = [];
-      for (const file of files) uploaded.push(await uploadAttachment(sessionId, file));
-      await send.mutateAsync({ sessionId, content: draft.text, ...(uploaded.length > 0 ? { attachmentIds: uploaded.map((file) => file.id) } : {}) });
-      clear();
-      setFiles([]);
+      await sendDraft({ sessionId });
       refresh();
     } catch (failure) {
       toast.error((failure as Error).message);
@@ -85,15 +77,11 @@ export function SessionComposer({ sessionId }: { sessionId: string }) {
       <TurnStatus status={detail?.status ?? 'idle'} running={running} error={lastError} />
       <NoModelNotice />
       <Composer
-        value={draft.text}
-        onChange={(text) => update({ text })}
-        files={files}
-        onFilesChange={setFiles}
+        {...composer}
         onSend={() => void onSend()}
         onStop={() => cancel.mutate({ sessionId }, { onSettled: refresh, onError: (failure) => toast.error(failure.message) })}
         running={running}
-        sending={send.isPending}
-        sendDisabled={status.data ? !status.data.configured : false}
+        sending={pending}
         projectChip={chip}
       />
     </div>
