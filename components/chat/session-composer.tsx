@@ -16,13 +16,19 @@ import { useSendMessage } from './use-send-message';
  * The composer of an open session (mounted by the session page): the streaming reply, the turn's
  * status, the message box with Send / Stop. The project chip is a picker until the first turn.
  */
-export function SessionComposer({ sessionId }: { sessionId: string }) {
+export function SessionComposer({
+  sessionId,
+  since,
+}: {
+  sessionId: string;
+  /** the event id the page was rendered at: a turn that ended after it (a fast failure, a client-side navigation) still reaches the status */
+  since?: string;
+}) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  // Once more on mount: a turn can end between the server's render and this tab's first event
-  // (a fast failure, a client-side navigation), and the status must not stay "running".
-  const session = useQuery({ ...trpc.session.get.queryOptions({ id: sessionId }), refetchOnMount: 'always' });
-  const state = useQuery({ ...trpc.chat.state.queryOptions({ sessionId }), refetchOnMount: 'always' });
+  // Both come from the server's render (the page fills the cache); what changed after it is replayed from `since`.
+  const session = useQuery(trpc.session.get.queryOptions({ id: sessionId }));
+  const state = useQuery(trpc.chat.state.queryOptions({ sessionId }));
   const { sendDraft, pending, composer } = useSendMessage(sessionId);
   const [error, setError] = useState<string | null>(null);
   const cancel = useMutation(trpc.chat.cancel.mutationOptions());
@@ -32,14 +38,17 @@ export function SessionComposer({ sessionId }: { sessionId: string }) {
     void queryClient.invalidateQueries({ queryKey: trpc.session.get.queryKey({ id: sessionId }) });
     void queryClient.invalidateQueries({ queryKey: trpc.chat.state.queryKey({ sessionId }) });
   };
-  useLiveEvents((event) => {
-    if (event.type === 'session_updated' && event.data.id === sessionId && (event.data.status !== undefined || event.data.project !== undefined)) refresh();
-    else if (event.type === 'chat_error' && event.data.sessionId === sessionId) {
-      setError(event.data.message);
-      refresh();
-    } else if (event.type === 'chat_done' && event.data.sessionId === sessionId) refresh();
-    else if (event.type === 'resync') refresh();
-  });
+  useLiveEvents(
+    (event) => {
+      if (event.type === 'session_updated' && event.data.id === sessionId && (event.data.status !== undefined || event.data.project !== undefined)) refresh();
+      else if (event.type === 'chat_error' && event.data.sessionId === sessionId) {
+        setError(event.data.message);
+        refresh();
+      } else if (event.type === 'chat_done' && event.data.sessionId === sessionId) refresh();
+      else if (event.type === 'resync') refresh();
+    },
+    { since },
+  );
 
   const detail = session.data;
   const running = detail?.status === 'running' || state.data?.running === true || pending;
@@ -73,7 +82,7 @@ export function SessionComposer({ sessionId }: { sessionId: string }) {
 
   return (
     <div className="space-y-3">
-      <StreamingReply sessionId={sessionId} />
+      <StreamingReply sessionId={sessionId} since={since} />
       <TurnStatus status={detail?.status ?? 'idle'} running={running} error={lastError} />
       <NoModelNotice />
       <Composer
