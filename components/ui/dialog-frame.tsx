@@ -31,8 +31,15 @@ type Props = (Question | Form) & {
 };
 
 const LOOKS = {
-  compact: { overlay: 'z-50', content: 'rounded-lg shadow-xl focus:outline-none dark:bg-neutral-900', title: 'text-base', description: 'mt-2' },
-  panel: { overlay: 'z-40', content: 'space-y-4 rounded-md shadow-lg dark:bg-neutral-950', title: 'text-lg', description: '' },
+  // the buttons' focus ring is offset by the panel's own ground
+  compact: {
+    overlay: 'z-50',
+    content: 'rounded-lg shadow-xl focus:outline-none dark:bg-neutral-900',
+    title: 'text-base',
+    description: 'mt-2',
+    button: 'dark:focus-visible:ring-offset-neutral-900',
+  },
+  panel: { overlay: 'z-40', content: 'space-y-4 rounded-md shadow-lg dark:bg-neutral-950', title: 'text-lg', description: '', button: '' },
 } as const;
 
 const WIDTHS = { md: 'w-[min(28rem,calc(100vw-2rem))]', lg: 'w-[min(32rem,calc(100vw-2rem))]' } as const;
@@ -47,16 +54,18 @@ export function DialogFrame(props: Props) {
   const buttons = (
     <div className={cn('flex justify-end gap-2', look === 'compact' && !('onSubmit' in props) && 'mt-5')}>
       <parts.Close asChild>
-        <Button variant="secondary">Cancel</Button>
+        <Button variant="secondary" className={style.button}>
+          Cancel
+        </Button>
       </parts.Close>
       {'action' in props ? (
         <AlertDialog.Action asChild>
-          <Button variant={props.action.variant} onClick={props.action.onClick}>
+          <Button variant={props.action.variant} onClick={props.action.onClick} className={style.button}>
             {props.action.label}
           </Button>
         </AlertDialog.Action>
       ) : (
-        <Button type="submit" disabled={props.submit.disabled}>
+        <Button type="submit" disabled={props.submit.disabled} className={style.button}>
           {props.submit.label}
         </Button>
       )}
