@@ -4,7 +4,7 @@
  * chat_done on the event stream — minus the model's own time, measured by the loopback test
  * model server itself (request received → answer sent). Needs `npm run build` first.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import http from 'node:http';
 import { join } from 'node:path';
@@ -13,35 +13,15 @@ import { AuthStore } from '../lib/auth/index.js';
 import { startModelServer } from '../lib/llm/testing/model-server.js';
 import { benchRequest, openEventStream } from './http-client.js';
 import { scratchDir } from './scratch.js';
+import { BASE, startServer } from './server-bench.js';
 import { p50, round } from './store-bench.js';
 
-const PORT = Number(process.env['BENCH_PORT'] ?? 3199);
-const BASE = `http://127.0.0.1:${PORT}`;
 const TURNS = 60;
 const WARMUP = 10;
 const agent = new http.Agent({ keepAlive: true });
 
 function post(path: string, token: string, body: unknown): Promise<{ status: number; body: string }> {
   return benchRequest(BASE, agent, 'POST', path, token, body);
-}
-
-async function startApp(dataDir: string, modelUrl: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(process.cwd(), 'server', 'http', 'serve.ts'), '-p', String(PORT), '-H', '127.0.0.1'], {
-    env: { ...process.env, OPENPROGRAM_DATA_DIR: dataDir, NEXTAUTH_URL: BASE, NODE_ENV: 'production', OPENPROGRAM_LLM_BASE_URL: modelUrl, OPENPROGRAM_LLM_MODEL: 'bench-model' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let log = '';
-  child.stdout!.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    const up = await new Promise<boolean>((resolve) => http.get(`${BASE}/api/health`, (res) => resolve(res.statusCode === 200)).on('error', () => resolve(false)));
-    if (up) return child;
-    if (child.exitCode !== null) throw new Error(`server exited: ${log}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  child.kill('SIGKILL');
-  throw new Error(`server did not start: ${log}`);
 }
 
 /** The event stream; `onDone` gets the arrival time of each chat_done. */
@@ -65,7 +45,7 @@ export async function benchChat(): Promise<Record<string, number>> {
   let server: ChildProcess | null = null;
   let stream: http.ClientRequest | null = null;
   try {
-    server = await startApp(dataDir, model.url);
+    server = await startServer(dataDir, { OPENPROGRAM_LLM_BASE_URL: model.url, OPENPROGRAM_LLM_MODEL: 'bench-model' });
     let waiting: ((at: number) => void) | null = null;
     stream = await openStream(token, (at) => waiting?.(at));
     let sessionId: string | undefined;

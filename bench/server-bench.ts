@@ -2,13 +2,14 @@
  * Figures of the real server (DESIGN §9): the built app as `npm start` runs it, on loopback, a fresh
  * data directory, tokens made with lib/auth before it starts. Needs `npm run build` first.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { benchRequest, openEventStream } from './http-client.js';
 import { scratchDir } from './scratch.js';
 import http from 'node:http';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { startServer as startAppServer } from '../e2e/fixtures/server-process.js';
 import { AuthStore } from '../lib/auth/index.js';
 import { p99, round, writeLargeIndex } from './store-bench.js';
 
@@ -64,35 +65,19 @@ function treeRssMb(pid: number): number {
   return kb / 1024;
 }
 
-/** The built app on BENCH_PORT over that data directory; resolves once /api/health answers. */
-export async function startServer(dataDir: string): Promise<ChildProcess> {
-  const serve = join(process.cwd(), 'server', 'http', 'serve.ts');
-  const child = spawn(process.execPath, ['--import', 'tsx', serve, '-p', String(PORT), '-H', '127.0.0.1'], {
-    env: {
-      ...process.env,
-      OPENPROGRAM_DATA_DIR: dataDir,
-      OPENPROGRAM_MAX_STREAMS_PER_USER: String(FANOUT_STREAMS),
-      NEXTAUTH_URL: BASE,
-      NODE_ENV: 'production',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let log = '';
-  child.stdout!.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    try {
-      const health = await request('GET', '/api/health', '');
-      if (health.status === 200) return child;
-    } catch {
-      // not up yet
-    }
-    if (child.exitCode !== null) throw new Error(`server exited: ${log}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+/**
+ * The built app on BENCH_PORT over that data directory, on Node and loopback, with the per-user
+ * stream cap raised for the fan-out (and `env` on top); resolves once /api/health answers.
+ */
+export async function startServer(dataDir: string, env: Record<string, string> = {}): Promise<ChildProcess> {
+  const server = startAppServer({ port: PORT, host: '127.0.0.1', dataDir, runtime: 'node', env: { OPENPROGRAM_MAX_STREAMS_PER_USER: String(FANOUT_STREAMS), ...env } });
+  try {
+    await server.ready();
+  } catch (error) {
+    server.child.kill('SIGKILL');
+    throw error;
   }
-  child.kill('SIGKILL');
-  throw new Error(`server did not start: ${log}`);
+  return server.child;
 }
 
 function openStream(token: string, onEvent: (type: string, at: number) => void): Promise<http.ClientRequest> {

@@ -1,6 +1,6 @@
 'use client';
 
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { toast } from 'sonner';
@@ -8,8 +8,7 @@ import { useTRPC } from '@/trpc/client';
 import { Composer } from './composer';
 import { NoModelNotice } from './no-model-notice';
 import { ProjectPicker } from './project-chip';
-import { uploadAttachment } from './upload-attachment';
-import { useDraft } from './use-draft';
+import { useSendMessage } from './use-send-message';
 
 /**
  * The new-chat page's composer: a draft that creates nothing until it is sent. Sending creates
@@ -19,31 +18,20 @@ import { useDraft } from './use-draft';
 export function NewChat() {
   const trpc = useTRPC();
   const router = useRouter();
-  const { draft, update, clear } = useDraft('new');
-  const [files, setFiles] = useState<File[]>([]);
+  const { draft, update, files, sendDraft, composer } = useSendMessage('new');
   const [sending, setSending] = useState(false);
-  const status = useQuery(trpc.chat.modelStatus.queryOptions());
-  const send = useMutation(trpc.chat.send.mutationOptions());
   const create = useMutation(trpc.session.create.mutationOptions());
   const remove = useMutation(trpc.session.delete.mutationOptions());
   const projectId = draft.projectId;
 
   async function onSend() {
-    const content = draft.text;
     setSending(true);
     let made: string | null = null;
     try {
-      let sessionId: string;
-      if (files.length > 0) {
-        made = (await create.mutateAsync({ source: 'web', ...(projectId !== 'default' ? { projectId } : {}) })).id;
-        const uploaded = [];
-        for (const file of files) uploaded.push(await uploadAttachment(made, file));
-        sessionId = (await send.mutateAsync({ sessionId: made, content, attachmentIds: uploaded.map((file) => file.id) })).sessionId;
-      } else {
-        sessionId = (await send.mutateAsync({ content, ...(projectId !== 'default' ? { projectId } : {}) })).sessionId;
-      }
-      clear();
-      setFiles([]);
+      const project = projectId !== 'default' ? { projectId } : {};
+      // Uploads need a session to belong to: with files, the session is made first.
+      if (files.length > 0) made = (await create.mutateAsync({ source: 'web', ...project })).id;
+      const sessionId = await sendDraft(made ? { sessionId: made } : project);
       router.push(`/sessions/${sessionId}`);
     } catch (error) {
       // Never an empty shell: a session made only for these uploads goes if the message did not.
@@ -61,15 +49,11 @@ export function NewChat() {
       </p>
       <NoModelNotice />
       <Composer
-        value={draft.text}
-        onChange={(text) => update({ text })}
-        files={files}
-        onFilesChange={setFiles}
+        {...composer}
         onSend={() => void onSend()}
         onStop={() => undefined}
         running={false}
         sending={sending}
-        sendDisabled={status.data ? !status.data.configured : false}
         projectChip={<ProjectPicker projectId={projectId} onChange={(id) => update({ projectId: id })} />}
       />
     </div>

@@ -10,25 +10,27 @@ import { NoModelNotice } from './no-model-notice';
 import { ProjectChipReadOnly, ProjectPicker } from './project-chip';
 import { StreamingReply } from './streaming-reply';
 import { TurnStatus } from './turn-status';
-import { uploadAttachment } from './upload-attachment';
-import { useDraft } from './use-draft';
+import { useSendMessage } from './use-send-message';
 
 /**
  * The composer of an open session (mounted by the session page): the streaming reply, the turn's
  * status, the message box with Send / Stop. The project chip is a picker until the first turn.
  */
-export function SessionComposer({ sessionId }: { sessionId: string }) {
+export function SessionComposer({
+  sessionId,
+  since,
+}: {
+  sessionId: string;
+  /** the event id the page was rendered at: a turn that ended after it (a fast failure, a client-side navigation) still reaches the status */
+  since?: string;
+}) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  // Once more on mount: a turn can end between the server's render and this tab's first event
-  // (a fast failure, a client-side navigation), and the status must not stay "running".
-  const session = useQuery({ ...trpc.session.get.queryOptions({ id: sessionId }), refetchOnMount: 'always' });
-  const state = useQuery({ ...trpc.chat.state.queryOptions({ sessionId }), refetchOnMount: 'always' });
-  const status = useQuery(trpc.chat.modelStatus.queryOptions());
-  const { draft, update, clear } = useDraft(sessionId);
-  const [files, setFiles] = useState<File[]>([]);
+  // Both come from the server's render (the page fills the cache); what changed after it is replayed from `since`.
+  const session = useQuery(trpc.session.get.queryOptions({ id: sessionId }));
+  const state = useQuery(trpc.chat.state.queryOptions({ sessionId }));
+  const { sendDraft, pending, composer } = useSendMessage(sessionId);
   const [error, setError] = useState<string | null>(null);
-  const send = useMutation(trpc.chat.send.mutationOptions());
   const cancel = useMutation(trpc.chat.cancel.mutationOptions());
   const setProject = useMutation(trpc.project.setForSession.mutationOptions());
 
@@ -36,27 +38,26 @@ export function SessionComposer({ sessionId }: { sessionId: string }) {
     void queryClient.invalidateQueries({ queryKey: trpc.session.get.queryKey({ id: sessionId }) });
     void queryClient.invalidateQueries({ queryKey: trpc.chat.state.queryKey({ sessionId }) });
   };
-  useLiveEvents((event) => {
-    if (event.type === 'session_updated' && event.data.id === sessionId && (event.data.status !== undefined || event.data.project !== undefined)) refresh();
-    else if (event.type === 'chat_error' && event.data.sessionId === sessionId) {
-      setError(event.data.message);
-      refresh();
-    } else if (event.type === 'chat_done' && event.data.sessionId === sessionId) refresh();
-    else if (event.type === 'resync') refresh();
-  });
+  useLiveEvents(
+    (event) => {
+      if (event.type === 'session_updated' && event.data.id === sessionId && (event.data.status !== undefined || event.data.project !== undefined)) refresh();
+      else if (event.type === 'chat_error' && event.data.sessionId === sessionId) {
+        setError(event.data.message);
+        refresh();
+      } else if (event.type === 'chat_done' && event.data.sessionId === sessionId) refresh();
+      else if (event.type === 'resync') refresh();
+    },
+    { since },
+  );
 
   const detail = session.data;
-  const running = detail?.status === 'running' || state.data?.running === true || send.isPending;
+  const running = detail?.status === 'running' || state.data?.running === true || pending;
   const lastError = error ?? state.data?.lastError ?? null;
 
   async function onSend() {
     setError(null);
     try {
-      const uploaded = [];
-      for (const file of files) uploaded.push(await uploadAttachment(sessionId, file));
-      await send.mutateAsync({ sessionId, content: draft.text, ...(uploaded.length > 0 ? { attachmentIds: uploaded.map((file) => file.id) } : {}) });
-      clear();
-      setFiles([]);
+      await sendDraft({ sessionId });
       refresh();
     } catch (failure) {
       toast.error((failure as Error).message);
@@ -81,19 +82,15 @@ export function SessionComposer({ sessionId }: { sessionId: string }) {
 
   return (
     <div className="space-y-3">
-      <StreamingReply sessionId={sessionId} />
+      <StreamingReply sessionId={sessionId} since={since} />
       <TurnStatus status={detail?.status ?? 'idle'} running={running} error={lastError} />
       <NoModelNotice />
       <Composer
-        value={draft.text}
-        onChange={(text) => update({ text })}
-        files={files}
-        onFilesChange={setFiles}
+        {...composer}
         onSend={() => void onSend()}
         onStop={() => cancel.mutate({ sessionId }, { onSettled: refresh, onError: (failure) => toast.error(failure.message) })}
         running={running}
-        sending={send.isPending}
-        sendDisabled={status.data ? !status.data.configured : false}
+        sending={pending}
         projectChip={chip}
       />
     </div>

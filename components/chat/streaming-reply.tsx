@@ -9,10 +9,11 @@ import { MarkdownText } from './markdown-text';
 
 /**
  * The reply while it streams (chat_delta), rendered as Markdown as it grows. A tab that opens in
- * the middle starts from the text so far (chat.state) and joins the deltas by their offset. Once
- * the reply's node is appended (or the turn ends) the session's own message list shows it.
+ * the middle starts from the text so far (chat.state, as the page rendered it) and joins the
+ * deltas since that render (`since`) by their offset. Once the reply's node is appended (or the
+ * turn ends) the session's own message list shows it.
  */
-export function StreamingReply({ sessionId }: { sessionId: string }) {
+export function StreamingReply({ sessionId, since }: { sessionId: string; since?: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const state = useQuery(trpc.chat.state.queryOptions({ sessionId }));
@@ -23,24 +24,27 @@ export function StreamingReply({ sessionId }: { sessionId: string }) {
     if (streaming) setReply((current) => joinStream(current, { messageId: streaming.messageId, start: 0, text: streaming.text }));
   }, [streaming]);
 
-  useLiveEvents((event) => {
-    if (event.type === 'chat_delta' && event.data.sessionId === sessionId) {
-      const { messageId, delta } = event.data;
-      const offset = event.data.offset ?? 0;
-      setReply((current) => {
-        const next = joinStream(current, { messageId, start: offset, text: delta });
-        // The start is missing (this tab came in late): the server has the text so far.
-        if (next.start > 0) void queryClient.invalidateQueries({ queryKey: trpc.chat.state.queryKey({ sessionId }) });
-        return next;
-      });
-    } else if (event.type === 'message_appended' && event.data.sessionId === sessionId) {
-      setReply((current) => (current && current.messageId === event.data.message.id ? null : current));
-    } else if ((event.type === 'chat_done' || event.type === 'chat_error') && event.data.sessionId === sessionId) {
-      setReply(null);
-    } else if (event.type === 'resync') {
-      setReply(null);
-    }
-  });
+  useLiveEvents(
+    (event) => {
+      if (event.type === 'chat_delta' && event.data.sessionId === sessionId) {
+        const { messageId, delta } = event.data;
+        const offset = event.data.offset ?? 0;
+        setReply((current) => {
+          const next = joinStream(current, { messageId, start: offset, text: delta });
+          // The start is missing (this tab came in late): the server has the text so far.
+          if (next.start > 0) void queryClient.invalidateQueries({ queryKey: trpc.chat.state.queryKey({ sessionId }) });
+          return next;
+        });
+      } else if (event.type === 'message_appended' && event.data.sessionId === sessionId) {
+        setReply((current) => (current && current.messageId === event.data.message.id ? null : current));
+      } else if ((event.type === 'chat_done' || event.type === 'chat_error') && event.data.sessionId === sessionId) {
+        setReply(null);
+      } else if (event.type === 'resync') {
+        setReply(null);
+      }
+    },
+    { since },
+  );
   if (!reply || reply.start > 0) return null;
   return (
     <section aria-label="Reply in progress" aria-busy="true" className="rounded-lg border border-neutral-200 bg-neutral-50 px-4 py-3 dark:border-neutral-800 dark:bg-neutral-900">

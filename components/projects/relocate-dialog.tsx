@@ -1,10 +1,10 @@
 'use client';
 
-import * as Dialog from '@radix-ui/react-dialog';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
+import { DialogFrame } from '@/components/ui/dialog-frame';
 import { TextField } from '@/components/ui/text-field';
 import { useTRPC } from '@/trpc/client';
 
@@ -34,68 +34,56 @@ export function RelocateDialog({ projectId, name, oldPath }: { projectId: string
     }),
   );
   return (
-    <Dialog.Root
+    <DialogFrame
+      look="panel"
+      width="lg"
       open={open}
       onOpenChange={(next) => {
         setOpen(next);
         setError(null);
       }}
-    >
-      <Dialog.Trigger asChild>
+      trigger={
         <Button variant="primary" aria-label={`Relocate ${name}`}>
           Relocate
         </Button>
-      </Dialog.Trigger>
-      <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-40 bg-black/40" />
-        <Dialog.Content className="fixed left-1/2 top-1/2 z-50 w-[min(32rem,calc(100vw-2rem))] -translate-x-1/2 -translate-y-1/2 space-y-4 rounded-md border border-neutral-200 bg-white p-5 shadow-lg dark:border-neutral-800 dark:bg-neutral-950">
-          <Dialog.Title className="text-lg font-semibold">Relocate {name}</Dialog.Title>
-          <Dialog.Description className="text-sm text-neutral-600 dark:text-neutral-400">
-            The folder <code className="break-all">{oldPath}</code> is gone. Enter where it is now; the project keeps its id, history and sessions.
-          </Dialog.Description>
-          <form
-            className="space-y-4"
-            onSubmit={(event) => {
-              event.preventDefault();
-              setError(null);
-              relocate.mutate({ id: projectId, path: path.trim(), ...(chosen ? { sessionId: chosen } : {}) });
-            }}
-          >
-            <TextField label="New path" value={path} onChange={(event) => setPath(event.target.value)} required autoFocus placeholder="/home/me/projects/app" />
-            <div>
-              <label htmlFor={selectId} className="block text-sm font-medium text-neutral-700 dark:text-neutral-300">
-                Record the move in
-              </label>
-              <select
-                id={selectId}
-                value={chosen}
-                onChange={(event) => setSessionId(event.target.value)}
-                className="mt-1 block w-full rounded-md border border-neutral-300 bg-white px-3 py-2 text-sm dark:border-neutral-700 dark:bg-neutral-900"
-              >
-                {rows.map((row) => (
-                  <option key={row.id} value={row.id}>
-                    {row.title || row.preview || row.id}
-                  </option>
-                ))}
-                <option value="">No session</option>
-              </select>
-            </div>
-            {error ? (
-              <p role="alert" className="text-sm text-red-700 dark:text-red-400">
-                {error}
-              </p>
-            ) : null}
-            <div className="flex justify-end gap-2">
-              <Dialog.Close asChild>
-                <Button variant="secondary">Cancel</Button>
-              </Dialog.Close>
-              <Button type="submit" disabled={relocate.isPending || path.trim() === ''}>
-                {relocate.isPending ? 'Relocating…' : 'Relocate'}
-              </Button>
-            </div>
-          </form>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+      }
+      title={`Relocate ${name}`}
+      description={
+        <>
+          The folder <code className="break-all">{oldPath}</code> is gone. Enter where it is now; the project keeps its id, history and sessions.
+        </>
+      }
+      onSubmit={(event) => {
+        event.preventDefault();
+        setError(null);
+        relocate.mutate({ id: projectId, path: path.trim(), ...(chosen ? { sessionId: chosen } : {}) });
+      }}
+      submit={{ label: relocate.isPending ? 'Relocating…' : 'Relocate', disabled: relocate.isPending || path.trim() === '' }}
+    >
+      <TextField label="New path" value={path} onChange={(event) => setPath(event.target.value)} required autoFocus placeholder="/home/me/projects/app" />
+      <div>
+        <label htmlFor={selectId} className="block text-sm font-medium text-neutral-700 dark:text-neutral-300">
+          Record the move in
+        </label>
+        <select
+          id={selectId}
+          value={chosen}
+          onChange={(event) => setSessionId(event.target.value)}
+          className="mt-1 block w-full rounded-md border border-neutral-300 bg-white px-3 py-2 text-sm dark:border-neutral-700 dark:bg-neutral-900"
+        >
+          {rows.map((row) => (
+            <option key={row.id} value={row.id}>
+              {row.title || row.preview || row.id}
+            </option>
+          ))}
+          <option value="">No session</option>
+        </select>
+      </div>
+      {error ? (
+        <p role="alert" className="text-sm text-red-700 dark:text-red-400">
+          {error}
+        </p>
+      ) : null}
+    </DialogFrame>
   );
 }

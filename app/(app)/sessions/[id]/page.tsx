@@ -26,9 +26,15 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
   // Read before the data: whatever happens after it reaches the page through the event stream.
   const renderedAt = getEventHub().currentId(user.id);
   const api = await getServerCaller();
-  const [session, page] = await Promise.all([orNotFound(api.session.get({ id })), orNotFound(api.message.branch({ sessionId: id, limit: MESSAGE_PAGE_SIZE }))]);
-  // The header reads session.get from the client cache: fill it with what was just read.
+  const [session, page, chat] = await Promise.all([
+    orNotFound(api.session.get({ id })),
+    orNotFound(api.message.branch({ sessionId: id, limit: MESSAGE_PAGE_SIZE })),
+    orNotFound(api.chat.state({ sessionId: id })),
+  ]);
+  // The header and the composer read these from the client cache: fill it with what was just read
+  // (the events after `renderedAt` are replayed to them, so nothing needs fetching again on mount).
   getQueryClient().setQueryData(trpc.session.get.queryKey({ id }), session);
+  getQueryClient().setQueryData(trpc.chat.state.queryKey({ sessionId: id }), chat);
   const messages = await renderMessages(id, page);
 
   return (
@@ -37,7 +43,7 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
         <SessionHeader sessionId={id} />
         <MarkRead sessionId={id} unread={session.unread} />
         <SessionMessages sessionId={id} initial={messages} loadPage={loadMessagePage} renderedAt={renderedAt} />
-        <SessionComposer sessionId={id} />
+        <SessionComposer sessionId={id} since={renderedAt} />
       </div>
     </HydrateClient>
   );
