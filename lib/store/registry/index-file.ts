@@ -239,9 +239,13 @@ export class RegistryWriter {
     return covered;
   }
 
-  /** Snapshot memory into index.json without blocking the loop, then drop the segments it covers. */
-  compact(): Promise<void> {
-    this.compacting ??= this.runCompaction().finally(() => {
+  /**
+   * Snapshot memory into index.json without blocking the loop, then drop the segments it covers.
+   * `inSlices`: on this thread even for a large registry (start-up after a rebuild, before the
+   * store serves: feeding a worker's mirror first would take twice as long).
+   */
+  compact(options: { inSlices?: boolean } = {}): Promise<void> {
+    this.compacting ??= this.runCompaction(options.inSlices === true).finally(() => {
       this.compacting = null;
     });
     return this.compacting;
@@ -253,14 +257,14 @@ export class RegistryWriter {
     void this.compact().catch(() => undefined);
   }
 
-  private async runCompaction(): Promise<void> {
+  private async runCompaction(inSlices: boolean): Promise<void> {
     const epoch = this.epoch;
     const generation = this.generation;
     const covered = this.rotate();
     this.unsnapshotted = false;
     try {
       const previous = join(this.sessionsDir, LOG_DIR, 'previous-index.json');
-      const written = await this.writeSnapshotFile(previous, () => epoch === this.epoch);
+      const written = await this.writeSnapshotFile(previous, () => epoch === this.epoch, inSlices);
       if (!written) return;
       this.writes++;
       this.compactions++;
@@ -275,8 +279,8 @@ export class RegistryWriter {
   }
 
   /** In the worker when it can (the main thread only posts a message and renames), else in slices here. */
-  private async writeSnapshotFile(previous: string, stillWanted: () => boolean): Promise<boolean> {
-    if (this.compactInWorker && (this.worker || this.registry.size >= this.workerMinEntries)) {
+  private async writeSnapshotFile(previous: string, stillWanted: () => boolean, inSlices: boolean): Promise<boolean> {
+    if (!inSlices && this.compactInWorker && (this.worker || this.registry.size >= this.workerMinEntries)) {
       this.worker ??= new CompactionWorker();
       if (this.worker.usable) {
         // Changes not logged yet are in memory: the mirror gets them now (and the log later, again).

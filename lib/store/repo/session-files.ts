@@ -84,7 +84,9 @@ export function writeMetaInPlace(repoDir: string, meta: SessionMeta): void {
   if (!complete) writeMeta(repoDir, meta);
 }
 
-const NODE_FILE = /^(\d+)-([A-Za-z])-(.+)\.json$/;
+/** A node file name: `<seq>-<role letter>-<id>.json` (FORMAT.md). */
+export const NODE_FILE_PATTERN = /^(\d+)-([A-Za-z])-(.+)\.json$/;
+const NODE_FILE = NODE_FILE_PATTERN;
 
 export interface NodeFileName {
   name: string;

@@ -82,7 +82,7 @@ export async function startUp(ctx: StoreContext): Promise<StartupReport> {
   }
 
   // A rebuild is a new snapshot (which also drops an unusable log); anything else is a few records.
-  if (report.rebuilt) await ctx.writer.compact();
+  if (report.rebuilt) await ctx.writer.compact({ inSlices: true });
   else await ctx.writer.writeNow();
   return report;
 }
