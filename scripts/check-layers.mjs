@@ -22,13 +22,15 @@ const ANY = '*';
 
 export const LAYERS = [
   { layer: 'lib/fs', paths: ['lib/fs/'], packages: [], imports: ['lib/fs/'] },
+  // the typed-error base of lib/store and lib/auth
+  { layer: 'lib/errors', paths: ['lib/errors/'], packages: [], imports: ['lib/errors/'] },
   {
     layer: 'lib/store',
     paths: ['lib/store/'],
     packages: ['isomorphic-git', 'lru-cache', 'zod'],
-    imports: ['lib/store/', 'lib/fs/'],
+    imports: ['lib/store/', 'lib/fs/', 'lib/errors/'],
   },
-  { layer: 'lib/auth', paths: ['lib/auth/'], packages: [], imports: ['lib/auth/', 'lib/fs/'] },
+  { layer: 'lib/auth', paths: ['lib/auth/'], packages: [], imports: ['lib/auth/', 'lib/fs/', 'lib/errors/'] },
   { layer: 'lib/llm', paths: ['lib/llm/'], packages: [], imports: ['lib/llm/'] },
   { layer: 'lib/process', paths: ['lib/process/'], packages: [], imports: ['lib/process/'] },
   // the agent's file tools: confinement on real paths, node built-ins only

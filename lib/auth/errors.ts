@@ -1,3 +1,5 @@
+import { CodedError } from '../errors/coded-error.js';
+
 /**
  * Typed auth errors. Like lib/store's StoreError, `code` is mapped to a tRPC code in one place
  * (server/api/errors.ts); nothing else inspects messages.
@@ -10,11 +12,4 @@ export type AuthErrorCode =
   | 'CONFLICT'
   | 'TOO_MANY_REQUESTS';
 
-export class AuthError extends Error {
-  readonly code: AuthErrorCode;
-  constructor(code: AuthErrorCode, message: string) {
-    super(message);
-    this.name = new.target.name;
-    this.code = code;
-  }
-}
+export class AuthError extends CodedError<AuthErrorCode> {}

@@ -1,3 +1,5 @@
+import { CodedError } from '../errors/coded-error.js';
+
 /**
  * Typed store errors. The server maps `code` to a tRPC code in one place
  * (server/api/errors.ts); nothing else inspects messages.
@@ -9,14 +11,7 @@ export type StoreErrorCode =
   | 'FORBIDDEN'
   | 'PRECONDITION_FAILED';
 
-export class StoreError extends Error {
-  readonly code: StoreErrorCode;
-  constructor(code: StoreErrorCode, message: string) {
-    super(message);
-    this.name = new.target.name;
-    this.code = code;
-  }
-}
+export class StoreError extends CodedError<StoreErrorCode> {}
 
 /** Malformed input: an identifier, a node, a path. Nothing was written. */
 export class InvalidInputError extends StoreError {

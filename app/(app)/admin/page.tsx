@@ -5,6 +5,7 @@ import { UserTable } from '@/components/admin/user-table';
 import { ModelsAdminSection } from '@/components/models/models-admin-section';
 import { Card } from '@/components/ui/card';
 import { getServerCaller, requireUser } from '@/trpc/server';
+import { TitledSection } from '@/components/ui/titled-section';
 
 export const metadata = { title: 'Admin · Entity Memory' };
 
@@ -17,23 +18,17 @@ export default async function AdminPage() {
     <div className="mx-auto max-w-5xl space-y-6 px-4 py-8">
       <h1 className="text-2xl font-semibold">Admin</h1>
       <Card>
-        <section className="space-y-4" aria-labelledby="users-title">
-          <h2 id="users-title" className="text-lg font-semibold">
-            Users
-          </h2>
+        <TitledSection id="users-title" title="Users" className="space-y-4">
           <UserTable initialUsers={users} currentUserId={user.id} />
-        </section>
+        </TitledSection>
       </Card>
       <Card>
         <CreateUserForm />
       </Card>
       <Card>
-        <section className="space-y-2" aria-labelledby="signup-title">
-          <h2 id="signup-title" className="text-lg font-semibold">
-            Sign-up
-          </h2>
+        <TitledSection id="signup-title" title="Sign-up">
           <SignupSwitch initialOpen={status.signupOpen} />
-        </section>
+        </TitledSection>
       </Card>
       <Card>
         <ModelsAdminSection />

@@ -4,6 +4,7 @@ import { TokenList } from '@/components/settings/token-list';
 import { ModelStatusSection } from '@/components/models/model-status-section';
 import { Card } from '@/components/ui/card';
 import { getServerCaller, requireUser } from '@/trpc/server';
+import { TitledSection } from '@/components/ui/titled-section';
 
 export const metadata = { title: 'Settings · Entity Memory' };
 
@@ -17,17 +18,14 @@ export default async function SettingsPage() {
         <ChangePasswordForm />
       </Card>
       <Card>
-        <section className="space-y-4" aria-labelledby="tokens-title">
-          <h2 id="tokens-title" className="text-lg font-semibold">
-            API tokens
-          </h2>
+        <TitledSection id="tokens-title" title="API tokens" className="space-y-4">
           <p className="text-sm text-neutral-600 dark:text-neutral-400">
             Agents send a token as <code>Authorization: Bearer &lt;token&gt;</code>. A token can do everything you can, except manage tokens and
             administer users.
           </p>
           <TokenCreateForm />
           <TokenList initialTokens={tokens} />
-        </section>
+        </TitledSection>
       </Card>
       <Card>
         <ModelStatusSection />

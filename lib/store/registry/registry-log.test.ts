@@ -1,8 +1,8 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SessionStore } from '../session-store.js';
-import { tempDir } from '../testing/temp-store.js';
+import { tempDirsPerTest } from '../testing/temp-store.js';
 import { normaliseEntry } from './entry.js';
 import { ensureLogDir, listSegments, readLog, recordLine, segmentName } from './registry-log.js';
 import type { RegistryEntry } from '../types.js';
@@ -17,13 +17,7 @@ function entry(id: string, title: string): RegistryEntry {
 }
 
 describe('registry log', () => {
-  const cleanups: (() => void)[] = [];
-  afterEach(() => cleanups.splice(0).forEach((cleanup) => cleanup()));
-  function dir(): string {
-    const temp = tempDir();
-    cleanups.push(temp.cleanup);
-    return temp.dir;
-  }
+  const dir = tempDirsPerTest();
 
   it('makes create, update and delete durable as log records, leaving index.json untouched', async () => {
     const stateDir = dir();

@@ -1,9 +1,9 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SessionStore } from '../session-store.js';
-import { manualClock, tempDir } from '../testing/temp-store.js';
+import { manualClock, tempDir, tempDirsPerTest } from '../testing/temp-store.js';
 import { readRegistryOnDisk } from '../testing/registry-on-disk.js';
 import type { RegistryEntry } from '../types.js';
 
@@ -25,13 +25,7 @@ function registryFromFiles(store: SessionStore): Promise<Record<string, unknown>
 }
 
 describe('start-up', () => {
-  const cleanups: (() => void)[] = [];
-  afterEach(() => cleanups.splice(0).forEach((cleanup) => cleanup()));
-  function dir(): string {
-    const temp = tempDir();
-    cleanups.push(temp.cleanup);
-    return temp.dir;
-  }
+  const dir = tempDirsPerTest();
 
   async function seed(stateDir: string): Promise<void> {
     const store = await SessionStore.open({ stateDir });

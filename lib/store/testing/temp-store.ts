@@ -10,6 +10,17 @@ export function tempDir(prefix = 'em-store-'): { dir: string; cleanup: () => voi
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
+/** For one describe: `dir()` gives a fresh state directory, removed after its test. */
+export function tempDirsPerTest(): () => string {
+  const cleanups: (() => void)[] = [];
+  afterEach(() => cleanups.splice(0).forEach((cleanup) => cleanup()));
+  return () => {
+    const temp = tempDir();
+    cleanups.push(temp.cleanup);
+    return temp.dir;
+  };
+}
+
 export interface TempStore {
   store: SessionStore;
   dir: string;

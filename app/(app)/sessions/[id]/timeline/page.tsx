@@ -5,6 +5,7 @@ import { TurnList } from '@/components/timeline/turn-list';
 import { getServerCaller, requireUser } from '@/trpc/server';
 import { BranchGraphSection } from './branch-graph-section';
 import { orNotFound } from './or-not-found';
+import { TitledSection } from '@/components/ui/titled-section';
 
 export const metadata = { title: 'Timeline · Entity Memory' };
 
@@ -31,20 +32,14 @@ export default async function TimelinePage({ params }: { params: Promise<{ id: s
           {session.project ? <> · project {session.projectId === 'default' ? session.project : <Link href={`/projects/${encodeURIComponent(session.projectId)}`} className="text-blue-600 hover:underline dark:text-blue-400">{session.project}</Link>}</> : null}
         </p>
       </header>
-      <section aria-labelledby="graph-title" className="space-y-2">
-        <h2 id="graph-title" className="text-lg font-semibold">
-          Branches
-        </h2>
+      <TitledSection id="graph-title" title="Branches">
         <Suspense fallback={<p className="text-sm text-neutral-500">Laying out the branch graph…</p>}>
           <BranchGraphSection sessionId={sessionId} />
         </Suspense>
-      </section>
-      <section aria-labelledby="turns-title" className="space-y-2">
-        <h2 id="turns-title" className="text-lg font-semibold">
-          Turns
-        </h2>
+      </TitledSection>
+      <TitledSection id="turns-title" title="Turns">
         <TurnList sessionId={sessionId} firstPage={firstPage} />
-      </section>
+      </TitledSection>
     </div>
   );
 }
