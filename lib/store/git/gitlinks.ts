@@ -1,4 +1,5 @@
-import { readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
+import { fileSignature } from '../../fs/file-signature.js';
 import { runGit, splitNul } from './git-cli.js';
 
 /**
@@ -86,13 +87,8 @@ const CACHE_LIMIT = 1_000;
  * working tree (`..`, absolute) are dropped: git never writes them, and we only look there.
  */
 export async function listGitlinks(cwd: string, indexFile: string): Promise<string[]> {
-  let signature: string;
-  try {
-    const s = await stat(indexFile);
-    signature = `${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}`;
-  } catch {
-    return [];
-  }
+  const signature = await fileSignature(indexFile);
+  if (signature === null) return [];
   const cached = cache.get(indexFile);
   if (cached && cached.signature === signature) return cached.links;
   const buf = await readFile(indexFile).catch(() => null);

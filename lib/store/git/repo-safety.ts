@@ -1,6 +1,7 @@
 import { lstat, readFile, stat } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import { ForbiddenPathError, PreconditionError } from '../errors.js';
+import { fileSignature } from '../../fs/file-signature.js';
 import { runGit, splitNul } from './git-cli.js';
 import { isInsideAny, realpathOrNull } from '../../fs/real-path.js';
 import { listGitlinks } from './gitlinks.js';
@@ -160,13 +161,8 @@ const configCache = new Map<string, CacheEntry>();
 const CONFIG_CACHE_LIMIT = 1_000;
 
 async function checkConfigFile(cwd: string, file: string): Promise<ConfigIssue[]> {
-  let signature: string;
-  try {
-    const s = await stat(file);
-    signature = `${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}`;
-  } catch {
-    return [];
-  }
+  const signature = await fileSignature(file);
+  if (signature === null) return [];
   const cached = configCache.get(file);
   if (cached && cached.signature === signature) return cached.issues;
   // `--file` reads that one file; includes are not followed (they are refused instead).

@@ -1,9 +1,9 @@
-import { secondsToMs } from '../time.js';
 import { NotFoundError } from '../errors.js';
 import { assertCommitId } from '../ids.js';
 import { pairBlocks, parseNameStatus, splitPatch, type CommitDiff, type DiffStatus } from '../repo/diff-parse.js';
 import { runGit, splitNul } from '../git/git-cli.js';
 import { assertRepoSafe, locateGitDirs } from '../git/repo-safety.js';
+import { secondsToMs } from '../time.js';
 
 /**
  * The project commits the timeline shows beside its turns: subject, author, time and the files

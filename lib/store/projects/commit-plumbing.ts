@@ -1,10 +1,11 @@
-import { nowSeconds } from '../time.js';
 import { randomBytes } from 'node:crypto';
-import { copyFile, open, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
+import { copyFile, open, readdir, readFile, rename, rm, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileSignature } from '../../fs/file-signature.js';
 import { ConflictError } from '../errors.js';
 import { cleanCommitMessage } from '../text.js';
 import { GitCommandError, runGit, splitNul } from '../git/git-cli.js';
+import { nowSeconds } from '../time.js';
 
 /**
  * Commits in a user's repository built with plumbing, so the user's own index is never the
@@ -75,15 +76,6 @@ export interface TempIndex {
   file: string;
   /** Identity of the real index when it was copied (null: not seeded, or there was none). */
   seededFrom: string | null;
-}
-
-async function fileSignature(path: string): Promise<string | null> {
-  try {
-    const s = await stat(path);
-    return `${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}`;
-  } catch {
-    return null;
-  }
 }
 
 /**

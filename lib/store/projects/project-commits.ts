@@ -1,4 +1,3 @@
-import { secondsToMs } from '../time.js';
 import { stat } from 'node:fs/promises';
 import { InvalidInputError, PreconditionError } from '../errors.js';
 import { realpathOrNull } from './allowed-roots.js';
@@ -6,6 +5,7 @@ import { AGENT_EMAIL, parseAgentTrailers } from './commit-message.js';
 import { GitCommandError, runGit, type GitResult } from '../git/git-cli.js';
 import { readHead } from './commit-plumbing.js';
 import { assertRepoSafe, locateGitDirs } from '../git/repo-safety.js';
+import { secondsToMs } from '../time.js';
 
 /** The agent commits of a project for the timeline (entity-memory.zh.md §4.3), newest first. */
 
