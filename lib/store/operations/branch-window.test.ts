@@ -1,18 +1,13 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { InvalidInputError, NotFoundError } from '../errors.js';
-import { openTempStore } from '../testing/temp-store.js';
+import { tempStoresPerTest } from '../testing/temp-store.js';
 import type { SessionStore } from '../session-store.js';
 
 describe('branch windows and branch tips', () => {
-  const cleanups: (() => Promise<void>)[] = [];
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0)) await cleanup();
-  });
+  const open = tempStoresPerTest();
 
   async function fresh(): Promise<SessionStore> {
-    const temp = await openTempStore();
-    cleanups.push(temp.cleanup);
-    return temp.store;
+    return (await open()).store;
   }
 
   /** u0 a0 u1 a1 … on one branch, with a tool call under every assistant message. */

@@ -1,11 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SessionStore } from '../session-store.js';
-import { tempDir } from '../testing/temp-store.js';
+import { tempDirsPerTest } from '../testing/temp-store.js';
 import { runBulk } from './bulk.js';
 
 describe('runBulk', () => {
-  const cleanups: (() => void)[] = [];
-  afterEach(() => cleanups.splice(0).forEach((cleanup) => cleanup()));
+  const dir = tempDirsPerTest();
 
   it('keeps the input order in done and missing, runs a duplicate once, and at most `concurrency` at a time', async () => {
     let running = 0;
@@ -32,9 +31,8 @@ describe('runBulk', () => {
   });
 
   it('the registry changes of a bulk share log writes, and every one is durable', async () => {
-    const temp = tempDir();
-    cleanups.push(temp.cleanup);
-    let store = await SessionStore.open({ stateDir: temp.dir });
+    const stateDir = dir();
+    let store = await SessionStore.open({ stateDir });
     const ids = Array.from({ length: 40 }, (_, i) => `bulk-${i}`);
     for (const id of ids) await store.createSession({ id });
     const before = store.internals.registryWrites;
@@ -48,7 +46,7 @@ describe('runBulk', () => {
     // One after another this is 40 writes; eight lanes share them.
     expect(store.internals.registryWrites - before).toBeLessThan(ids.length / 2);
     // Reopened without a close: what the log alone holds, as after a crash.
-    store = await SessionStore.open({ stateDir: temp.dir });
+    store = await SessionStore.open({ stateDir });
     try {
       expect(store.countSessions({ scope: 'archived' })).toBe(ids.length);
     } finally {

@@ -1,24 +1,20 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConflictError, InvalidInputError, NotFoundError } from '../errors.js';
 import type { StoreEvent } from '../events.js';
 import { REPACK_LOOSE_BYTES } from '../repo/repack.js';
-import { openTempStore } from '../testing/temp-store.js';
+import { tempStoresPerTest } from '../testing/temp-store.js';
 
 function git(repo: string, ...args: string[]): string {
   return execFileSync('git', ['-C', repo, ...args], { encoding: 'utf8' }).trim();
 }
 
 describe('turn commits', () => {
-  const cleanups: (() => Promise<void>)[] = [];
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0)) await cleanup();
-  });
+  const open = tempStoresPerTest();
   async function fresh() {
-    const temp = await openTempStore();
-    cleanups.push(temp.cleanup);
+    const temp = await open();
     await temp.store.createSession({ id: 's' });
     return { ...temp, repo: join(temp.dir, 'sessions', 's') };
   }

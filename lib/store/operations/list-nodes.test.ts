@@ -1,16 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { InvalidInputError } from '../errors.js';
-import { openTempStore } from '../testing/temp-store.js';
+import { tempStoresPerTest } from '../testing/temp-store.js';
 
 describe('message.nodes paging', () => {
-  const cleanups: (() => Promise<void>)[] = [];
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0)) await cleanup();
-  });
+  const fresh = tempStoresPerTest();
 
   it('pages every node by seq, 200 by default, and walks them all exactly once', async () => {
-    const temp = await openTempStore();
-    cleanups.push(temp.cleanup);
+    const temp = await fresh();
     const { store } = temp;
     await store.createSession({ id: 's' });
     for (let i = 0; i < 205; i++) await store.appendMessage('s', { role: i % 2 ? 'assistant' : 'user', content: `m${i}` });
@@ -33,8 +29,7 @@ describe('message.nodes paging', () => {
   });
 
   it('refuses limits out of 1–200 and cursors it did not make', async () => {
-    const temp = await openTempStore();
-    cleanups.push(temp.cleanup);
+    const temp = await fresh();
     await temp.store.createSession({ id: 's' });
     for (const limit of [0, 201, 1.5]) await expect(temp.store.listNodes('s', { limit })).rejects.toBeInstanceOf(InvalidInputError);
     const bad = ['junk', Buffer.from(JSON.stringify(['seq', -5])).toString('base64url'), Buffer.from('[1e308]').toString('base64url')];

@@ -1,15 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { openTempStore } from '../testing/temp-store.js';
+import { describe, expect, it } from 'vitest';
+import { tempStoresPerTest } from '../testing/temp-store.js';
 
 describe('provenance read layer', () => {
-  const cleanups: (() => Promise<void>)[] = [];
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0)) await cleanup();
-  });
+  const fresh = tempStoresPerTest();
 
   it('gives a node\'s project, session, commit and times; later nodes by seq; a deleted session reads as absent', async () => {
-    const temp = await openTempStore();
-    cleanups.push(temp.cleanup);
+    const temp = await fresh();
     const { store } = temp;
     await store.createSession({ id: 's' });
     const u = await store.appendMessage('s', { role: 'user', content: 'one' });

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { tempDir } from '../testing/temp-store.js';
+import { describe, expect, it } from 'vitest';
+import { tempDirsPerTest } from '../testing/temp-store.js';
 import { normaliseEntry } from './entry.js';
 import { RegistryWriter } from './index-file.js';
 import { Registry } from './registry.js';
@@ -13,13 +13,10 @@ function entry(id: string, title: string, updatedAt: number): RegistryEntry {
 }
 
 describe('compaction in a worker', () => {
-  const cleanups: (() => void)[] = [];
-  afterEach(() => cleanups.splice(0).forEach((cleanup) => cleanup()));
+  const dir = tempDirsPerTest();
 
   function setup(compactInWorker: boolean): { sessionsDir: string; registry: Registry; writer: RegistryWriter } {
-    const temp = tempDir();
-    cleanups.push(temp.cleanup);
-    const sessionsDir = join(temp.dir, 'sessions');
+    const sessionsDir = join(dir(), 'sessions');
     mkdirSync(sessionsDir, { recursive: true });
     const registry = new Registry();
     registry.load(Array.from({ length: 3_000 }, (_, i) => entry(`s${i}`, `title ${i}`, 1_800_000_000 + i)));

@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SessionStore } from '../session-store.js';
 import { manualClock, tempDir, tempDirsPerTest } from '../testing/temp-store.js';
+import { REPO_ROOT as ROOT } from '../testing/kill-harness.js';
 import { readRegistryOnDisk } from '../testing/registry-on-disk.js';
 import type { RegistryEntry } from '../types.js';
 
-const ROOT = join(import.meta.dirname, '..', '..', '..');
 
 /** The registry on disk: index.json with the log replayed (what a reopen finds). */
 function readIndex(dir: string): Record<string, RegistryEntry> {
