@@ -1,4 +1,3 @@
-import { rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readMeta } from '../repo/session-files.js';
@@ -8,7 +7,8 @@ import { type StoreContext } from './store-context.js';
 
 /**
  * A session's files: its repo (only when its meta.json names this id), its location and its
- * per-turn recovery files. In the thread pool, so a bulk delete never stalls the server.
+ * per-turn recovery files (delete, and start-up's sweep of empty shells). In the thread pool, so a
+ * bulk delete never stalls the server.
  */
 export async function removeSessionFiles(ctx: StoreContext, sessionId: string): Promise<void> {
   const dir = repoDirOf(ctx, sessionId);
@@ -19,12 +19,4 @@ export async function removeSessionFiles(ctx: StoreContext, sessionId: string): 
   }
   if (ctx.locations.delete(sessionId)) saveLocations(ctx);
   await rm(recoveryDir(ctx.sessionsDir, sessionId), { recursive: true, force: true });
-}
-
-/** The same, synchronously: start-up's sweep of empty shells, before the store serves anything. */
-export function removeSessionFilesSync(ctx: StoreContext, sessionId: string): void {
-  const dir = repoDirOf(ctx, sessionId);
-  if (readMeta(dir)?.id === sessionId) rmSync(dir, { recursive: true, force: true });
-  if (ctx.locations.delete(sessionId)) saveLocations(ctx);
-  rmSync(recoveryDir(ctx.sessionsDir, sessionId), { recursive: true, force: true });
 }

@@ -4,7 +4,7 @@ import { DEFAULT_PROJECT_ID, isSessionId } from '../ids.js';
 import { readMeta, writeMeta } from '../repo/session-files.js';
 import type { StoreContext } from './store-context.js';
 import { projectIdOfRepoDir, repoDirOf } from './locations.js';
-import { removeSessionFilesSync } from './remove-files.js';
+import { removeSessionFiles } from './remove-files.js';
 import type { RegistryEntry } from '../types.js';
 import { normaliseEntryInPlace } from '../registry/entry.js';
 import { readIndexFile, readJournal } from '../registry/index-file.js';
@@ -76,7 +76,7 @@ export async function startUp(ctx: StoreContext): Promise<StartupReport> {
     const dir = repoDirOf(ctx, entry.id);
     if (!existsSync(join(dir, 'meta.json'))) continue; // unreachable right now: keep
     if (existsSync(join(dir, 'history'))) continue;
-    removeSessionFilesSync(ctx, entry.id);
+    await removeSessionFiles(ctx, entry.id);
     ctx.registry.delete(entry.id);
     report.sweptShells.push(entry.id);
   }
