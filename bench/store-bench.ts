@@ -208,12 +208,17 @@ export async function benchRebuild(): Promise<Record<string, number>> {
     );
   }
   const samples: number[] = [];
-  for (let i = 0; i < 3; i++) {
+  const snapshotSamples: number[] = [];
+  for (let i = 0; i < 5; i++) {
     rmSync(join(sessionsDir, 'index.json'), { force: true });
-    const [store, ms] = await timeAsync(() => SessionStore.open({ stateDir }));
+    const started = performance.now();
+    const store = await SessionStore.open({ stateDir });
+    samples.push(performance.now() - started);
     if (!store.startup.rebuilt || store.countSessions({ scope: 'all' }) !== 10_000) throw new Error('rebuild incomplete');
-    samples.push(ms);
+    // The store serves from here; index.json is rewritten in the background.
+    await store.idle();
+    snapshotSamples.push(performance.now() - started);
     await store.close();
   }
-  return { rebuild_10k_ms: p50(samples) };
+  return { rebuild_10k_ms: p50(samples), rebuild_10k_snapshot_written_ms: p50(snapshotSamples) };
 }

@@ -297,7 +297,7 @@ export class SessionStore {
   flushSync(): void {
     if (!this.closed) this.ctx.writer.flushSync();
   }
-  /** Background work done: model titles, repacks. */
+  /** Background work done: model titles, repacks, the registry snapshot after a rebuild. */
   async idle(): Promise<void> {
     while (this.ctx.background.size > 0) await Promise.allSettled([...this.ctx.background]);
     await this.ctx.repack.idle();

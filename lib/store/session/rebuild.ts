@@ -12,18 +12,23 @@ import { entryFromMeta } from '../registry/entry.js';
 import { previewOf } from '../registry/preview.js';
 
 /**
- * Without workers a rebuild reads synchronously in slices of this long, then yields to the event
- * loop: three small files a session cost ~25 µs read synchronously against ~140 µs through the
- * thread pool, and the slices keep other users' requests flowing.
+ * The main thread reads synchronously in slices of this long, then yields to the event loop:
+ * three small files a session cost ~25 µs read synchronously against ~140 µs through the thread
+ * pool, and the slices keep other users' requests flowing.
  */
 const SLICE_MS = 8;
 /**
- * From this many sessions on, two worker threads read the files: 10,000 sessions in ~200 ms
- * against ~280 ms on one thread (a third thread does not help: the kernel's per-file work is the
- * limit), and the event loop stays free meanwhile.
+ * From this many sessions on, worker threads (one per core beyond this one, at most 3) read from
+ * the front of the list while the main thread reads from the back. The kernel's per-file work is
+ * the limit, so threads beyond the cores only add their ~35 ms start: on 2 cores one worker plus
+ * this thread beat two workers.
  */
 const WORKER_MIN_SESSIONS = 2_000;
-const WORKER_BATCH = 500;
+/** Batches shrink towards the end so that neither side waits long for the other's last one. */
+const WORKER_BATCH_MAX = 500;
+const WORKER_BATCH_MIN = 50;
+/** Batches posted ahead: the worker never idles while this thread is inside a slice. */
+const WORKER_BATCHES_AHEAD = 2;
 
 /** What a session directory says about its registry entry. */
 interface SessionFiles {
@@ -110,51 +115,102 @@ const scratch = { buffer: Buffer.allocUnsafe(64 * 1024) };
 parentPort.on('message', (dirs) => parentPort.postMessage(dirs.map((dir) => readSessionFiles(fs, dir, nodeFile, scratch))));
 `;
 
-/** Every directory's files, read by two worker threads; null when they cannot run (→ the main thread). */
-async function readInWorkers(dirs: readonly string[]): Promise<(SessionFiles | null)[] | null> {
-  const results: (SessionFiles | null)[] = new Array(dirs.length).fill(null);
-  const workers: Worker[] = [];
-  let next = 0;
-  const drain = (worker: Worker): Promise<void> =>
-    new Promise((resolve, reject) => {
-      let start = 0;
-      const take = (): void => {
-        if (next >= dirs.length) return resolve();
-        start = next;
-        next = Math.min(dirs.length, next + WORKER_BATCH);
-        worker.postMessage(dirs.slice(start, next));
-      };
-      worker.on('message', (batch: (SessionFiles | null)[]) => {
-        for (let i = 0; i < batch.length; i++) results[start + i] = batch[i]!;
-        take();
-      });
-      worker.on('error', reject);
-      worker.on('exit', (code) => reject(new Error(`rebuild worker exited with ${code}`)));
-      take();
-    });
-  try {
-    for (let i = 0; i < 2; i++) workers.push(new Worker(WORKER_SOURCE, { eval: true, execArgv: [], workerData: { pattern: NODE_FILE_PATTERN.source } }));
-    await Promise.all(workers.map(drain));
-    return results;
-  } catch {
-    return null;
-  } finally {
-    await Promise.all(workers.map((worker) => worker.terminate()));
-  }
+/** The part of the list not read yet: the worker takes from the front, this thread from the back. */
+interface Unread {
+  front: number;
+  back: number;
 }
 
-/** The same on the main thread, in slices. */
-async function readInSlices(dirs: readonly string[]): Promise<(SessionFiles | null)[]> {
-  const results: (SessionFiles | null)[] = [];
-  let started = performance.now();
-  for (const dir of dirs) {
-    results.push(readSessionFiles(fs, dir, NODE_FILE_PATTERN, mainScratch));
-    if (performance.now() - started > SLICE_MS) {
-      await new Promise((resolve) => setImmediate(resolve));
-      started = performance.now();
+export interface RebuildOptions {
+  /** how many directories the worker threads read (for the tests) */
+  report?: { readByWorkers?: number };
+  /** another reader thread (for the tests: one that fails) */
+  startWorker?: () => Worker;
+}
+
+function startReadWorker(): Worker {
+  return new Worker(WORKER_SOURCE, { eval: true, execArgv: [], workerData: { pattern: NODE_FILE_PATTERN.source } });
+}
+
+/**
+ * Worker threads read batches from the front of `unread` until it is used up, each with a few
+ * batches posted ahead. Resolves once they stop; a batch lost with a failed thread stays
+ * undefined in `results`, for the main thread to read.
+ */
+function readInWorkers(
+  dirs: readonly string[],
+  results: (SessionFiles | null | undefined)[],
+  unread: Unread,
+  count: number,
+  start: () => Worker,
+  report: { readByWorkers?: number },
+): Promise<void> {
+  const one = (): Promise<void> =>
+    new Promise((resolve) => {
+      let worker: Worker;
+      try {
+        worker = start();
+      } catch {
+        return resolve();
+      }
+      const posted: [number, number][] = []; // answered in order
+      let stopped = false;
+      const stop = (): void => {
+        if (stopped) return;
+        stopped = true;
+        void worker.terminate().catch(() => undefined);
+        resolve();
+      };
+      const post = (): void => {
+        while (posted.length < WORKER_BATCHES_AHEAD && unread.front < unread.back) {
+          const size = Math.max(WORKER_BATCH_MIN, Math.min(WORKER_BATCH_MAX, Math.ceil((unread.back - unread.front) / 8)));
+          const from = unread.front;
+          const to = Math.min(unread.back, from + size);
+          unread.front = to;
+          posted.push([from, to]);
+          worker.postMessage(dirs.slice(from, to));
+        }
+        if (posted.length === 0) stop();
+      };
+      worker.on('message', (batch: (SessionFiles | null)[]) => {
+        const [from, to] = posted.shift()!;
+        if (batch.length !== to - from) return stop();
+        for (let i = 0; i < batch.length; i++) results[from + i] = batch[i]!;
+        report.readByWorkers = (report.readByWorkers ?? 0) + batch.length;
+        post();
+      });
+      worker.on('error', stop);
+      worker.on('exit', stop);
+      post();
+    });
+  return Promise.all(Array.from({ length: count }, one)).then(() => undefined);
+}
+
+/** Every directory's files: this thread in slices, with a worker thread's help for a large store. */
+async function readAll(dirs: readonly string[], options: RebuildOptions): Promise<(SessionFiles | null)[]> {
+  const results: (SessionFiles | null | undefined)[] = new Array(dirs.length);
+  const unread: Unread = { front: 0, back: dirs.length };
+  const workerCount = dirs.length >= WORKER_MIN_SESSIONS ? Math.min(3, availableParallelism() - 1) : 0;
+  const workers = workerCount > 0 ? readInWorkers(dirs, results, unread, workerCount, options.startWorker ?? startReadWorker, options.report ?? {}) : null;
+  const readSlices = async (next: () => number | null): Promise<void> => {
+    let started = performance.now();
+    for (let index = next(); index !== null; index = next()) {
+      results[index] = readSessionFiles(fs, dirs[index]!, NODE_FILE_PATTERN, mainScratch);
+      if (performance.now() - started > SLICE_MS) {
+        await new Promise((resolve) => setImmediate(resolve));
+        started = performance.now();
+      }
     }
-  }
-  return results;
+  };
+  await readSlices(() => (unread.back > unread.front ? --unread.back : null));
+  await workers;
+  // What a failed worker left unread.
+  let hole = 0;
+  await readSlices(() => {
+    while (hole < dirs.length && results[hole] !== undefined) hole++;
+    return hole < dirs.length ? hole++ : null;
+  });
+  return results as (SessionFiles | null)[];
 }
 
 function directories(dir: string): string[] {
@@ -169,7 +225,7 @@ function directories(dir: string): string[] {
  * Every valid session: default layout, project layout and locations.json, read in time slices
  * so other users' requests keep being served while one user's registry is rebuilt.
  */
-export async function rebuildEntries(ctx: StoreContext, report: { readBy?: 'workers' | 'main thread' } = {}): Promise<RegistryEntry[]> {
+export async function rebuildEntries(ctx: StoreContext, options: RebuildOptions = {}): Promise<RegistryEntry[]> {
   const candidates: { dir: string; id: string; project: boolean }[] = [];
   const add = (dir: string, id: string, project = false): void => {
     candidates.push({ dir, id, project });
@@ -186,11 +242,7 @@ export async function rebuildEntries(ctx: StoreContext, report: { readBy?: 'work
   }
   for (const [id, dir] of ctx.locations) add(dir, id);
 
-  const dirs = candidates.map((candidate) => candidate.dir);
-  const useWorkers = dirs.length >= WORKER_MIN_SESSIONS && availableParallelism() > 1;
-  const inWorkers = useWorkers ? await readInWorkers(dirs) : null;
-  report.readBy = inWorkers ? 'workers' : 'main thread';
-  const files = inWorkers ?? (await readInSlices(dirs));
+  const files = await readAll(candidates.map((candidate) => candidate.dir), options);
   const found = files.map((sessionFiles, index) => entryFromFiles(sessionFiles, candidates[index]!.id));
 
   // The first valid directory of an id wins: default layout, then projects, then locations.json.

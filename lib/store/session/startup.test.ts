@@ -6,6 +6,7 @@ import { SessionStore } from '../session-store.js';
 import { manualClock, tempDir, tempDirsPerTest } from '../testing/temp-store.js';
 import { REPO_ROOT as ROOT } from '../testing/kill-harness.js';
 import { readRegistryOnDisk } from '../testing/registry-on-disk.js';
+import { listSegments } from '../registry/registry-log.js';
 import type { RegistryEntry } from '../types.js';
 
 
@@ -62,6 +63,50 @@ describe('start-up', () => {
       await store.close();
     });
   }
+
+  it('after a large rebuild, open returns before the snapshot; idle() ends with it, and a crash before it loses nothing', async () => {
+    const stateDir = dir();
+    const sessionsDir = join(stateDir, 'sessions');
+    for (let i = 0; i < 2_500; i++) {
+      mkdirSync(join(sessionsDir, `b${i}`, 'history'), { recursive: true });
+      writeFileSync(join(sessionsDir, `b${i}`, 'meta.json'), JSON.stringify({ id: `b${i}`, title: `t${i}`, created_at: 1_790_000_000 + i, updated_at: 1_790_000_000 + i, preview: `p${i}` }));
+    }
+    const indexPath = join(sessionsDir, 'index.json');
+    // A writer that creates a session right after open, then dies before any clean stop.
+    const script = join(stateDir, 'writer.mts');
+    writeFileSync(
+      script,
+      `import { existsSync } from 'node:fs';
+       import { SessionStore } from ${JSON.stringify(join(ROOT, 'lib/store/index.ts'))};
+       const store = await SessionStore.open({ stateDir: ${JSON.stringify(stateDir)} });
+       const snapshotAtOpen = existsSync(${JSON.stringify(indexPath)});
+       await store.createSession({ id: 'after-rebuild', title: 'Logged, not snapshotted' });
+       console.log(JSON.stringify({ rebuilt: store.startup.rebuilt, snapshotAtOpen }));
+       process.kill(process.pid, 'SIGKILL');`,
+    );
+    const child = spawnSync(process.execPath, ['--import', 'tsx', script], { cwd: ROOT, encoding: 'utf8' });
+    expect(child.signal).toBe('SIGKILL');
+    expect(JSON.parse(child.stdout)).toEqual({ rebuilt: true, snapshotAtOpen: false });
+
+    // Whether the killed snapshot got written or not, the reopened registry has everything.
+    const store = await SessionStore.open({ stateDir });
+    expect(store.countSessions({ scope: 'all' })).toBe(2_501);
+    expect((await store.getSession('after-rebuild')).title).toBe('Logged, not snapshotted');
+    await store.idle();
+    const onDisk = readIndex(stateDir);
+    expect(Object.keys(onDisk)).toHaveLength(2_501);
+    expect(onDisk['b7']).toMatchObject({ title: 't7', preview: 'p7' });
+    await store.close();
+
+    // A second rebuild, in this process: idle() resolves once index.json alone is current.
+    execFileSync('rm', [indexPath]);
+    const again = await SessionStore.open({ stateDir });
+    expect(again.startup.rebuilt).toBe(true);
+    await again.idle();
+    expect(Object.keys(JSON.parse(readFileSync(indexPath, 'utf8')) as object)).toHaveLength(2_501);
+    expect(listSegments(sessionsDir)).toEqual([]);
+    await again.close();
+  }, 60_000);
 
   it('rebuilds sessions in the project layout and from locations.json, skipping invalid directories', async () => {
     const stateDir = dir();

@@ -12,6 +12,8 @@ import { entryFromDir, rebuildEntries } from './rebuild.js';
 import { listSegments, readLog } from '../registry/registry-log.js';
 
 const EMPTY_SHELL_AGE_SECONDS = 3600;
+/** A rebuilt registry this large is snapshotted after open returns (~50 ms at 10,000); a smaller one before. */
+const BACKGROUND_SNAPSHOT_MIN_ENTRIES = 2_000;
 
 export interface StartupReport {
   rebuilt: boolean;
@@ -81,9 +83,17 @@ export async function startUp(ctx: StoreContext): Promise<StartupReport> {
     report.sweptShells.push(entry.id);
   }
 
-  // A rebuild is a new snapshot (which also drops an unusable log); anything else is a few records.
-  if (report.rebuilt) await ctx.writer.compact({ inSlices: true });
-  else await ctx.writer.writeNow();
+  // A rebuild is a new snapshot, which also drops an unusable log; anything else is a few records.
+  if (!report.rebuilt) await ctx.writer.writeNow();
+  else if (ctx.registry.size < BACKGROUND_SNAPSHOT_MIN_ENTRIES) await ctx.writer.compact({ inSlices: true });
+  else {
+    // The store serves meanwhile: until the snapshot is written, index.json or the log stays
+    // unusable, so a crash rebuilds again from the same files (which the records logged since
+    // describe too). A failed write is retried by the writer's timer.
+    const snapshot = ctx.writer.compact({ inSlices: true }).catch(() => undefined);
+    ctx.background.add(snapshot);
+    void snapshot.finally(() => ctx.background.delete(snapshot));
+  }
   return report;
 }
 
