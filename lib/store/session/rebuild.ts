@@ -134,12 +134,12 @@ function startReadWorker(): Worker {
 
 /**
  * Worker threads read batches from the front of `unread` until it is used up, each with a few
- * batches posted ahead. Resolves once they stop; a batch lost with a failed thread stays
- * undefined in `results`, for the main thread to read.
+ * batches posted ahead. Resolves once they stop; a batch lost with a failed thread is never
+ * `received`, for the main thread to read.
  */
 function readInWorkers(
   dirs: readonly string[],
-  results: (SessionFiles | null | undefined)[],
+  received: (index: number, files: SessionFiles | null) => void,
   unread: Unread,
   count: number,
   start: () => Worker,
@@ -175,7 +175,7 @@ function readInWorkers(
       worker.on('message', (batch: (SessionFiles | null)[]) => {
         const [from, to] = posted.shift()!;
         if (batch.length !== to - from) return stop();
-        for (let i = 0; i < batch.length; i++) results[from + i] = batch[i]!;
+        for (let i = 0; i < batch.length; i++) received(from + i, batch[i]!);
         report.readByWorkers = (report.readByWorkers ?? 0) + batch.length;
         post();
       });
@@ -186,16 +186,23 @@ function readInWorkers(
   return Promise.all(Array.from({ length: count }, one)).then(() => undefined);
 }
 
-/** Every directory's files: this thread in slices, with a worker thread's help for a large store. */
-async function readAll(dirs: readonly string[], options: RebuildOptions): Promise<(SessionFiles | null)[]> {
-  const results: (SessionFiles | null | undefined)[] = new Array(dirs.length);
+/**
+ * Every directory's entry (null: no session with that id there): this thread reads in slices,
+ * with worker threads' help for a large store. Each reading becomes its entry as it arrives, so
+ * that work is shared out like the reading and nothing waits for it at the end.
+ */
+async function readAll(dirs: readonly string[], ids: readonly string[], options: RebuildOptions): Promise<(RegistryEntry | null)[]> {
+  const results: (RegistryEntry | null | undefined)[] = new Array(dirs.length);
   const unread: Unread = { front: 0, back: dirs.length };
   const workerCount = dirs.length >= WORKER_MIN_SESSIONS ? Math.min(3, availableParallelism() - 1) : 0;
-  const workers = workerCount > 0 ? readInWorkers(dirs, results, unread, workerCount, options.startWorker ?? startReadWorker, options.report ?? {}) : null;
+  const received = (index: number, files: SessionFiles | null): void => {
+    results[index] = entryFromFiles(files, ids[index]!);
+  };
+  const workers = workerCount > 0 ? readInWorkers(dirs, received, unread, workerCount, options.startWorker ?? startReadWorker, options.report ?? {}) : null;
   const readSlices = async (next: () => number | null): Promise<void> => {
     let started = performance.now();
     for (let index = next(); index !== null; index = next()) {
-      results[index] = readSessionFiles(fs, dirs[index]!, NODE_FILE_PATTERN, mainScratch);
+      received(index, readSessionFiles(fs, dirs[index]!, NODE_FILE_PATTERN, mainScratch));
       if (performance.now() - started > SLICE_MS) {
         await new Promise((resolve) => setImmediate(resolve));
         started = performance.now();
@@ -210,7 +217,7 @@ async function readAll(dirs: readonly string[], options: RebuildOptions): Promis
     while (hole < dirs.length && results[hole] !== undefined) hole++;
     return hole < dirs.length ? hole++ : null;
   });
-  return results as (SessionFiles | null)[];
+  return results as (RegistryEntry | null)[];
 }
 
 function directories(dir: string): string[] {
@@ -242,8 +249,11 @@ export async function rebuildEntries(ctx: StoreContext, options: RebuildOptions 
   }
   for (const [id, dir] of ctx.locations) add(dir, id);
 
-  const files = await readAll(candidates.map((candidate) => candidate.dir), options);
-  const found = files.map((sessionFiles, index) => entryFromFiles(sessionFiles, candidates[index]!.id));
+  const found = await readAll(
+    candidates.map((candidate) => candidate.dir),
+    candidates.map((candidate) => candidate.id),
+    options,
+  );
 
   // The first valid directory of an id wins: default layout, then projects, then locations.json.
   const entries = new Map<string, RegistryEntry>();
