@@ -57,7 +57,8 @@ describe('rebuild from every meta.json', () => {
   }, 60_000);
 
   it('reads on this thread what a failing worker left unread', async () => {
-    for (const failure of ['process.exit(3)', "throw new Error('broken reader')", 'parentPort.postMessage([])']) {
+    const failures = ['process.exit(3)', "throw new Error('broken reader')", 'parentPort.postMessage([])', 'parentPort.postMessage({}); parentPort.postMessage({})'];
+    for (const failure of failures) {
       let started = 0;
       const startWorker = () => {
         started++;

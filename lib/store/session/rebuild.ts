@@ -173,8 +173,9 @@ function readInWorkers(
         if (posted.length === 0) stop();
       };
       worker.on('message', (batch: (SessionFiles | null)[]) => {
-        const [from, to] = posted.shift()!;
-        if (batch.length !== to - from) return stop();
+        const range = posted.shift();
+        if (stopped || !range || !Array.isArray(batch) || batch.length !== range[1] - range[0]) return stop();
+        const [from] = range;
         for (let i = 0; i < batch.length; i++) received(from + i, batch[i]!);
         report.readByWorkers = (report.readByWorkers ?? 0) + batch.length;
         post();
