@@ -18,6 +18,46 @@ describe('Registry', () => {
     expect(registry.page({ scope: 'all' }, 10, null).entries.map((e) => e.id)).toEqual(['a', 'd', 'b']);
   });
 
+  it('stays sorted, with each row’s search text, through random moves near and far, renames and deletes', () => {
+    const registry = new Registry();
+    const reference = new Map<string, RegistryEntry>();
+    const count = 6_000; // so that some moves pass the distance where it splices instead of shifting
+    const initial = Array.from({ length: count }, (_, i) => entry(`s${i}`, i % 2_500, { title: `Title ${i};` }));
+    registry.load(initial);
+    for (const e of initial) reference.set(e.id, e);
+    let seed = 7;
+    const random = (n: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return seed % n;
+    };
+    for (let step = 0; step < 3_000; step++) {
+      const id = `s${random(count + 200)}`; // some ids are new, some deleted ones come back
+      const current = reference.get(id);
+      const kind = random(5);
+      if (kind === 0 && current) {
+        registry.delete(id);
+        reference.delete(id);
+        continue;
+      }
+      const updatedAt = kind === 1 && current ? current.updated_at : kind === 2 ? 2_500 + step : random(2_600);
+      const next = entry(id, updatedAt, { title: `Title ${id} at ${step};` });
+      if (current && kind === 3) registry.patch(id, { updated_at: next.updated_at, title: next.title });
+      else registry.set(next);
+      reference.set(id, next);
+    }
+    const expected = [...reference.values()]
+      .sort((a, b) => b.updated_at - a.updated_at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+      .map((e) => `${e.id} ${e.updated_at} ${e.title}`);
+    const listed = registry.page({ scope: 'all' }, count * 2, null).entries.map((e) => `${e.id} ${e.updated_at} ${e.title}`);
+    expect(listed).toEqual(expected);
+    // The search text moved with its row: every title is found under its own row.
+    for (const id of ['s1', 's77', 's5999', 's6100']) {
+      const row = reference.get(id);
+      if (!row) continue;
+      expect(registry.page({ scope: 'all', q: row.title.toLowerCase() }, 5, null).entries.map((e) => e.id)).toEqual([id]);
+    }
+  });
+
   it('pages with a stable cursor even when rows change between pages', () => {
     const registry = new Registry();
     registry.load(Array.from({ length: 10 }, (_, i) => entry(`s${i}`, 100 + i)));

@@ -4,6 +4,9 @@ import type { ListFilter, RegistryEntry } from '../types.js';
 /** An id changed since the last log record: its entry now (undefined: deleted), and whether it was deleted and created again meanwhile. */
 export type Change = [id: string, entry: RegistryEntry | undefined, recreated?: boolean];
 
+/** Up to this many entries between a changed entry's old and new place are shifted one by one (~0.1 µs for 5 against ~200 µs for a splice of 100,000). */
+const SHIFT_MAX = 2_000;
+
 /** a sorts before b: newest updated_at first, ties by id. */
 function before(a: RegistryEntry, b: RegistryEntry): boolean {
   return a.updated_at > b.updated_at || (a.updated_at === b.updated_at && a.id < b.id);
@@ -75,16 +78,48 @@ export class Registry {
 
   set(entry: RegistryEntry): void {
     const previous = this.entries.get(entry.id);
-    if (previous) this.removeFromOrder(previous);
-    else {
+    if (!previous) {
       // New in the map (appended): its change goes last too, so records append in map order.
       if (this.changed.delete(entry.id)) this.recreated.add(entry.id);
     }
     this.entries.set(entry.id, entry);
     this.changed.add(entry.id);
-    const index = this.insertionIndex(entry);
-    this.order.splice(index, 0, entry);
-    this.orderText.splice(index, 0, searchTextOf(entry));
+    const from = previous ? this.indexOf(previous) : -1;
+    if (from < 0) {
+      const index = this.insertionIndex(entry);
+      this.order.splice(index, 0, entry);
+      this.orderText.splice(index, 0, searchTextOf(entry));
+    } else this.move(from, entry);
+  }
+
+  /**
+   * order[from] becomes `entry` at its sorted place. A rename keeps the place; a message moves a
+   * session up past the few updated since. Shifting the entries in between costs that distance,
+   * where a splice out and one in would move the whole 100,000-entry array, twice, for each.
+   */
+  private move(from: number, entry: RegistryEntry): void {
+    const found = this.insertionIndex(entry);
+    // insertionIndex counted order[from] itself when it sorts before the new key.
+    const to = found > from ? found - 1 : found;
+    const text = searchTextOf(entry);
+    if (Math.abs(to - from) > SHIFT_MAX) {
+      this.order.splice(from, 1);
+      this.orderText.splice(from, 1);
+      this.order.splice(to, 0, entry);
+      this.orderText.splice(to, 0, text);
+      return;
+    }
+    const { order, orderText } = this;
+    for (let i = from; i > to; i--) {
+      order[i] = order[i - 1]!;
+      orderText[i] = orderText[i - 1]!;
+    }
+    for (let i = from; i < to; i++) {
+      order[i] = order[i + 1]!;
+      orderText[i] = orderText[i + 1]!;
+    }
+    order[to] = entry;
+    orderText[to] = text;
   }
 
   /** Apply fields; returns the names whose value changed. */
@@ -182,10 +217,15 @@ export class Registry {
     return low;
   }
 
-  private removeFromOrder(entry: RegistryEntry): void {
-    let index = this.insertionIndex(entry);
+  /** Where `entry` (the object itself) sits in order, or -1. */
+  private indexOf(entry: RegistryEntry): number {
+    const index = this.insertionIndex(entry);
     // Identity lookup as a fallback; the binary search finds it unless a key was mutated in place.
-    if (this.order[index] !== entry) index = this.order.indexOf(entry);
+    return this.order[index] === entry ? index : this.order.indexOf(entry);
+  }
+
+  private removeFromOrder(entry: RegistryEntry): void {
+    const index = this.indexOf(entry);
     if (index < 0) return;
     this.order.splice(index, 1);
     this.orderText.splice(index, 1);
