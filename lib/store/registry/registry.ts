@@ -84,18 +84,19 @@ export class Registry {
     }
     this.entries.set(entry.id, entry);
     this.changed.add(entry.id);
-    const from = previous ? this.indexOf(previous) : -1;
-    if (from < 0) {
-      const index = this.insertionIndex(entry);
-      this.order.splice(index, 0, entry);
-      this.orderText.splice(index, 0, searchTextOf(entry));
-    } else this.move(from, entry);
+    const from = previous ? this.insertionIndex(previous) : -1;
+    if (previous && this.order[from] === previous) return this.move(from, entry);
+    if (previous) this.removeFromOrder(previous); // not where its key says: the identity lookup
+    const index = this.insertionIndex(entry);
+    this.order.splice(index, 0, entry);
+    this.orderText.splice(index, 0, searchTextOf(entry));
   }
 
   /**
-   * order[from] becomes `entry` at its sorted place. A rename keeps the place; a message moves a
-   * session up past the few updated since. Shifting the entries in between costs that distance,
-   * where a splice out and one in would move the whole 100,000-entry array, twice, for each.
+   * order[from] (in its sorted place) becomes `entry` at its own. A rename keeps the place; a
+   * message moves a session up past the few updated since. Shifting the entries in between costs
+   * that distance, where a splice out and one in would move the whole 100,000-entry array, twice,
+   * for each.
    */
   private move(from: number, entry: RegistryEntry): void {
     const found = this.insertionIndex(entry);
@@ -217,15 +218,10 @@ export class Registry {
     return low;
   }
 
-  /** Where `entry` (the object itself) sits in order, or -1. */
-  private indexOf(entry: RegistryEntry): number {
-    const index = this.insertionIndex(entry);
-    // Identity lookup as a fallback; the binary search finds it unless a key was mutated in place.
-    return this.order[index] === entry ? index : this.order.indexOf(entry);
-  }
-
   private removeFromOrder(entry: RegistryEntry): void {
-    const index = this.indexOf(entry);
+    let index = this.insertionIndex(entry);
+    // Identity lookup as a fallback; the binary search finds it unless a key was mutated in place.
+    if (this.order[index] !== entry) index = this.order.indexOf(entry);
     if (index < 0) return;
     this.order.splice(index, 1);
     this.orderText.splice(index, 1);
