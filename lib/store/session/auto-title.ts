@@ -1,5 +1,5 @@
 import { branchMessages } from '../dag/branch.js';
-import type { OpenSession, StoreContext } from './store-context.js';
+import { runInBackground, type OpenSession, type StoreContext } from './store-context.js';
 import { cleanModelTitle, titleFromText } from '../titles/truncate.js';
 import { RETITLE_AT_TURNS } from '../titles/title-model.js';
 import { titleRequest } from '../titles/title-request.js';
@@ -35,12 +35,13 @@ export async function maybeAutoTitle(ctx: StoreContext, session: OpenSession): P
   const model = ctx.titleModel;
   if (!model) return;
   const request = titleRequest(branch, phaseOneTitle !== null);
-  const job = model
-    .complete(request)
-    .then((raw) => applyModelTitle(ctx, session.id, cleanModelTitle(raw), phaseOneTitle))
-    .catch(() => undefined); // a failed title leaves the truncated one; the user is not bothered
-  ctx.background.add(job);
-  void job.finally(() => ctx.background.delete(job));
+  runInBackground(
+    ctx,
+    model
+      .complete(request)
+      .then((raw) => applyModelTitle(ctx, session.id, cleanModelTitle(raw), phaseOneTitle))
+      .catch(() => undefined), // a failed title leaves the truncated one; the user is not bothered
+  );
 }
 
 /** The race check of phase 2: a rename (or, the first time, any change of the title) wins. */

@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_PROJECT_ID, isSessionId } from '../ids.js';
 import { readMeta, writeMeta } from '../repo/session-files.js';
-import type { StoreContext } from './store-context.js';
+import { runInBackground, type StoreContext } from './store-context.js';
 import { projectIdOfRepoDir, repoDirOf } from './locations.js';
 import { removeSessionFiles } from './remove-files.js';
 import type { RegistryEntry } from '../types.js';
@@ -90,9 +90,7 @@ export async function startUp(ctx: StoreContext): Promise<StartupReport> {
     // The store serves meanwhile: until the snapshot is written, index.json or the log stays
     // unusable, so a crash rebuilds again from the same files (which the records logged since
     // describe too). A failed write is retried by the writer's timer.
-    const snapshot = ctx.writer.compact({ inSlices: true }).catch(() => undefined);
-    ctx.background.add(snapshot);
-    void snapshot.finally(() => ctx.background.delete(snapshot));
+    runInBackground(ctx, ctx.writer.compact({ inSlices: true }).catch(() => undefined));
   }
   return report;
 }

@@ -52,6 +52,12 @@ export interface StoreContext extends LocationsState {
   allowedRoots: string[];
   turns: Map<string, RunningTurn>;
   now: () => number;
-  /** background work (model titles) for idle() */
+  /** background work (model titles, the snapshot after a rebuild) for idle(): add with runInBackground */
   background: Set<Promise<unknown>>;
+}
+
+/** Work that outlives the call that started it: idle() and close() wait for it. It must not reject. */
+export function runInBackground(ctx: Pick<StoreContext, 'background'>, job: Promise<void>): void {
+  ctx.background.add(job);
+  void job.finally(() => ctx.background.delete(job));
 }
