@@ -1,53 +1,43 @@
-import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it, vi } from 'vitest';
 
 // The guard package throws outside a React server build; the renderer itself is what is tested.
 vi.mock('server-only', () => ({}));
-const { renderMarkdown } = await import('./markdown');
+const { MAX_MARKDOWN_CHARS, renderMarkdown } = await import('./markdown');
+const { renderPool } = await import('./render-pool');
 
-async function html(text: string): Promise<string> {
-  return renderToStaticMarkup(await renderMarkdown(text));
-}
-
-describe('server-side Markdown', () => {
-  it('renders HTML written in a message as text, never as elements', async () => {
-    const out = await html('<script>alert(1)</script>\n\n<img src=x onerror=alert(1)>\n\nand <b onclick="x()">bold</b>');
-    // Every real tag starts with "<" (text has &lt;): no script or image tag, no handler attribute.
-    expect(out).not.toMatch(/<(script|img|b)\b/i);
-    expect(out).not.toMatch(/<[^>]*\son\w+=/i);
-    expect(out).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
-    expect(out).toContain('&lt;img src=x onerror=alert(1)&gt;');
+describe('renderMarkdown', () => {
+  it('renders Markdown to sanitised HTML off this thread', async () => {
+    expect(await renderMarkdown('**bold** <b onclick="x()">raw</b>', 'user-a')).toEqual({
+      html: '<p><strong>bold</strong> &lt;b onclick=&quot;x()&quot;&gt;raw&lt;/b&gt;</p>',
+    });
   });
 
-  it('strips javascript:, data: and other schemes from links, keeps http(s) and mailto', async () => {
-    const out = await html('[a](javascript:alert(1)) [b](data:text/html,<b>x</b>) [c](vbscript:x) [d](https://example.org/x) [e](mailto:a@b.c) [f](/sessions/x)');
-    expect(out).not.toMatch(/javascript:|data:|vbscript:/i);
-    expect(out).toContain('<a href="https://example.org/x" target="_blank" rel="noopener noreferrer nofollow">d</a>');
-    expect(out).toContain('<a href="mailto:a@b.c">e</a>');
-    expect(out).toContain('<a href="/sessions/x">f</a>');
+  it('shows 3,000 nested quotes as their text, and remembers it rather than rendering again', async () => {
+    const text = `${'>'.repeat(3_000)} the end`;
+    // Before: a stack overflow, a 500 for the page, and the same slow failure on every visit.
+    expect(await renderMarkdown(text, 'user-a')).toEqual({ text, plain: 'too-deep' });
+    const renders = renderPool().counts.rendered;
+    expect(await renderMarkdown(text, 'user-a')).toEqual({ text, plain: 'too-deep' });
+    expect(renderPool().counts.rendered).toBe(renders);
   });
 
-  it('keeps images from this site only', async () => {
-    const out = await html('![local](/api/attachments/s/cat.png) ![remote](https://tracker.example/p.gif) ![proto](//evil.example/p.gif) ![data](data:image/png;base64,AAAA)');
-    expect(out).toContain('<img src="/api/attachments/s/cat.png" alt="local"/>');
-    expect(out.match(/<img/g)).toHaveLength(1);
+  it('shows a message longer than the Markdown limit as text without rendering it', async () => {
+    const text = `${'- item\n  '.repeat(MAX_MARKDOWN_CHARS / 9)}- last`;
+    const renders = renderPool().counts.rendered;
+    expect(await renderMarkdown(text, 'user-a')).toEqual({ text, plain: 'too-large' });
+    expect(renderPool().counts.rendered).toBe(renders);
   });
 
-  it('highlights fenced code with both themes as CSS variables, other fences stay plain', async () => {
-    const out = await html('```ts\nconst answer: number = 42;\n```\n\n```brainfuck\n+++.\n```\n\n`inline`');
-    expect(out).toMatch(/<pre class="shiki shiki-themes github-light github-dark"[^>]*data-language="typescript"/);
-    expect(out).toMatch(/--shiki-light:#[0-9A-Fa-f]{6};--shiki-dark:#[0-9A-Fa-f]{6}/);
-    // Each token keeps its own colours: the keyword and the name differ in both themes.
-    expect(out).toContain('<span style="--shiki-light:#D73A49;--shiki-dark:#F97583">const</span>');
-    expect(out).toContain('<span style="--shiki-light:#005CC5;--shiki-dark:#79B8FF"> answer</span>');
-    expect(out).toContain('<pre><code class="language-brainfuck">+++.\n</code></pre>');
-    expect(out).toContain('<code>inline</code>');
-  });
-
-  it('renders GitHub Markdown: tables, task lists, strikethrough', async () => {
-    const out = await html('| a | b |\n|---|---|\n| 1 | 2 |\n\n- [x] done\n\n~~gone~~');
-    expect(out).toContain('<table>');
-    expect(out).toContain('<input type="checkbox" disabled="" checked=""/>');
-    expect(out).toContain('<del>gone</del>');
+  it("keeps one reader's rendered texts apart from another's: a cache hit tells nothing about other users", async () => {
+    const text = 'a secret plan *only* Alice wrote';
+    const first = renderPool().counts.rendered;
+    const forAlice = await renderMarkdown(text, 'alice');
+    expect(renderPool().counts.rendered).toBe(first + 1);
+    // Bob writing the same text gets a render of his own, as slow as any first render.
+    expect(await renderMarkdown(text, 'bob')).toEqual(forAlice);
+    expect(renderPool().counts.rendered).toBe(first + 2);
+    // Alice again: her own cache.
+    await renderMarkdown(text, 'alice');
+    expect(renderPool().counts.rendered).toBe(first + 2);
   });
 });

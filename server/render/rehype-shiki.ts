@@ -1,9 +1,20 @@
-import 'server-only';
 import type { Element, ElementContent, Root } from 'hast';
 import { highlighterFor, languageOf, THEMES } from './highlighter';
 
 /** Longer code is shown plain: highlighting is for reading, and its cost grows with the text. */
-const MAX_HIGHLIGHT_CHARS = 20_000;
+export const MAX_HIGHLIGHT_CHARS = 20_000;
+
+/**
+ * Longer lines stay plain inside a highlighted block: a grammar's cost on one line can grow
+ * faster than its length, and a line this long is data (minified code, a dump), not for reading.
+ */
+export const MAX_HIGHLIGHT_LINE_CHARS = 1_000;
+
+/**
+ * Highlighting time one message may spend: once used up, its remaining blocks stay plain, so a
+ * message of many code blocks still renders (formatted) within the render deadline.
+ */
+export const HIGHLIGHT_BUDGET_MS = 600;
 
 function textOf(node: ElementContent): string {
   if (node.type === 'text') return node.value;
@@ -31,28 +42,33 @@ function fencedCode(node: Element): { code: string; language: string } | null {
  */
 export function rehypeShiki() {
   return async (tree: Root): Promise<void> => {
-    const jobs: Promise<void>[] = [];
+    const blocks: Array<{ parent: Root | Element; index: number; code: string; language: string }> = [];
     const visit = (parent: Root | Element) => {
       parent.children.forEach((child, index) => {
         if (child.type !== 'element') return;
         const found = fencedCode(child);
-        if (!found) {
-          visit(child);
-          return;
-        }
-        jobs.push(
-          highlighterFor(found.language).then((core) => {
-            const highlighted = core.codeToHast(found.code, { lang: found.language, themes: THEMES, defaultColor: false });
-            const pre = highlighted.children[0];
-            if (pre?.type === 'element') {
-              pre.properties['dataLanguage'] = found.language;
-              parent.children[index] = pre;
-            }
-          }),
-        );
+        if (found) blocks.push({ parent, index, ...found });
+        else visit(child);
       });
     };
     visit(tree);
-    await Promise.all(jobs);
+    let spentMs = 0;
+    for (const block of blocks) {
+      if (spentMs > HIGHLIGHT_BUDGET_MS) break;
+      const core = await highlighterFor(block.language);
+      const started = performance.now();
+      const highlighted = core.codeToHast(block.code, {
+        lang: block.language,
+        themes: THEMES,
+        defaultColor: false,
+        tokenizeMaxLineLength: MAX_HIGHLIGHT_LINE_CHARS,
+      });
+      spentMs += performance.now() - started;
+      const pre = highlighted.children[0];
+      if (pre?.type === 'element') {
+        pre.properties['dataLanguage'] = block.language;
+        block.parent.children[block.index] = pre;
+      }
+    }
   };
 }

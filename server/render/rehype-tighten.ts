@@ -1,4 +1,3 @@
-import 'server-only';
 import type { Element, Root, RootContent } from 'hast';
 import { defaultSchema, type Options as SanitizeSchema } from 'rehype-sanitize';
 

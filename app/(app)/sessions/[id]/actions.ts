@@ -2,7 +2,7 @@
 
 import { z } from 'zod';
 import type { RenderedMessage } from '@/components/session/types';
-import { getServerCaller } from '@/trpc/server';
+import { getServerCaller, requireUser } from '@/trpc/server';
 import { MESSAGE_PAGE_SIZE, renderMessages } from './rendered-messages';
 
 const pageInput = z.object({ sessionId: z.string(), before: z.string().optional() }).strict();
@@ -14,7 +14,8 @@ const pageInput = z.object({ sessionId: z.string(), before: z.string().optional(
  */
 export async function loadMessagePage(input: { sessionId: string; before?: string }): Promise<RenderedMessage[]> {
   const { sessionId, before } = pageInput.parse(input);
+  const user = await requireUser();
   const api = await getServerCaller();
   const page = await api.message.branch({ sessionId, limit: MESSAGE_PAGE_SIZE, before });
-  return renderMessages(sessionId, page);
+  return renderMessages(sessionId, user.id, page);
 }

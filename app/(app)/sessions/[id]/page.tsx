@@ -35,7 +35,7 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
   // (the events after `renderedAt` are replayed to them, so nothing needs fetching again on mount).
   getQueryClient().setQueryData(trpc.session.get.queryKey({ id }), session);
   getQueryClient().setQueryData(trpc.chat.state.queryKey({ sessionId: id }), chat);
-  const messages = await renderMessages(id, page);
+  const messages = await renderMessages(id, user.id, page);
 
   return (
     <HydrateClient>

@@ -2,6 +2,7 @@ import 'server-only';
 import { EditAndResend } from '@/components/chat/edit-and-resend';
 import { RetryButton } from '@/components/chat/retry-button';
 import { MarkdownBody } from '@/components/markdown/markdown-body';
+import { PlainTextBody } from '@/components/markdown/plain-text-body';
 import { AttachmentLinks } from '@/components/session/attachment-links';
 import { attachmentsOf } from '@/components/session/attachments-of';
 import { BranchSwitcher } from '@/components/session/branch-switcher';
@@ -13,7 +14,8 @@ import { renderMarkdown } from '@/server/render/markdown';
 /** Messages per page of the session view: the first paint and each older page. */
 export const MESSAGE_PAGE_SIZE = 50;
 
-async function renderOne(sessionId: string, message: BranchMessage): Promise<RenderedMessage> {
+async function renderOne(sessionId: string, viewerId: string, message: BranchMessage): Promise<RenderedMessage> {
+  const body = await renderMarkdown(message.content, viewerId);
   const attachments = attachmentsOf(message.metadata, message.content);
   const fork = message.siblings.length > 1;
   // Retry a reply, or edit and resend a question: either makes a new branch beside this one.
@@ -45,13 +47,16 @@ async function renderOne(sessionId: string, message: BranchMessage): Promise<Ren
         </>
       }
     >
-      <MarkdownBody>{await renderMarkdown(message.content)}</MarkdownBody>
+      {'html' in body ? <MarkdownBody html={body.html} /> : <PlainTextBody text={body.text} reason={body.plain} />}
     </MessageArticle>
   );
   return { id: message.id, parentId: message.parentId, node };
 }
 
-/** A page of the branch, each message's Markdown and code rendered here, on the server. */
-export function renderMessages(sessionId: string, messages: BranchMessage[]): Promise<RenderedMessage[]> {
-  return Promise.all(messages.map((message) => renderOne(sessionId, message)));
+/**
+ * A page of the branch, each message's Markdown and code rendered on the server (in its render
+ * workers) for `viewerId`, the signed-in reader, whose render cache it uses.
+ */
+export function renderMessages(sessionId: string, viewerId: string, messages: BranchMessage[]): Promise<RenderedMessage[]> {
+  return Promise.all(messages.map((message) => renderOne(sessionId, viewerId, message)));
 }

@@ -1,0 +1,52 @@
+import 'server-only';
+import { LRUCache } from 'lru-cache';
+import { renderPool } from './render-pool';
+import type { PlainReason } from './render-protocol';
+
+export type { PlainReason } from './render-protocol';
+
+/**
+ * Longer messages are shown as plain text: Markdown's cost grows faster than the text (a 9 MB
+ * nested list took over ten minutes), and a reply this long is a log or a dump, not prose.
+ */
+export const MAX_MARKDOWN_CHARS = 100_000;
+
+/** A message as the page shows it: sanitised HTML, or its text as it is and why. */
+export type RenderedMarkdown = { html: string } | { text: string; plain: PlainReason };
+
+/**
+ * Rendered messages by reader and text. A message never changes once written, so a page opened
+ * again (or its newest part fetched again after an append) renders only what is new; a message
+ * that fell back to text is remembered too, so it is not tried again on every visit. Per reader:
+ * a hit is much faster than a render, so a shared cache would tell one user whether anyone else
+ * holds a given text. Bounded by the size of the texts kept.
+ */
+const shared = globalThis as typeof globalThis & { __emRendered?: LRUCache<string, Promise<RenderedMarkdown>> };
+const rendered = (shared.__emRendered ??= new LRUCache<string, Promise<RenderedMarkdown>>({
+  maxSize: 32 * 1024 * 1024,
+  sizeCalculation: (_value, key) => key.length * 3 + 64,
+}));
+
+async function render(text: string, viewerId: string, key: string): Promise<RenderedMarkdown> {
+  const outcome = await renderPool().render(viewerId, text);
+  if ('html' in outcome) return { html: outcome.html };
+  // The pool could not take it (shutting down, or no worker would start): not the message's fault, so not kept.
+  if (outcome.plain === 'unavailable') rendered.delete(key);
+  return { text, plain: outcome.plain === 'unavailable' ? 'failed' : outcome.plain };
+}
+
+/**
+ * A message's Markdown rendered for `viewerId`, off the request thread (render-pool.ts) within
+ * a deadline: GFM, sanitised, code highlighted (markdown-html.ts). A message too large, too deep,
+ * too slow or failing comes back as its plain text, for the page to show escaped. Never rejects.
+ */
+export function renderMarkdown(text: string, viewerId: string): Promise<RenderedMarkdown> {
+  if (text.length > MAX_MARKDOWN_CHARS) return Promise.resolve({ text, plain: 'too-large' });
+  const key = `${viewerId}\u0000${text}`;
+  let result = rendered.get(key);
+  if (!result) {
+    result = render(text, viewerId, key);
+    rendered.set(key, result);
+  }
+  return result;
+}
