@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RenderPool, type RenderOutcome } from './render-pool';
+import { hostileMessages } from './testing/hostile-messages';
 
-/** Quadratic in micromark's label matching: seconds of CPU at 40 KB (issue 23). */
-const BRACKETS = `${'['.repeat(20_000)}${']'.repeat(20_000)}`;
+const BRACKETS = hostileMessages().brackets;
 const DEADLINE_MS = 300;
 
 const pools: RenderPool[] = [];
