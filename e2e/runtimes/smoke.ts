@@ -127,6 +127,27 @@ export function runtimeSmoke(runtime: Exclude<Runtime, 'node'>, offset: number):
       }
     });
 
+    test('a session page renders Markdown and code in the render workers; a stuck render falls back to text', async () => {
+      test.setTimeout(60_000);
+      const api = await signedInApi(url);
+      try {
+        const id = `render-${runtime}`;
+        expect((await mutate(api, 'session.create', { id, title: 'Rendered' })).status).toBe(200);
+        const messages = ['Some **bold** text\n\n```ts\nconst answer = 42;\n```', `${'['.repeat(20_000)}${']'.repeat(20_000)}`, `${'>'.repeat(3_000)} the end`];
+        for (const content of messages) expect((await mutate(api, 'message.append', { sessionId: id, message: { role: 'user', content } })).status).toBe(200);
+        const page = await api.get(`/sessions/${id}`, { headers: { accept: 'text/html' } });
+        expect(page.status()).toBe(200);
+        const html = await page.text();
+        expect(html).toContain('<strong>bold</strong>');
+        expect(html).toMatch(/<pre class="shiki[^"]*"[^>]*data-language="typescript"/);
+        // The worker rendering the brackets is stopped at the deadline; the quotes are refused as too deep.
+        expect(html).toContain('Shown as plain text: took too long to format.');
+        expect(html).toContain('Shown as plain text: nested too deeply to format.');
+      } finally {
+        await api.dispose();
+      }
+    });
+
     test('sign in, see the sidebar, rename in a second tab: the first tab shows it without a reload', async ({ browser }) => {
       const context = await browser.newContext({ baseURL: url });
       try {
