@@ -2,8 +2,15 @@ import { describe, expect, it, vi } from 'vitest';
 
 // The guard package throws outside a React server build; the renderer itself is what is tested.
 vi.mock('server-only', () => ({}));
-const { MAX_MARKDOWN_CHARS, renderMarkdown } = await import('./markdown');
+const { DEADLINE_FALLBACK_TTL_MS, MAX_MARKDOWN_CHARS, renderMarkdown } = await import('./markdown');
 const { renderPool } = await import('./render-pool');
+const { hostileMessages } = await import('./testing/hostile-messages');
+
+/** The process's render cache (markdown.ts keeps it on globalThis), to read what it keeps and for how long. */
+function remainingTtl(viewerId: string, text: string): number {
+  const cache = (globalThis as { __emRendered?: { getRemainingTTL(key: string): number } }).__emRendered!;
+  return cache.getRemainingTTL(`${viewerId}\u0000${text}`);
+}
 
 describe('renderMarkdown', () => {
   it('renders Markdown to sanitised HTML off this thread', async () => {
@@ -19,6 +26,20 @@ describe('renderMarkdown', () => {
     const renders = renderPool().counts.rendered;
     expect(await renderMarkdown(text, 'user-a')).toEqual({ text, plain: 'too-deep' });
     expect(renderPool().counts.rendered).toBe(renders);
+    // Refused for what it is: kept for as long as the cache keeps anything.
+    expect(remainingTtl('user-a', text)).toBe(Infinity);
+  });
+
+  it('shows a message stopped at the deadline as text, and tries it again only after a while', async () => {
+    const { brackets } = hostileMessages('ttl');
+    expect(await renderMarkdown(brackets, 'user-a')).toEqual({ text: brackets, plain: 'deadline' });
+    const renders = renderPool().counts.replaced;
+    expect(await renderMarkdown(brackets, 'user-a')).toEqual({ text: brackets, plain: 'deadline' });
+    expect(renderPool().counts.replaced).toBe(renders);
+    // The machine may have been what was slow: the fallback expires.
+    const ttl = remainingTtl('user-a', brackets);
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(DEADLINE_FALLBACK_TTL_MS);
   });
 
   it('shows a message longer than the Markdown limit as text without rendering it', async () => {

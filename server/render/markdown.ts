@@ -27,12 +27,16 @@ const rendered = (shared.__emRendered ??= new LRUCache<string, Promise<RenderedM
   sizeCalculation: (_value, key) => key.length * 3 + 64,
 }));
 
-async function render(text: string, viewerId: string, key: string): Promise<RenderedMarkdown> {
+/**
+ * A render stopped at the deadline is remembered for this long only: it may have been the
+ * machine that was slow, not the message, and that should not leave it unformatted for good.
+ */
+export const DEADLINE_FALLBACK_TTL_MS = 10 * 60_000;
+
+async function render(text: string, viewerId: string): Promise<RenderedMarkdown | 'unavailable'> {
   const outcome = await renderPool().render(viewerId, text);
   if ('html' in outcome) return { html: outcome.html };
-  // The pool could not take it (shutting down, or no worker would start): not the message's fault, so not kept.
-  if (outcome.plain === 'unavailable') rendered.delete(key);
-  return { text, plain: outcome.plain === 'unavailable' ? 'failed' : outcome.plain };
+  return outcome.plain === 'unavailable' ? 'unavailable' : { text, plain: outcome.plain };
 }
 
 /**
@@ -45,7 +49,17 @@ export function renderMarkdown(text: string, viewerId: string): Promise<Rendered
   const key = `${viewerId}\u0000${text}`;
   let result = rendered.get(key);
   if (!result) {
-    result = render(text, viewerId, key);
+    const pending = render(text, viewerId).then((outcome): RenderedMarkdown => {
+      const current = rendered.peek(key) === pending;
+      if (outcome === 'unavailable') {
+        // The pool could not take it (shutting down, or no worker would start): not the message's fault.
+        if (current) rendered.delete(key);
+        return { text, plain: 'failed' };
+      }
+      if (current && 'plain' in outcome && outcome.plain === 'deadline') rendered.set(key, pending, { ttl: DEADLINE_FALLBACK_TTL_MS });
+      return outcome;
+    });
+    result = pending;
     rendered.set(key, result);
   }
   return result;

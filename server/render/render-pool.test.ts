@@ -1,8 +1,9 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RenderPool, type RenderOutcome } from './render-pool';
+import { RENDER_NICE } from './render-protocol';
 import { hostileMessages } from './testing/hostile-messages';
 
 const BRACKETS = hostileMessages().brackets;
@@ -23,6 +24,19 @@ describe('the render pool', () => {
   it('renders Markdown in a worker thread', async () => {
     const outcome = await pool({ deadlineMs: 10_000 }).render('alice', '# Title\n\n*some* `code`');
     expect(outcome).toEqual({ html: '<h1>Title</h1>\n<p><em>some</em> <code>code</code></p>' });
+  });
+
+  it('runs its workers at a lower priority than the threads answering requests', async () => {
+    // Field 19 of /proc/<pid>/task/<tid>/stat, after the command name in parentheses.
+    const niceThreads = () =>
+      readdirSync('/proc/self/task').filter((tid) => {
+        const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]) === RENDER_NICE;
+      }).length;
+    expect(niceThreads()).toBe(0);
+    const renders = pool({ deadlineMs: 10_000 });
+    await renders.render('alice', 'started');
+    expect(niceThreads()).toBeGreaterThanOrEqual(1);
   });
 
   it('stops a render past the deadline, answers plain text, and replaces the worker', async () => {

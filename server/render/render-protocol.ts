@@ -12,3 +12,9 @@ export type WorkerAnswer =
   | { ready: true }
   | { id: number; html: string }
   | { id: number; failure: Extract<PlainReason, 'too-deep' | 'failed'>; detail: string };
+
+/**
+ * A render worker's nice value: rendering yields the CPU to the threads answering requests, so on
+ * a busy machine a page waits a little longer rather than every user's API calls (Linux only).
+ */
+export const RENDER_NICE = 10;

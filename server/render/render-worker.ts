@@ -3,9 +3,11 @@
  * the answer. It says it is ready only once Markdown and the highlighter are loaded, so the
  * pool's deadline times rendering, never start-up.
  */
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { markdownToHtml, NestingTooDeepError } from './markdown-html';
-import type { WorkerAnswer, WorkerJob } from './render-protocol';
+import { RENDER_NICE, type WorkerAnswer, type WorkerJob } from './render-protocol';
 
 const port = parentPort;
 if (!port) throw new Error('render-worker.ts runs as a worker thread');
@@ -23,6 +25,13 @@ port.on('message', (job: WorkerJob) => {
     },
   );
 });
+
+// Linux sets a nice value per thread, and /proc/thread-self names this one.
+try {
+  setPriority(Number(readlinkSync('/proc/thread-self').split('/').pop()), RENDER_NICE);
+} catch {
+  // not Linux, or not allowed: the process's priority
+}
 
 await markdownToHtml('```ts\nconst warm = 1;\n```');
 answer({ ready: true });
