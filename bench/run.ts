@@ -14,6 +14,7 @@ import { benchAppendAndCommit, benchList, benchRebuild, benchRepoSize } from './
 import { benchProjectCommit } from './project-commit.js';
 import { benchServer } from './server-bench.js';
 import { benchSessionPage } from './session-page-bench.js';
+import { benchRenderAbuse } from './render-abuse-bench.js';
 import { benchTimeline } from './timeline-bench.js';
 import { benchChat } from './chat-bench.js';
 import { benchRegistry } from './registry-bench.js';
@@ -31,6 +32,7 @@ const BENCHES: Record<string, Bench> = {
   'project commit': benchProjectCommit,
   server: benchServer,
   'session page': benchSessionPage,
+  'render abuse': benchRenderAbuse,
   timeline: benchTimeline,
   chat: benchChat,
   'sidebar html': benchSidebarHtml,
