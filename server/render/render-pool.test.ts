@@ -41,8 +41,8 @@ describe('the render pool', () => {
 
   it('stops a render past the deadline, answers plain text, and replaces the worker', async () => {
     const renders = pool();
-    // Started and warm first: the deadline times rendering, not the worker's start.
-    expect(await renders.render('mallory', 'warm')).toEqual({ html: '<p>warm</p>' });
+    // Started first: the deadline times rendering, not the worker's start.
+    await renders.warm();
 
     const order: string[] = [];
     const hostile = renders.render('mallory', BRACKETS).then((outcome) => {
@@ -62,7 +62,7 @@ describe('the render pool', () => {
 
   it("takes owners in turn: another user's message waits for at most one slow render", async () => {
     const renders = pool();
-    await renders.render('alice', 'warm');
+    await renders.warm();
     const answered: string[] = [];
     const track = (name: string, work: Promise<RenderOutcome>) => work.then((outcome) => (answered.push(name), outcome));
     const slow = [1, 2, 3].map((n) => track(`mallory ${n}`, renders.render('mallory', `${BRACKETS}${n}`)));
@@ -71,6 +71,20 @@ describe('the render pool', () => {
     await Promise.all(slow);
     expect(answered).toEqual(['mallory 1', 'alice', 'mallory 2', 'mallory 3']);
     expect(renders.counts.replaced).toBe(3);
+  });
+
+  it("keeps a worker free for other users while one user's slow messages hold the other", async () => {
+    const renders = pool({ size: 2 });
+    await renders.warm();
+    const answered: string[] = [];
+    const track = (name: string, work: Promise<RenderOutcome>) => work.then((outcome) => (answered.push(name), outcome));
+    const slow = [1, 2].map((n) => track(`mallory ${n}`, renders.render('mallory', `${BRACKETS}${n}`)));
+    // Alice asks after both of Mallory's: she does not wait for either.
+    const alice = track('alice', renders.render('alice', 'hello'));
+    expect(await alice).toEqual({ html: '<p>hello</p>' });
+    expect(answered).toEqual(['alice']);
+    expect(await Promise.all(slow)).toEqual([{ plain: 'deadline' }, { plain: 'deadline' }]);
+    expect(answered).toEqual(['alice', 'mallory 1', 'mallory 2']);
   });
 
   it('answers a failure inside the worker as a failed render, and keeps the worker', async () => {

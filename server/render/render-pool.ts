@@ -1,4 +1,3 @@
-import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -14,7 +13,7 @@ export const RENDER_DEADLINE_MS = 2_500;
 export type RenderOutcome = { html: string } | { plain: PlainReason | 'unavailable' };
 
 export interface RenderPoolOptions {
-  /** worker threads; by default one per core beyond the one serving requests, at least one, at most two */
+  /** worker threads; by default two (see RenderPool) */
   size?: number;
   deadlineMs?: number;
   /** the worker's entry module (tests); by default server/render/render-worker.ts */
@@ -39,6 +38,9 @@ interface Owner {
 interface Slot {
   worker: Worker;
   ready: boolean;
+  /** settles when the worker is ready or gone */
+  started: Promise<void>;
+  markStarted: () => void;
   job: Job | null;
   timer: NodeJS.Timeout | null;
 }
@@ -61,11 +63,12 @@ function startWorker(entry: string): Worker {
 }
 
 /**
- * Markdown and highlighting off the request threads: a few worker threads, each rendering one
- * message at a time under a deadline. A worker past the deadline is terminated (it could keep a
- * core busy for minutes) and a new one started. Queued messages are taken one owner at a time,
- * the one served longest ago first, so one user's slow messages delay another user's by at most
- * one render each.
+ * Markdown and highlighting off the request threads: worker threads (~85 MB each), each rendering
+ * one message at a time under a deadline. A worker past the deadline is terminated (it could keep
+ * a core busy for minutes) and a new one started. Queued messages are taken from the owner served
+ * longest ago, and no owner holds more than all workers but one: two by default, so one user's
+ * slow messages can hold one worker while the other stays free for everyone else. Ordinary
+ * messages render in milliseconds, so one worker is plenty for one user's pages.
  */
 export class RenderPool {
   readonly #size: number;
@@ -80,7 +83,7 @@ export class RenderPool {
   readonly counts = { rendered: 0, replaced: 0 };
 
   constructor(options: RenderPoolOptions = {}) {
-    this.#size = options.size ?? Math.max(1, Math.min(2, availableParallelism() - 1));
+    this.#size = options.size ?? 2;
     this.#deadlineMs = options.deadlineMs ?? RENDER_DEADLINE_MS;
     this.#entry = options.entry ?? join(process.cwd(), 'server', 'render', 'render-worker.ts');
   }
@@ -98,6 +101,12 @@ export class RenderPool {
     });
   }
 
+  /** Starts the workers now; resolves once each is ready or has failed to start. */
+  async warm(): Promise<void> {
+    this.#fill();
+    await Promise.all([...this.#slots].map((slot) => slot.started));
+  }
+
   /** Stops every worker; waiting and running renders answer `unavailable`. */
   async close(): Promise<void> {
     this.#closed = true;
@@ -111,7 +120,9 @@ export class RenderPool {
   }
 
   #spawn(): void {
-    const slot: Slot = { worker: startWorker(this.#entry), ready: false, job: null, timer: null };
+    let markStarted = () => {};
+    const started = new Promise<void>((resolve) => (markStarted = resolve));
+    const slot: Slot = { worker: startWorker(this.#entry), ready: false, started, markStarted, job: null, timer: null };
     // Idle workers must not keep a CLI or a test process alive.
     slot.worker.unref();
     this.#slots.add(slot);
@@ -138,6 +149,7 @@ export class RenderPool {
   #answered(slot: Slot, answer: WorkerAnswer): void {
     if ('ready' in answer) {
       slot.ready = true;
+      slot.markStarted();
       this.#dispatch();
       return;
     }
@@ -165,11 +177,12 @@ export class RenderPool {
     }
   }
 
-  /** The first waiting job of the owner served longest ago. */
+  /** The first waiting job of the owner served longest ago, among those below their share of workers. */
   #nextJob(): Job | undefined {
+    const share = Math.max(1, this.#size - 1);
     let next: Owner | undefined;
     for (const owner of this.#owners.values()) {
-      if (owner.jobs.length > 0 && (!next || owner.lastServed < next.lastServed)) next = owner;
+      if (owner.jobs.length > 0 && owner.running < share && (!next || owner.lastServed < next.lastServed)) next = owner;
     }
     return next?.jobs.shift();
   }
@@ -195,6 +208,7 @@ export class RenderPool {
   /** Takes the slot out (its job answers `reason`) and terminates its worker. */
   #drop(slot: Slot, reason: PlainReason | 'unavailable'): Promise<void> {
     this.#slots.delete(slot);
+    slot.markStarted();
     if (slot.timer) clearTimeout(slot.timer);
     this.#finish(slot, { plain: reason });
     return slot.worker.terminate().then(
