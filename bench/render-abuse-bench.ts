@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { AuthStore } from '../lib/auth/index.js';
 import { SessionStore } from '../lib/store/index.js';
-import { hostileMessages } from '../server/render/testing/hostile-messages.js';
+import { hostileMessages } from '../e2e/fixtures/hostile-messages.js';
 import { benchRequest } from './http-client.js';
 import { scratchDir } from './scratch.js';
 import { BASE, startServer } from './server-bench.js';

@@ -1,9 +1,10 @@
-import { hostileMessages } from '../../server/render/testing/hostile-messages';
+import { hostileMessages } from '../fixtures/hostile-messages';
 import { appendMessage, captureViews, createSession, createUser, expect, query, signInBrowser, test } from '../fixtures';
 import { SessionPage } from '../pages/session';
 
 test('a session page holding 3,000 nested quotes answers 200 and shows the message as text', async ({ user, page, context }) => {
-  const { deepQuotes } = hostileMessages();
+  // HTML in it stays text on the fallback path too.
+  const deepQuotes = `${hostileMessages().deepQuotes}\n<img src=x onerror=alert(1)> <b>not bold</b>`;
   await createSession(user.api, { id: 'quotes', title: 'Deep quotes' });
   await appendMessage(user.api, 'quotes', { id: 'u1', role: 'user', content: 'Quote this' });
   await appendMessage(user.api, 'quotes', { id: 'a1', role: 'assistant', content: deepQuotes });
@@ -19,7 +20,8 @@ test('a session page holding 3,000 nested quotes answers 200 and shows the messa
   const session = new SessionPage(page);
   await session.goto('quotes');
   const reply = session.messageById('a1');
-  await expect(reply.getByText(deepQuotes.trim(), { exact: true })).toBeVisible();
+  await expect(reply.getByText(deepQuotes, { exact: true })).toBeVisible();
+  await expect(reply.locator('img, b')).toHaveCount(0);
   await expect(reply.getByText('Shown as plain text: nested too deeply to format.')).toBeVisible();
   await expect(reply.locator('blockquote')).toHaveCount(0);
   // The other messages are Markdown as ever.

@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 vi.mock('server-only', () => ({}));
 const { DEADLINE_FALLBACK_TTL_MS, MAX_MARKDOWN_CHARS, renderMarkdown } = await import('./markdown');
 const { renderPool } = await import('./render-pool');
-const { hostileMessages } = await import('./testing/hostile-messages');
+const { hostileMessages } = await import('../../e2e/fixtures/hostile-messages');
 
 /** The process's render cache (markdown.ts keeps it on globalThis), to read what it keeps and for how long. */
 function remainingTtl(viewerId: string, text: string): number {

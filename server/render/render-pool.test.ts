@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RenderPool, type RenderOutcome } from './render-pool';
 import { RENDER_NICE } from './render-protocol';
-import { hostileMessages } from './testing/hostile-messages';
+import { hostileMessages } from '../../e2e/fixtures/hostile-messages';
 
 const BRACKETS = hostileMessages().brackets;
 const DEADLINE_MS = 300;
