@@ -13,6 +13,7 @@ import type { OpenSession, StoreContext } from './session/store-context.js';
 import { ProjectStore } from './projects/index.js';
 import { FileRecovery } from './recovery/file-recovery.js';
 import { nowSeconds } from './time.js';
+import { maxMessageBytesFromEnv } from './dag/message-size.js';
 import type { TitleModel } from './titles/title-model.js';
 import type { BranchInfo, BranchMessage, ListFilter, ListOptions, ListPage, Message, SessionDetail, SessionRow, StoredNode } from './types.js';
 import { createSession, type CreateSessionInput } from './operations/create-session.js';
@@ -62,6 +63,8 @@ export interface SessionStoreOptions {
   compactBytes?: number;
   /** compaction timer when anything was logged since the last snapshot (default 60 s) */
   compactIntervalMs?: number;
+  /** the cap on one message's bytes; default OPENPROGRAM_MAX_MESSAGE_BYTES or 1 MiB */
+  maxMessageBytes?: number;
   /** seconds; injectable so tests can age sessions */
   now?: () => number;
 }
@@ -119,6 +122,7 @@ export class SessionStore {
       allowedRoots,
       turns: new Map(),
       now: options.now ?? nowSeconds,
+      maxMessageBytes: options.maxMessageBytes ?? maxMessageBytesFromEnv(),
       background: new Set(),
     };
     try {

@@ -11,9 +11,9 @@ export function branchMessages(graph: SessionGraph, headId: string | null, inclu
     if (!isConversationMessage(node)) continue;
     const siblings = graph.siblingsOf(node);
     const calls = graph.toolCallsOf(node.id);
-    const message = toMessage(node) as BranchMessage;
+    const message = toMessage(graph.full(node)) as BranchMessage;
     message.siblings = include ? siblings.filter((id) => include(graph.get(id)!)) : siblings.slice();
-    message.toolCalls = calls.length === 0 ? [] : (include ? calls.filter(include) : calls).map(toMessage);
+    message.toolCalls = calls.length === 0 ? [] : (include ? calls.filter(include) : calls).map((call) => toMessage(graph.full(call)));
     out.push(message);
   }
   return out;
