@@ -55,6 +55,8 @@ export interface SessionStoreOptions {
   allowedRoots?: string[];
   /** LRU cap of open sessions; default OPENPROGRAM_SESSION_CACHE_CAP or 256 */
   cacheCap?: number;
+  /** what the open sessions may hold in memory, in characters of node files (default 64 Mi) */
+  cacheChars?: number;
   titleModel?: TitleModel | null;
   /** shared across the stores of one process so repacks never pile up */
   repackQueue?: RepackQueue;
@@ -68,6 +70,8 @@ export interface SessionStoreOptions {
   /** seconds; injectable so tests can age sessions */
   now?: () => number;
 }
+
+const DEFAULT_CACHE_CHARS = 64 * 1024 * 1024;
 
 function cacheCapFromEnv(): number {
   const value = Number(process.env['OPENPROGRAM_SESSION_CACHE_CAP']);
@@ -112,7 +116,13 @@ export class SessionStore {
       }),
       events: new StoreEvents(),
       locks: new KeyedLock(),
-      cache: new LRUCache<string, OpenSession>({ max: options.cacheCap ?? cacheCapFromEnv() }),
+      cache: new LRUCache<string, OpenSession>({
+        max: options.cacheCap ?? cacheCapFromEnv(),
+        // One user's open sessions stay within a budget however many messages they hold; a
+        // session larger than all of it is read from disk for each call instead of kept.
+        maxSize: options.cacheChars ?? DEFAULT_CACHE_CHARS,
+        sizeCalculation: (session) => Math.max(1, session.graph.retainedChars),
+      }),
       locations: trusted,
       untrustedLocations: untrusted,
       repack: options.repackQueue ?? new RepackQueue(),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { StoredNode } from '../types.js';
-import { SessionGraph } from './graph.js';
+import { SESSION_INLINE_CHARS, SessionGraph } from './graph.js';
 import { INLINE_NODE_CHARS, STUB_CONTENT_CHARS } from './node-stub.js';
 
 function node(id: string, seq: number, output: string, predecessor: string | null = null): StoredNode {
@@ -42,5 +42,27 @@ describe('SessionGraph with node files', () => {
     const graph = new SessionGraph(nodes);
     expect(graph.isOnDisk('n1')).toBe(false);
     expect(graph.get('n1')!.output).toBe(big);
+  });
+});
+
+describe('SessionGraph memory budget', () => {
+  it('keeps mid-sized nodes whole until the session holds SESSION_INLINE_CHARS, then stubs them', () => {
+    const text = 'm'.repeat(INLINE_NODE_CHARS - 500);
+    const files = { read: () => null };
+    const graph = new SessionGraph([], files);
+    let seq = 0;
+    while (graph.retainedChars <= SESSION_INLINE_CHARS) {
+      graph.add(node(`w${seq}`, seq, text), INLINE_NODE_CHARS - 300);
+      seq++;
+    }
+    expect(graph.isOnDisk('w0')).toBe(false);
+    expect(graph.isOnDisk(`w${seq - 1}`)).toBe(false);
+    const before = graph.retainedChars;
+    for (let i = 0; i < 1_000; i++, seq++) graph.add(node(`s${seq}`, seq, text), INLINE_NODE_CHARS - 300);
+    expect(graph.isOnDisk(`s${seq - 1}`)).toBe(true);
+    // 1,000 more nodes of 8 KB cost what 1,000 stubs cost; tiny ones stay whole.
+    expect(graph.retainedChars - before).toBeLessThan(1_000 * 3_000);
+    graph.add(node('tiny', seq, 'ok'), 200);
+    expect(graph.isOnDisk('tiny')).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 import type { StoredNode } from '../types.js';
-import { INLINE_NODE_CHARS, stubOf } from './node-stub.js';
+import { INLINE_NODE_CHARS, STUB_CONTENT_CHARS, stubOf } from './node-stub.js';
 
 /** A user or model message: what a branch is made of and what can fork. */
 export function isConversationMessage(node: StoredNode): boolean {
@@ -31,6 +31,8 @@ export class SessionGraph {
   private readonly calls = new Map<string, string[]>();
   private readonly userCounts = new Map<string, number>();
   private readonly onDisk = new Set<string>();
+  /** what memory holds of the nodes, in characters (for the session cache's budget) */
+  retainedChars = 0;
   private static readonly ROOT_KEY = '\u0000root';
 
   constructor(
@@ -44,10 +46,15 @@ export class SessionGraph {
   /** `fileChars`: the length of the node's file text, when it has one; a large one keeps a stub. */
   add(whole: StoredNode, fileChars?: number): void {
     let node = whole;
-    if (this.files && fileChars !== undefined && fileChars > INLINE_NODE_CHARS) {
+    let kept = fileChars ?? 0;
+    // Past its budget a session keeps even mid-sized nodes as stubs, so many of them cannot add up.
+    const large = fileChars !== undefined && (fileChars > INLINE_NODE_CHARS || (this.retainedChars > SESSION_INLINE_CHARS && fileChars > STUB_CHARS));
+    if (this.files && large) {
       node = stubOf(whole);
       this.onDisk.add(node.id);
+      kept = STUB_CHARS;
     }
+    this.retainedChars += kept + NODE_OVERHEAD_CHARS;
     this.byId.set(node.id, node);
     const last = this.bySeq[this.bySeq.length - 1];
     if (!last || last.seq < node.seq) this.bySeq.push(node);
@@ -148,6 +155,11 @@ export class SessionGraph {
 }
 
 const NO_NODES: StoredNode[] = [];
+/** A stub's content and metadata at most, and the object, map and index entries of any node. */
+const STUB_CHARS = STUB_CONTENT_CHARS + 1_024 + 256;
+const NODE_OVERHEAD_CHARS = 300;
+/** What one session keeps whole in memory before every node larger than a stub becomes one. */
+export const SESSION_INLINE_CHARS = 16 * 1024 * 1024;
 
 function push(map: Map<string, string[]>, key: string, value: string): void {
   const list = map.get(key);

@@ -251,4 +251,18 @@ describe('large messages', () => {
     // 8 MB were sent; memory keeps the first characters of each.
     expect(inMemory).toBeLessThanOrEqual(40 * STUB_CONTENT_CHARS);
   });
+
+  it('keeps one user\'s open sessions within a budget of characters, evicting the least recent', async () => {
+    const { store } = await open({ cacheChars: 200_000 });
+    const cache = (store as unknown as { ctx: StoreContext }).ctx.cache;
+    for (const id of ['a', 'b']) {
+      await store.createSession({ id });
+      for (let i = 0; i < 20; i++) await store.appendMessage(id, { role: 'user', content: `${id}${i} ${'k'.repeat(6_000)}` });
+    }
+    // Each holds ~126,000 characters whole: both together are over the budget.
+    expect(cache.has('b')).toBe(true);
+    expect(cache.has('a')).toBe(false);
+    expect((await store.getBranch('a')).map((m) => m.content.slice(0, 3))).toEqual(Array.from({ length: 20 }, (_, i) => `a${i} `.slice(0, 3)));
+    expect(cache.calculatedSize).toBeLessThanOrEqual(200_000);
+  });
 });

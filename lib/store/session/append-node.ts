@@ -57,6 +57,12 @@ export function writeNode(ctx: StoreContext, session: OpenSession, node: StoredN
   session.meta = meta;
   session.graph.add(node, fileChars);
   session.fileNames.set(node.id, fileName);
+  // The cache sizes an entry when it is added (a set of the same value keeps the old size):
+  // add it again so the budget sees the growth.
+  if (ctx.cache.peek(session.id) === session) {
+    ctx.cache.delete(session.id);
+    ctx.cache.set(session.id, session);
+  }
   if (session.commit) session.uncommitted.push(fileName);
 
   const message = toMessage(node);
