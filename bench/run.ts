@@ -19,6 +19,7 @@ import { benchTimeline } from './timeline-bench.js';
 import { benchChat } from './chat-bench.js';
 import { benchRegistry } from './registry-bench.js';
 import { benchLive, benchSidebarDom, benchSidebarHtml } from './sidebar-bench.js';
+import { benchAbuse } from './abuse-bench.js';
 import { scratchDirs } from './scratch.js';
 
 type Bench = () => Promise<Record<string, number>>;
@@ -38,6 +39,7 @@ const BENCHES: Record<string, Bench> = {
   'sidebar html': benchSidebarHtml,
   'sidebar dom': benchSidebarDom,
   live: benchLive,
+  abuse: benchAbuse,
 };
 
 const [flag, name] = process.argv.slice(2);

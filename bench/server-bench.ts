@@ -37,7 +37,7 @@ async function call(token: string, procedure: string, input: unknown, kind: 'que
 }
 
 /** RSS of a process and its descendants, from /proc. */
-function treeRssMb(pid: number): number {
+export function treeRssMb(pid: number): number {
   const children = new Map<number, number[]>();
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;

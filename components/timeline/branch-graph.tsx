@@ -48,7 +48,7 @@ export function BranchGraph({ sessionId, layout }: { sessionId: string; layout: 
   const scroller = useRef<HTMLDivElement>(null);
   const head = layout.nodes.find((node) => node.isHead);
 
-  // A wide graph opens on the current head, wherever dagre put it.
+  // A wide graph opens on the current head, wherever its lane is.
   useEffect(() => {
     const box = scroller.current;
     if (!box || !head) return;

@@ -118,3 +118,28 @@ test('branch and retry refusals: unknown messages 404, wrong kinds 400', async (
   expect((await query(user.api, 'message.branch', { sessionId: 'empty' })).data).toEqual([]);
   expect((await query(user.api, 'branch.list', { sessionId: 'empty' })).data).toEqual([]);
 });
+
+test('a message over 1 MiB is 413 PAYLOAD_TOO_LARGE with a message and writes nothing; a large one under it reads back whole', async ({ user }) => {
+  await createSession(user.api, { id: 'sized' });
+  const first = await appendMessage(user.api, 'sized', { role: 'user', content: 'small' });
+  const snapshot = storeSnapshot(user.id);
+  for (const message of [
+    { role: 'assistant', content: 'x'.repeat(1024 * 1024 + 1) },
+    { role: 'assistant', content: 'ok', input: { blob: 'y'.repeat(1024 * 1024) } },
+    { role: 'assistant', content: 'é'.repeat(600 * 1024) },
+  ]) {
+    const refused = await mutate(user.api, 'message.append', { sessionId: 'sized', message });
+    expect(refused.status).toBe(413);
+    expect(refused.body.error?.data?.code).toBe('PAYLOAD_TOO_LARGE');
+    expect(refused.body.error?.message).toMatch(/^message is 1\.\d MiB \(content, input and metadata\); the limit is 1 MiB\. Save large output as an attachment instead\.$/);
+  }
+  expect(storeSnapshot(user.id)).toBe(snapshot);
+  expect((await getSession(user.api, 'sized')).headId).toBe(first.id);
+
+  const large = `# Big\n${'z'.repeat(900 * 1024)}`;
+  const reply = await appendMessage(user.api, 'sized', { role: 'assistant', content: large });
+  const branch = (await query<BranchMessage[]>(user.api, 'message.branch', { sessionId: 'sized' })).data;
+  expect(branch.map((m) => m.content.length)).toEqual([5, large.length]);
+  expect(branch[1]!.content).toBe(large);
+  expect(branch[1]!.id).toBe(reply.id);
+});

@@ -33,3 +33,23 @@ test('an agent appending through the API and a rename show on the open page with
   expect((await mutate(user.api, 'session.delete', { id: 'live' }, bearer(token))).status).toBe(200);
   await expect(page).toHaveURL(/\/$/);
 });
+
+test('a large message an agent appends shows whole on the open page, though its event carries only a preview', async ({ user, page, context }) => {
+  await createSession(user.api, { id: 'live-large', title: 'Large' });
+  await appendMessage(user.api, 'live-large', { id: 'u1', role: 'user', content: 'Start' });
+  const { token } = await createToken(user.api, 'agent');
+  await signInBrowser(context, user.api);
+  const session = new SessionPage(page);
+  const streamOpen = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/events');
+  await session.goto('live-large');
+  await streamOpen;
+  await session.markDocument();
+
+  // 60 KB of text: the event is cut to its first characters; the page reads the message itself.
+  const lines = Array.from({ length: 1_200 }, (_, i) => `Line ${i} of the long report, with enough words to be wide.`);
+  lines.push('The very last line of the report.');
+  await mutate(user.api, 'message.append', { sessionId: 'live-large', message: { id: 'a1', role: 'assistant', content: lines.join('\n\n') } }, bearer(token));
+  await expect(session.messageById('a1').getByText('The very last line of the report.')).toBeVisible();
+  await expect(session.messageById('a1').getByText('Line 0 of the long report', { exact: false })).toBeVisible();
+  expect(await session.stillSameDocument()).toBe(true);
+});

@@ -9,7 +9,8 @@ export type StoreErrorCode =
   | 'NOT_FOUND'
   | 'CONFLICT'
   | 'FORBIDDEN'
-  | 'PRECONDITION_FAILED';
+  | 'PRECONDITION_FAILED'
+  | 'PAYLOAD_TOO_LARGE';
 
 export class StoreError extends CodedError<StoreErrorCode> {}
 
@@ -45,5 +46,12 @@ export class ForbiddenPathError extends StoreError {
 export class PreconditionError extends StoreError {
   constructor(message: string) {
     super('PRECONDITION_FAILED', message);
+  }
+}
+
+/** Input over a size limit (a message larger than the store's cap). Nothing was written. */
+export class PayloadTooLargeError extends StoreError {
+  constructor(message: string) {
+    super('PAYLOAD_TOO_LARGE', message);
   }
 }

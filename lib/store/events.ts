@@ -1,12 +1,12 @@
 import { EventEmitter } from 'node:events';
-import type { Message, SessionRow } from './types.js';
+import type { AppendedMessage, SessionRow } from './types.js';
 
 /** DESIGN §6: everything a client must see, with its payload. */
 export interface StoreEventMap {
   session_created: SessionRow;
   session_updated: { id: string } & Partial<SessionRow>;
   session_deleted: { id: string };
-  message_appended: { sessionId: string; message: Message };
+  message_appended: { sessionId: string; message: AppendedMessage };
   turn_committed: { sessionId: string; turn: number; sha: string };
   project_commit_skipped: { sessionId: string; projectId: string; reason: string; message: string };
 }

@@ -13,6 +13,7 @@ import type { OpenSession, StoreContext } from './session/store-context.js';
 import { ProjectStore } from './projects/index.js';
 import { FileRecovery } from './recovery/file-recovery.js';
 import { nowSeconds } from './time.js';
+import { maxMessageBytesFromEnv } from './dag/message-size.js';
 import type { TitleModel } from './titles/title-model.js';
 import type { BranchInfo, BranchMessage, ListFilter, ListOptions, ListPage, Message, SessionDetail, SessionRow, StoredNode } from './types.js';
 import { createSession, type CreateSessionInput } from './operations/create-session.js';
@@ -54,6 +55,8 @@ export interface SessionStoreOptions {
   allowedRoots?: string[];
   /** LRU cap of open sessions; default OPENPROGRAM_SESSION_CACHE_CAP or 256 */
   cacheCap?: number;
+  /** what the open sessions may hold in memory, in characters of node files (default 64 Mi) */
+  cacheChars?: number;
   titleModel?: TitleModel | null;
   /** shared across the stores of one process so repacks never pile up */
   repackQueue?: RepackQueue;
@@ -62,9 +65,13 @@ export interface SessionStoreOptions {
   compactBytes?: number;
   /** compaction timer when anything was logged since the last snapshot (default 60 s) */
   compactIntervalMs?: number;
+  /** the cap on one message's bytes; default OPENPROGRAM_MAX_MESSAGE_BYTES or 1 MiB */
+  maxMessageBytes?: number;
   /** seconds; injectable so tests can age sessions */
   now?: () => number;
 }
+
+const DEFAULT_CACHE_CHARS = 64 * 1024 * 1024;
 
 function cacheCapFromEnv(): number {
   const value = Number(process.env['OPENPROGRAM_SESSION_CACHE_CAP']);
@@ -109,7 +116,13 @@ export class SessionStore {
       }),
       events: new StoreEvents(),
       locks: new KeyedLock(),
-      cache: new LRUCache<string, OpenSession>({ max: options.cacheCap ?? cacheCapFromEnv() }),
+      cache: new LRUCache<string, OpenSession>({
+        max: options.cacheCap ?? cacheCapFromEnv(),
+        // One user's open sessions stay within a budget however many messages they hold; a
+        // session larger than all of it is read from disk for each call instead of kept.
+        maxSize: options.cacheChars ?? DEFAULT_CACHE_CHARS,
+        sizeCalculation: (session) => Math.max(1, session.graph.retainedChars),
+      }),
       locations: trusted,
       untrustedLocations: untrusted,
       repack: options.repackQueue ?? new RepackQueue(),
@@ -119,6 +132,7 @@ export class SessionStore {
       allowedRoots,
       turns: new Map(),
       now: options.now ?? nowSeconds,
+      maxMessageBytes: options.maxMessageBytes ?? maxMessageBytesFromEnv(),
       background: new Set(),
     };
     try {

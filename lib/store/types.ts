@@ -125,6 +125,13 @@ export interface Message {
   createdAt: number;
 }
 
+/**
+ * A message as the message_appended event carries it. A large one is its first characters
+ * (content cut, input null, short metadata only) with `truncated: true`: read it whole with
+ * message.branch or message.nodes.
+ */
+export type AppendedMessage = Message & { truncated?: true };
+
 export interface BranchMessage extends Message {
   siblings: string[];
   toolCalls: Message[];

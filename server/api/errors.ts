@@ -13,6 +13,7 @@ const DOMAIN_CODES = new Set<TRPC_ERROR_CODE_KEY>([
   'CONFLICT',
   'PRECONDITION_FAILED',
   'TOO_MANY_REQUESTS',
+  'PAYLOAD_TOO_LARGE',
 ]);
 
 // Matched by shape, not instanceof (Next may load lib/ twice, giving two StoreError classes) nor

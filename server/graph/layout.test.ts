@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { collapseRuns, layoutBranchGraph, segmentLabel, type GraphInput, type GraphInputNode } from './layout';
+import { collapseRuns, layoutBranchGraph, segmentLabel, type GraphInput, type GraphInputNode, type GraphLayout } from './layout';
 
 /** A chain of `length` messages, user and assistant in turn, under `parent`. */
 function chain(prefix: string, length: number, parent: string | null): GraphInputNode[] {
@@ -11,6 +11,54 @@ function chain(prefix: string, length: number, parent: string | null): GraphInpu
     previous = id;
   }
   return nodes;
+}
+
+interface Box {
+  id: string;
+  x0: number;
+  x1: number;
+  y0: number;
+  y1: number;
+}
+
+function boxesOf(layout: GraphLayout): Box[] {
+  return layout.nodes.map((n) => ({ id: n.id, x0: n.x - n.width / 2, x1: n.x + n.width / 2, y0: n.y - n.height / 2, y1: n.y + n.height / 2 }));
+}
+
+/** No two boxes overlap; sorted by top edge so only neighbours in height are compared. */
+function expectNoOverlap(layout: GraphLayout): void {
+  const sorted = boxesOf(layout).sort((a, b) => a.y0 - b.y0);
+  const overlapping: string[] = [];
+  for (let i = 0; i < sorted.length; i++) {
+    for (let j = i + 1; j < sorted.length && sorted[j]!.y0 < sorted[i]!.y1; j++) {
+      const a = sorted[i]!;
+      const b = sorted[j]!;
+      if (!(a.x1 <= b.x0 || b.x1 <= a.x0)) overlapping.push(`${a.id} overlaps ${b.id}`);
+    }
+  }
+  expect(overlapping.slice(0, 5)).toEqual([]);
+}
+
+/** Every edge is a few axis-parallel segments that cross no box but its two ends'. */
+function expectEdgesClearOfBoxes(layout: GraphLayout): void {
+  const boxes = boxesOf(layout);
+  const crossed: string[] = [];
+  for (const edge of layout.edges) {
+    expect(edge.points.length).toBeGreaterThanOrEqual(2);
+    expect(edge.points.length).toBeLessThanOrEqual(4);
+    for (let i = 1; i < edge.points.length; i++) {
+      const a = edge.points[i - 1]!;
+      const b = edge.points[i]!;
+      expect(a.x === b.x || a.y === b.y).toBe(true);
+      const [x0, x1] = [Math.min(a.x, b.x), Math.max(a.x, b.x)];
+      const [y0, y1] = [Math.min(a.y, b.y), Math.max(a.y, b.y)];
+      for (const box of boxes) {
+        if (box.id === edge.from || box.id === edge.to) continue;
+        if (x0 < box.x1 && x1 > box.x0 && y0 < box.y1 && y1 > box.y0) crossed.push(`${edge.from}→${edge.to} crosses ${box.id}`);
+      }
+    }
+  }
+  expect(crossed.slice(0, 5)).toEqual([]);
 }
 
 describe('the branch graph layout', () => {
@@ -88,6 +136,62 @@ describe('the branch graph layout', () => {
         expect(a.x1 <= b.x0 || b.x1 <= a.x0).toBe(true);
       }
     }
+  });
+
+  it('lays out 1,000 forks as lanes: one box per message, one row per tip, short edges clear of every box', () => {
+    // What ~2,000 appends make: each question gets an answer that stays a tip, and the next
+    // question forks off it, so nothing collapses and every message is a box.
+    const nodes: GraphInputNode[] = [];
+    const tips = [];
+    let parent: string | null = null;
+    for (let i = 0; i < 1_000; i++) {
+      const question = `q${i}`;
+      nodes.push({ id: question, role: 'user', parentId: parent, firstLine: `question ${i}` });
+      nodes.push({ id: `a${i}`, role: 'assistant', parentId: question, firstLine: `answer ${i}` });
+      tips.push({ headId: `a${i}`, name: `branch ${i + 1}`, current: i === 999 });
+      parent = question;
+    }
+    const layout = layoutBranchGraph({ headId: 'a999', nodes, tips });
+    expect(layout.nodes).toHaveLength(2_000);
+    expect(layout.edges).toHaveLength(1_999);
+    const rows = new Set(layout.nodes.map((n) => n.y));
+    expect(rows.size).toBe(1_000);
+    // The first child (its answer) continues a question's row; the next question starts the next row.
+    const at = new Map(layout.nodes.map((n) => [n.id, n]));
+    for (let i = 0; i < 1_000; i++) {
+      expect(at.get(`a${i}`)!.y).toBe(at.get(`q${i}`)!.y);
+      if (i > 0) expect(at.get(`q${i}`)!.y).toBe(at.get(`q${i - 1}`)!.y + 30);
+    }
+    // The picture is as tall as its rows, and no wider than its longest chain of boxes with gaps.
+    expect(layout.height).toBe(12 * 2 + 1_000 * 30);
+    expect(layout.width).toBeLessThan(1_001 * (18 + 22) + 200);
+    expectNoOverlap(layout);
+    expectEdgesClearOfBoxes(layout);
+  });
+
+  it('keeps nested forks (1,024 tips of a binary tree) in lanes without overlaps or crossed boxes', () => {
+    const nodes: GraphInputNode[] = [{ id: 'n', role: 'user', parentId: null, firstLine: 'root' }];
+    let level = ['n'];
+    for (let depth = 1; depth <= 10; depth++) {
+      const next: string[] = [];
+      for (const id of level) {
+        for (const side of ['0', '1']) {
+          const child = `${id}${side}`;
+          nodes.push({ id: child, role: depth % 2 === 0 ? 'user' : 'assistant', parentId: id, firstLine: child });
+          next.push(child);
+        }
+      }
+      level = next;
+    }
+    const tips = level.map((id, i) => ({ headId: id, name: `b${i}`, current: i === 0 }));
+    const layout = layoutBranchGraph({ headId: level[0]!, nodes, tips });
+    expect(layout.nodes).toHaveLength(2_047);
+    expect(new Set(layout.nodes.map((n) => n.y)).size).toBe(1_024);
+    // Depth decides the column: every node sits right of its parent.
+    const at = new Map(layout.nodes.map((n) => [n.id, n]));
+    expect(layout.edges.filter((edge) => at.get(edge.to)!.x - at.get(edge.to)!.width / 2 <= at.get(edge.from)!.x + at.get(edge.from)!.width / 2)).toEqual([]);
+    expectNoOverlap(layout);
+    expectEdgesClearOfBoxes(layout);
   });
 
   it('lays out an empty conversation as an empty picture', () => {

@@ -11,9 +11,9 @@ export function branchMessages(graph: SessionGraph, headId: string | null, inclu
     if (!isConversationMessage(node)) continue;
     const siblings = graph.siblingsOf(node);
     const calls = graph.toolCallsOf(node.id);
-    const message = toMessage(node) as BranchMessage;
+    const message = toMessage(graph.full(node)) as BranchMessage;
     message.siblings = include ? siblings.filter((id) => include(graph.get(id)!)) : siblings.slice();
-    message.toolCalls = calls.length === 0 ? [] : (include ? calls.filter(include) : calls).map(toMessage);
+    message.toolCalls = calls.length === 0 ? [] : (include ? calls.filter(include) : calls).map((call) => toMessage(graph.full(call)));
     out.push(message);
   }
   return out;
@@ -26,9 +26,7 @@ export function branchList(graph: SessionGraph, meta: SessionMeta): BranchInfo[]
   if (head && !tips.includes(head)) tips.push(head);
   return tips.map((tip, index) => {
     const label = meta.branches?.[tip.id];
-    const path = graph.branchTo(tip.id);
-    // A branch starts where it left the others: its first node that has siblings, else its root.
-    const forkNode = [...path].reverse().find((node) => graph.siblingsOf(node).length > 1) ?? path[0] ?? tip;
+    const forkNode = branchStart(graph, tip);
     return {
       headId: tip.id,
       name: typeof label?.name === 'string' && label.name !== '' ? label.name : index === 0 ? 'main' : `branch ${index + 1}`,
@@ -37,4 +35,22 @@ export function branchList(graph: SessionGraph, meta: SessionMeta): BranchInfo[]
       current: tip.id === meta.head_id,
     };
   });
+}
+
+/**
+ * Where a branch left the others: the nearest node at or above its tip that has siblings, else
+ * its root. The walk stops there, so it never passes a fork: the walks of all tips are disjoint
+ * and listing 1,000 branches costs one pass over the graph, not one root-to-tip walk each.
+ */
+export function branchStart(graph: SessionGraph, tip: StoredNode): StoredNode {
+  const seen = new Set<string>();
+  let current = tip;
+  for (;;) {
+    if (graph.siblingsOf(current).length > 1) return current;
+    seen.add(current.id);
+    const parent = current.predecessor ? graph.get(current.predecessor) : undefined;
+    // A missing predecessor or a cycle (damaged foreign files) ends the walk, as branchTo does.
+    if (!parent || seen.has(parent.id)) return current;
+    current = parent;
+  }
 }

@@ -1,4 +1,5 @@
 import type { StoredNode } from '../types.js';
+import { INLINE_NODE_CHARS, STUB_CONTENT_CHARS, stubOf } from './node-stub.js';
 
 /** A user or model message: what a branch is made of and what can fork. */
 export function isConversationMessage(node: StoredNode): boolean {
@@ -10,9 +11,18 @@ export function callerOf(node: StoredNode): string | null {
   return node.caller && node.caller !== 'ROOT' ? node.caller : null;
 }
 
+export interface SessionGraphFiles {
+  /** the node as its history file holds it, null when the file is gone or torn */
+  read(id: string): StoredNode | null;
+  /** characters of each node's file, as loaded */
+  sizes?: ReadonlyMap<string, number>;
+}
+
 /**
  * The session's DAG in memory: nodes by id and by seq, plus the two edge indexes the reads
  * need (conversation children by predecessor, tool calls by caller), kept up to date on append.
+ * With `files`, a node whose file is large is kept as a stub (node-stub.ts) and `full` reads it
+ * back; without (a graph read from a git tree), every node stays whole.
  */
 export class SessionGraph {
   readonly byId = new Map<string, StoredNode>();
@@ -20,14 +30,31 @@ export class SessionGraph {
   private readonly children = new Map<string, string[]>();
   private readonly calls = new Map<string, string[]>();
   private readonly userCounts = new Map<string, number>();
+  private readonly onDisk = new Set<string>();
+  /** what memory holds of the nodes, in characters (for the session cache's budget) */
+  retainedChars = 0;
   private static readonly ROOT_KEY = '\u0000root';
 
-  constructor(nodes: StoredNode[]) {
+  constructor(
+    nodes: StoredNode[],
+    private readonly files?: SessionGraphFiles,
+  ) {
     const sorted = [...nodes].sort((a, b) => a.seq - b.seq);
-    for (const node of sorted) this.add(node);
+    for (const node of sorted) this.add(node, files?.sizes?.get(node.id));
   }
 
-  add(node: StoredNode): void {
+  /** `fileChars`: the length of the node's file text, when it has one; a large one keeps a stub. */
+  add(whole: StoredNode, fileChars?: number): void {
+    let node = whole;
+    let kept = fileChars ?? 0;
+    // Past its budget a session keeps even mid-sized nodes as stubs, so many of them cannot add up.
+    const large = fileChars !== undefined && (fileChars > INLINE_NODE_CHARS || (this.retainedChars > SESSION_INLINE_CHARS && fileChars > STUB_CHARS));
+    if (this.files && large) {
+      node = stubOf(whole);
+      this.onDisk.add(node.id);
+      kept = STUB_CHARS;
+    }
+    this.retainedChars += kept + NODE_OVERHEAD_CHARS;
     this.byId.set(node.id, node);
     const last = this.bySeq[this.bySeq.length - 1];
     if (!last || last.seq < node.seq) this.bySeq.push(node);
@@ -41,8 +68,23 @@ export class SessionGraph {
     else if (isConversationMessage(node)) push(this.children, node.predecessor ?? SessionGraph.ROOT_KEY, node.id);
   }
 
+  /** The node as memory keeps it: whole, or a stub when its content lives on disk (isOnDisk). */
   get(id: string): StoredNode | undefined {
     return this.byId.get(id);
+  }
+
+  isOnDisk(id: string): boolean {
+    return this.onDisk.has(id);
+  }
+
+  /**
+   * The whole node: the stub's file read back. A file gone or changed under us (foreign tools)
+   * leaves the stub, which still has the node's first characters.
+   */
+  full(node: StoredNode): StoredNode {
+    if (!this.onDisk.has(node.id)) return node;
+    const read = this.files?.read(node.id) ?? null;
+    return read && read.id === node.id ? read : node;
   }
 
   get lastSeq(): number {
@@ -113,6 +155,11 @@ export class SessionGraph {
 }
 
 const NO_NODES: StoredNode[] = [];
+/** A stub's content and metadata at most, and the object, map and index entries of any node. */
+const STUB_CHARS = STUB_CONTENT_CHARS + 1_024 + 256;
+const NODE_OVERHEAD_CHARS = 300;
+/** What one session keeps whole in memory before every node larger than a stub becomes one. */
+export const SESSION_INLINE_CHARS = 16 * 1024 * 1024;
 
 function push(map: Map<string, string[]>, key: string, value: string): void {
   const list = map.get(key);

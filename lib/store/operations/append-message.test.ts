@@ -1,9 +1,14 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConflictError, InvalidInputError, NotFoundError } from '../errors.js';
+import { ConflictError, InvalidInputError, NotFoundError, PayloadTooLargeError } from '../errors.js';
 import type { StoreEvent } from '../events.js';
 import { manualClock, tempStoresPerTest } from '../testing/temp-store.js';
+import { SessionStore } from '../session-store.js';
+import { openSession } from '../session/session-access.js';
+import type { StoreContext } from '../session/store-context.js';
+import { contentOf } from '../dag/message-shape.js';
+import { STUB_CONTENT_CHARS } from '../dag/node-stub.js';
 
 describe('the conversation DAG', () => {
   const open = tempStoresPerTest();
@@ -169,5 +174,95 @@ describe('the conversation DAG', () => {
     session.graph.get('a1')!.predecessor = b.id;
     const branch = await store.getBranch('s', b.id);
     expect(branch.map((m) => m.id).sort()).toEqual(['a1', 'b1']);
+  });
+});
+
+describe('large messages', () => {
+  const open = tempStoresPerTest();
+  const graphOf = (store: SessionStore, id: string) => openSession((store as unknown as { ctx: StoreContext }).ctx, id).graph;
+  const historyFiles = (dir: string) => readdirSync(join(dir, 'sessions', 's', 'history'));
+
+  it('refuses a message over the cap with PAYLOAD_TOO_LARGE and writes nothing', async () => {
+    const { store, dir } = await open({ maxMessageBytes: 64 * 1024 });
+    await store.createSession({ id: 's' });
+    const first = await store.appendMessage('s', { role: 'user', content: 'fits' });
+    const events: StoreEvent[] = [];
+    store.events.on('event', (event) => events.push(event));
+    await expect(store.appendMessage('s', { role: 'assistant', content: 'x'.repeat(64 * 1024 + 1) })).rejects.toThrow(PayloadTooLargeError);
+    await expect(store.appendMessage('s', { role: 'assistant', content: 'ok', metadata: { blob: 'y'.repeat(64 * 1024) } })).rejects.toThrow(
+      'message is 64.0 KiB (content, input and metadata); the limit is 64 KiB. Save large output as an attachment instead.',
+    );
+    expect(events).toEqual([]);
+    expect(historyFiles(dir)).toHaveLength(1);
+    expect((await store.getSession('s')).headId).toBe(first.id);
+    // Exactly at the cap is allowed.
+    await store.appendMessage('s', { role: 'assistant', content: 'z'.repeat(64 * 1024) });
+  });
+
+  it('keeps large contents on disk: memory holds a stub, every read gives the whole message', async () => {
+    const { store, dir } = await open();
+    await store.createSession({ id: 's' });
+    const events: StoreEvent[] = [];
+    store.events.on('event', (event) => events.push(event));
+    const text = `Heading\n${'é'.repeat(300_000)}`;
+    const u = await store.appendMessage('s', { role: 'user', content: text });
+    const a = await store.appendMessage('s', { role: 'assistant', content: 'short reply' });
+    const tool = await store.appendMessage('s', { role: 'tool', calledBy: a.id, name: 'read_file', input: { path: 'x'.repeat(20_000) }, content: { data: 'd'.repeat(50_000) } });
+    expect(u.content).toBe(text);
+
+    const appended = events.filter((e) => e.type === 'message_appended').map((e) => e.data as { message: { id: string; content: string; truncated?: true; input: unknown } });
+    expect(appended[0]!.message).toMatchObject({ id: u.id, truncated: true, content: text.slice(0, STUB_CONTENT_CHARS) });
+    expect(appended[1]!.message).toEqual(a);
+    expect(appended[2]!.message).toMatchObject({ id: tool.id, truncated: true, input: null });
+
+    const graph = graphOf(store, 's');
+    expect(graph.isOnDisk(u.id)).toBe(true);
+    expect(contentOf(graph.get(u.id)!).length).toBe(STUB_CONTENT_CHARS);
+    expect(graph.get(tool.id)!.input).toBeNull();
+
+    const branch = await store.getBranch('s');
+    expect(branch[0]!.content).toBe(text);
+    expect(branch[1]!.toolCalls[0]).toEqual(tool);
+    expect((await store.getBranchWindow('s', { limit: 1, before: a.id }))[0]!.content).toBe(text);
+    expect((await store.getNodes('s')).map((m) => m.content.length)).toEqual([text.length, 11, JSON.stringify({ data: 'd'.repeat(50_000) }).length]);
+    expect((await store.listNodes('s', { limit: 1 })).messages[0]!.content).toBe(text);
+    // The same id and content again is still idempotent against the file's content.
+    expect(await store.appendMessage('s', { id: u.id, role: 'user', content: text })).toEqual(u);
+    await expect(store.appendMessage('s', { id: u.id, role: 'user', content: `${text}!` })).rejects.toThrow(ConflictError);
+    expect((await store.getSession('s')).preview).toBe(`Heading ${'é'.repeat(69)}…`);
+
+    // A cold open keeps the stub too.
+    await store.close();
+    const reopened = await SessionStore.open({ stateDir: dir });
+    try {
+      expect(graphOf(reopened, 's').isOnDisk(u.id)).toBe(true);
+      expect((await reopened.getBranch('s'))[0]!.content).toBe(text);
+    } finally {
+      await reopened.close();
+    }
+  });
+
+  it('holds a bounded amount of content in memory however much one user sends', async () => {
+    const { store } = await open();
+    await store.createSession({ id: 's' });
+    for (let i = 0; i < 40; i++) await store.appendMessage('s', { role: i % 2 === 0 ? 'user' : 'assistant', content: `${i} ${'m'.repeat(200_000)}` });
+    let inMemory = 0;
+    for (const node of graphOf(store, 's').bySeq) inMemory += contentOf(node).length;
+    // 8 MB were sent; memory keeps the first characters of each.
+    expect(inMemory).toBeLessThanOrEqual(40 * STUB_CONTENT_CHARS);
+  });
+
+  it('keeps one user\'s open sessions within a budget of characters, evicting the least recent', async () => {
+    const { store } = await open({ cacheChars: 200_000 });
+    const cache = (store as unknown as { ctx: StoreContext }).ctx.cache;
+    for (const id of ['a', 'b']) {
+      await store.createSession({ id });
+      for (let i = 0; i < 20; i++) await store.appendMessage(id, { role: 'user', content: `${id}${i} ${'k'.repeat(6_000)}` });
+    }
+    // Each holds ~126,000 characters whole: both together are over the budget.
+    expect(cache.has('b')).toBe(true);
+    expect(cache.has('a')).toBe(false);
+    expect((await store.getBranch('a')).map((m) => m.content.slice(0, 3))).toEqual(Array.from({ length: 20 }, (_, i) => `a${i} `.slice(0, 3)));
+    expect(cache.calculatedSize).toBeLessThanOrEqual(200_000);
   });
 });

@@ -6,6 +6,7 @@ import type { Message, MessageRole, StoredNode } from '../types.js';
 import { withSession } from '../session/session-access.js';
 import { uniqueNodeId, writeNode } from '../session/append-node.js';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../json-depth.js';
+import { assertMessageSize } from '../dag/message-size.js';
 
 export interface AppendMessageInput {
   id?: string;
@@ -49,10 +50,12 @@ function validate(input: AppendMessageInput): void {
  */
 export function appendMessage(ctx: StoreContext, sessionId: string, input: AppendMessageInput): Promise<Message> {
   validate(input);
+  assertMessageSize(input, ctx.maxMessageBytes);
   return withSession(ctx, sessionId, (session) => {
     if (input.id !== undefined) {
-      const existing = session.graph.get(input.id);
-      if (existing) {
+      const stored = session.graph.get(input.id);
+      if (stored) {
+        const existing = session.graph.full(stored);
         const same = existing.role === nodeRoleOf(input.role) && contentOf(existing) === contentOf({ output: input.content } as StoredNode);
         if (!same) throw new ConflictError(`message ${input.id} already exists with other content`);
         return toMessage(existing);

@@ -33,10 +33,10 @@ function branchWindow(graph: SessionGraph, endId: string | null, limit: number):
   const out: BranchMessage[] = [];
   for (let i = picked.length - 1; i >= 0; i--) {
     const node = picked[i]!;
-    const message = toMessage(node) as BranchMessage;
+    const message = toMessage(graph.full(node)) as BranchMessage;
     message.siblings = graph.siblingsOf(node).slice();
     const calls = graph.toolCallsOf(node.id);
-    message.toolCalls = calls.length === 0 ? [] : calls.map(toMessage);
+    message.toolCalls = calls.length === 0 ? [] : calls.map((call) => toMessage(graph.full(call)));
     out.push(message);
   }
   return out;

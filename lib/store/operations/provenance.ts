@@ -52,5 +52,5 @@ export async function nodeProvenance(ctx: StoreContext, sessionId: string, nodeI
 /** Nodes appended after `seq`, by seq: what the pipeline has not read yet. */
 export async function nodesAfter(ctx: StoreContext, sessionId: string, seq: number): Promise<Message[]> {
   if (!isSessionId(sessionId) || !ctx.registry.has(sessionId)) return [];
-  return withSession(ctx, sessionId, (session) => session.graph.bySeq.filter((node) => node.seq > seq).map(toMessage)).catch(() => []);
+  return withSession(ctx, sessionId, (session) => session.graph.bySeq.filter((node) => node.seq > seq).map((node) => toMessage(session.graph.full(node)))).catch(() => []);
 }

@@ -17,7 +17,7 @@ export function getBranch(ctx: Parameters<typeof withSession>[0], sessionId: str
 }
 
 export function getNodes(ctx: Parameters<typeof withSession>[0], sessionId: string): Promise<Message[]> {
-  return withSession(ctx, sessionId, (session) => session.graph.bySeq.map(toMessage));
+  return withSession(ctx, sessionId, (session) => session.graph.bySeq.map((node) => toMessage(session.graph.full(node))));
 }
 
 export interface NodePage {
@@ -65,7 +65,7 @@ export function listNodes(
     }
     const page = nodes.slice(lo, lo + limit);
     const more = lo + limit < nodes.length;
-    return { messages: page.map(toMessage), nextCursor: more ? encodeSeqCursor(page[page.length - 1]!.seq) : null };
+    return { messages: page.map((node) => toMessage(session.graph.full(node))), nextCursor: more ? encodeSeqCursor(page[page.length - 1]!.seq) : null };
   });
 }
 

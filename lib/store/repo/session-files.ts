@@ -139,6 +139,18 @@ export function readNodeFile(repoDir: string, name: string): StoredNode | null {
   }
 }
 
+/** The node and the length of its file's text (what decides whether memory keeps it whole). */
+export function readNodeFileSized(repoDir: string, name: string): { node: StoredNode; chars: number } | null {
+  let text: string;
+  try {
+    text = readFileSync(join(historyDir(repoDir), name), 'utf8');
+  } catch {
+    return null;
+  }
+  const node = parseNodeText(text);
+  return node ? { node, chars: text.length } : null;
+}
+
 /** A node file's text (from disk or a git blob); null when torn or foreign. */
 export function parseNodeText(text: string): StoredNode | null {
   try {
@@ -178,7 +190,8 @@ function normaliseNode(raw: Record<string, unknown>): StoredNode {
  * same name is a bug, not something to overwrite. The bytes exist before the file does, so a
  * node that cannot be serialised leaves nothing behind; a failed write removes its file.
  */
-export function writeNodeFile(repoDir: string, name: string, node: StoredNode): void {
+/** Returns the length of the file's text. */
+export function writeNodeFile(repoDir: string, name: string, node: StoredNode): number {
   const bytes = JSON.stringify(node);
   const dir = historyDir(repoDir);
   let fd: number;
@@ -197,4 +210,5 @@ export function writeNodeFile(repoDir: string, name: string, node: StoredNode): 
     throw error;
   }
   closeSync(fd);
+  return bytes.length;
 }

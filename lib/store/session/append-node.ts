@@ -2,6 +2,7 @@ import { ConflictError } from '../errors.js';
 import { assertNodeId, newNodeId } from '../ids.js';
 import { toMessage } from '../dag/message-shape.js';
 import { isConversationMessage } from '../dag/graph.js';
+import { appendedMessageOf } from '../dag/node-stub.js';
 import { previewOf } from '../registry/preview.js';
 import { nodeFileName, writeMetaInPlace, writeNodeFile } from '../repo/session-files.js';
 import { type OpenSession, type StoreContext } from './store-context.js';
@@ -37,7 +38,7 @@ export function writeNode(ctx: StoreContext, session: OpenSession, node: StoredN
   const isRecord = node.caller === 'ROOT';
   const fileName = nodeFileName(node, session.seqWidth);
   ctx.writer.journal(session.id);
-  writeNodeFile(session.dir, fileName, node);
+  const fileChars = writeNodeFile(session.dir, fileName, node);
 
   const meta = { ...session.meta };
   const movesHead = node.caller === '' && isConversationMessage(node) && node.predecessor === (meta.head_id ?? null);
@@ -54,14 +55,20 @@ export function writeNode(ctx: StoreContext, session: OpenSession, node: StoredN
   }
   writeMetaInPlace(session.dir, meta);
   session.meta = meta;
-  session.graph.add(node);
+  session.graph.add(node, fileChars);
   session.fileNames.set(node.id, fileName);
+  // The cache sizes an entry when it is added (a set of the same value keeps the old size):
+  // add it again so the budget sees the growth.
+  if (ctx.cache.peek(session.id) === session) {
+    ctx.cache.delete(session.id);
+    ctx.cache.set(session.id, session);
+  }
   if (session.commit) session.uncommitted.push(fileName);
 
   const message = toMessage(node);
   const changed = ctx.registry.patch(session.id, registryFields);
   if (changed.length > 0) ctx.writer.markDirty();
-  ctx.events.emit('message_appended', { sessionId: session.id, message });
+  ctx.events.emit('message_appended', { sessionId: session.id, message: appendedMessageOf(node, fileChars) });
   if (!isRecord) {
     const entry = ctx.registry.get(session.id)!;
     ctx.events.emit('session_updated', { id: session.id, ...changedRowFields(ctx, entry, ['updated_at', 'preview']) });

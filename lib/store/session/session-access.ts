@@ -1,7 +1,7 @@
 import { NotFoundError } from '../errors.js';
 import { assertSessionId } from '../ids.js';
 import { SessionGraph } from '../dag/graph.js';
-import { listNodeFiles, readMeta, readNodeFile, writeMetaAsync } from '../repo/session-files.js';
+import { listNodeFiles, readMeta, readNodeFile, readNodeFileSized, writeMetaAsync } from '../repo/session-files.js';
 import { type OpenSession, type StoreContext } from './store-context.js';
 import { repoDirOf } from './locations.js';
 import { changedRowFields } from '../registry/row.js';
@@ -16,15 +16,23 @@ function loadSession(dir: string, id: string): OpenSession | null {
   const files = listNodeFiles(dir);
   const nodes: StoredNode[] = [];
   const fileNames = new Map<string, string>();
+  const sizes = new Map<string, number>();
   for (const file of files) {
-    const node = readNodeFile(dir, file.name);
-    if (!node) continue;
-    nodes.push(node);
-    fileNames.set(node.id, file.name);
+    const read = readNodeFileSized(dir, file.name);
+    if (!read) continue;
+    nodes.push(read.node);
+    fileNames.set(read.node.id, file.name);
+    sizes.set(read.node.id, read.chars);
   }
   // An existing session keeps the width it was written with, so name order stays seq order.
   const seqWidth = files.length > 0 ? Math.min(...files.map((file) => file.width)) : NEW_SEQ_WIDTH;
-  return { id, dir, meta, graph: new SessionGraph(nodes), fileNames, seqWidth, commit: null, uncommitted: [], headDepth: null };
+  const read = (nodeId: string): StoredNode | null => {
+    const name = fileNames.get(nodeId);
+    return name ? readNodeFile(dir, name) : null;
+  };
+  // Large nodes become stubs as they are added; the sizes are needed only while loading.
+  const graph = new SessionGraph(nodes, { read, sizes });
+  return { id, dir, meta, graph, fileNames, seqWidth, commit: null, uncommitted: [], headDepth: null };
 }
 
 /** The open session for `id`, from the cache or disk. Unknown ids are NOT_FOUND and create nothing. */

@@ -52,6 +52,8 @@ export interface StoreContext extends LocationsState {
   allowedRoots: string[];
   turns: Map<string, RunningTurn>;
   now: () => number;
+  /** the cap on one message (message-size.ts) */
+  maxMessageBytes: number;
   /** background work (model titles, the snapshot after a rebuild) for idle(): add with runInBackground */
   background: Set<Promise<unknown>>;
 }

@@ -26,7 +26,7 @@ export const timelineRouter = createTRPCRouter({
     .input(z.object({ sessionId: sessionIdInput, sha: commitIdInput }).strict())
     .query(({ ctx, input }) => ctx.store.branchAt(ctx.sessionId, input.sha)),
 
-  /** The conversation's branches laid out (dagre, long runs collapsed): `{width, height, nodes, edges, messageCount}`. */
+  /** The conversation's branches laid out in lanes (long runs collapsed; server/graph/layout.ts): `{width, height, nodes, edges, messageCount}`. */
   graph: sessionProcedure
     .input(z.object({ sessionId: sessionIdInput }).strict())
     .query(async ({ ctx }) => cachedBranchGraph(ctx.store.stateDir, ctx.sessionId, await ctx.store.conversationDag(ctx.sessionId))),
