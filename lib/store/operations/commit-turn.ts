@@ -1,5 +1,5 @@
 import { ConflictError, InvalidInputError, PreconditionError } from '../errors.js';
-import { beginProjectTurn, findNestedGit, finishProjectTurn, NESTED_GIT_TRAILER, normalizeProjectPath, type ProjectTurnSnapshot } from '../projects/index.js';
+import { beginProjectTurn, changedSinceBegin, findNestedGit, finishProjectTurn, NESTED_GIT_TRAILER, normalizeProjectPath, type ProjectTurnSnapshot } from '../projects/index.js';
 import { writeBranchRef } from '../repo/commit-log.js';
 import { REPACK_LOOSE_BYTES } from '../repo/repack.js';
 import { parseNodeFileName, writeMeta } from '../repo/session-files.js';
@@ -178,8 +178,13 @@ async function commitProjectTurn(
   }
   if (running.projectPath) await ctx.recovery.sealTurn(session.id, input.turn, running.projectPath, { commitSha: result.sha ?? undefined });
   const skipped = result.skipped && result.skipped.reason !== 'nothing_to_commit' ? result.skipped : null;
-  const touched = [...(input.writtenPaths ?? []).map(normalizeProjectPath), ...result.paths, ...result.ignoredPaths];
-  const nestedGit = snapshot.state === 'ok' ? await findNestedGit(snapshot.projectPath, touched, snapshot.head) : [];
+  let nestedGit: string[] = [];
+  if (snapshot.state === 'ok') {
+    const touched = [...(input.writtenPaths ?? []).map(normalizeProjectPath), ...result.paths, ...result.ignoredPaths];
+    // Writes not named and not committed: what changed in the tree since the begin.
+    if (input.writtenPaths === undefined && !result.sha) touched.push(...(await changedSinceBegin(snapshot.projectPath, snapshot.dirtyPaths)));
+    nestedGit = await findNestedGit(snapshot.projectPath, touched, snapshot.head);
+  }
   return { sha: result.sha, skipped, nestedGit };
 }
 

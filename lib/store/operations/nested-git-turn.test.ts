@@ -38,4 +38,19 @@ describe('a turn that puts git metadata into the project', () => {
     expect(end.projectCommitSkipped?.reason).toBe('disabled');
     expect((await store.listTurns('s')).commits[0]!.nestedGit).toEqual(['pkg/.git']);
   });
+
+  it('is named when an agent that names no writes leaves a repository in a tree that was not clean', async () => {
+    const { store, projectDir, project } = await setup();
+    stores.push(store);
+    await store.createSession({ id: 's', projectId: project.id });
+    writeFiles(projectDir, { 'scratch.txt': 'the user\'s own uncommitted work\n' });
+    await store.beginTurn('s');
+    await store.appendMessage('s', { role: 'user', content: 'vendor a library' });
+    mkdirSync(join(projectDir, 'vendor'));
+    makeRepo({ 'lib.js': 'x\n' }, join(projectDir, 'vendor'));
+    await store.appendMessage('s', { role: 'assistant', content: 'vendored' });
+    const end = await store.finalizeTurn('s', { model: 'test-model' });
+    expect(end.projectCommitSkipped?.reason).toBe('dirty_tree');
+    expect((await store.listTurns('s')).commits[0]!.nestedGit).toEqual(['vendor/.git']);
+  });
 });

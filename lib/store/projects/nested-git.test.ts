@@ -12,8 +12,9 @@ describe('findNestedGit', () => {
     makeRepo({ 'a.txt': 'a\n' }, (mkdirSync(join(root, 'vendor', 'lib'), { recursive: true }), join(root, 'vendor', 'lib')));
     writeFileSync(join(root, '.gitmodules'), '[submodule "x"]\n');
     expect(await findNestedGit(root, ['.gitmodules', 'vendor/lib/a.txt', 'README.md'], head(root))).toEqual(['.gitmodules', 'vendor/lib/.git']);
-    // The folder itself, as `git add` reports a nested repository.
+    // The folder itself, as `git add` reports a nested repository, and as `git status` does.
     expect(await findNestedGit(root, ['vendor/lib'], head(root))).toEqual(['vendor/lib/.git']);
+    expect(await findNestedGit(root, ['vendor/lib/'], head(root))).toEqual(['vendor/lib/.git']);
   });
 
   it('a gitfile counts as much as a .git folder; other names and the project root do not', async () => {

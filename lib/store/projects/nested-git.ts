@@ -1,6 +1,7 @@
 import { lstat } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { runGit, splitNul } from '../git/git-cli.js';
+import { readWorkingTreeStatus } from './working-tree-status.js';
 
 /** How many paths of one turn are looked at: a bound on the lstat calls of a finalize. */
 const MAX_PATHS = 10_000;
@@ -18,7 +19,8 @@ export const NESTED_GIT_TRAILER = 'OpenProgram-Nested-Git';
 export async function findNestedGit(projectRoot: string, paths: readonly string[], head: string | null): Promise<string[]> {
   const found = new Set<string>();
   const folders = new Set<string>();
-  for (const path of paths.slice(0, MAX_PATHS)) {
+  for (const given of paths.slice(0, MAX_PATHS)) {
+    const path = given.replace(/\/+$/, ''); // git status names a nested repository `dir/`
     if (posix.basename(path).toLowerCase() === '.gitmodules') found.add(path);
     // The path itself (a folder the agent created) and every folder above it, not the project root.
     for (let folder = path; folder !== '.' && folder !== '' && folders.size < MAX_PATHS; folder = posix.dirname(folder)) {
@@ -48,5 +50,18 @@ async function submodulesAt(projectRoot: string, head: string, folders: string[]
     return links;
   } catch {
     return new Set();
+  }
+}
+
+/**
+ * What differs from HEAD now and did not at the turn's start: the turn's changes when it did not
+ * name its writes and made no commit that would list them. Nothing when git cannot tell.
+ */
+export async function changedSinceBegin(projectRoot: string, dirtyAtBegin: ReadonlySet<string>): Promise<string[]> {
+  try {
+    const { dirty } = await readWorkingTreeStatus(projectRoot);
+    return [...dirty].filter((path) => !dirtyAtBegin.has(path));
+  } catch {
+    return [];
   }
 }
