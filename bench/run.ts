@@ -20,6 +20,7 @@ import { benchChat } from './chat-bench.js';
 import { benchRegistry } from './registry-bench.js';
 import { benchLive, benchSidebarDom, benchSidebarHtml } from './sidebar-bench.js';
 import { benchAbuse } from './abuse-bench.js';
+import { benchCli } from './cli-bench.js';
 import { scratchDirs } from './scratch.js';
 
 type Bench = () => Promise<Record<string, number>>;
@@ -40,6 +41,7 @@ const BENCHES: Record<string, Bench> = {
   'sidebar dom': benchSidebarDom,
   live: benchLive,
   abuse: benchAbuse,
+  cli: benchCli,
 };
 
 const [flag, name] = process.argv.slice(2);

@@ -1,4 +1,4 @@
-import type { ListScope, SessionRow } from '../lib/store/index.js';
+import type { ListScope, Message, ProjectSummary, SessionDetail, SessionRow } from '../lib/store/index.js';
 
 /** Who the CLI acts as, and what it can do: the same answers over HTTP or on the data directory. */
 export interface UserSummary {
@@ -8,16 +8,28 @@ export interface UserSummary {
   disabled: boolean;
 }
 
+/** What `sessions show` prints: the session and its current branch, oldest first. */
+export interface ShownSession {
+  session: SessionDetail;
+  messages: Array<Pick<Message, 'id' | 'role' | 'content' | 'name' | 'createdAt'> & { toolCalls: Array<Pick<Message, 'name' | 'content'>> }>;
+}
+
 export interface CliBackend {
   readonly mode: 'http' | 'local';
   addUser(input: { email: string; password: string; admin: boolean }): Promise<UserSummary>;
   listUsers(): Promise<UserSummary[]>;
   setUserDisabled(emailOrId: string, disabled: boolean): Promise<UserSummary>;
+  /** Also ends the user's open sign-ins. */
+  resetPassword(emailOrId: string, password: string): Promise<UserSummary>;
   createToken(input: { name: string; expiresAt: number | null }): Promise<{ id: string; token: string }>;
   listSessions(input: { scope: ListScope; limit: number; q?: string }): Promise<SessionRow[]>;
   setArchived(sessionId: string, archived: boolean): Promise<SessionRow>;
   rename(sessionId: string, title: string): Promise<SessionRow>;
   deleteSession(sessionId: string): Promise<void>;
+  /** The session and the messages of its current branch, oldest first. */
+  showSession(sessionId: string): Promise<ShownSession>;
+  listProjects(): Promise<ProjectSummary[]>;
+  addProject(input: { path: string; name?: string }): Promise<ProjectSummary & { created: boolean }>;
   close(): Promise<void>;
 }
 

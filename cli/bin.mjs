@@ -1,10 +1,11 @@
 #!/usr/bin/env node
-// The `entity-memory` command: runs cli/main.ts through tsx, which the app already depends on.
-import { register } from 'tsx/esm/api';
-import { fileURLToPath } from 'node:url';
+// The `entity-memory` command: the bundled CLI (cli/dist, built by `npm run build`), rebuilt
+// first when a source is newer, so a checkout that was edited never runs stale code.
+import { pathToFileURL } from 'node:url';
+import { BUNDLE, buildCli, bundleIsStale } from './build-bundle.mjs';
 
-register();
-const { run } = await import(fileURLToPath(new URL('./main.ts', import.meta.url)));
+if (bundleIsStale()) await buildCli();
+const { run } = await import(pathToFileURL(BUNDLE).href);
 process.exitCode = await run(process.argv.slice(2), {
   out: (line) => process.stdout.write(`${line}\n`),
   err: (line) => process.stderr.write(`${line}\n`),

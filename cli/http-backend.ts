@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createTRPCClient, httpLink, TRPCClientError, type TRPCClient } from '@trpc/client';
-import type { ListScope, SessionRow } from '../lib/store/index.js';
+import type { ListScope, ProjectSummary, SessionRow } from '../lib/store/index.js';
 import type { AppRouter } from '../trpc/types.js';
-import { CliError, type CliBackend, type UserSummary } from './backend.js';
+import { CliError, type CliBackend, type ShownSession, type UserSummary } from './backend.js';
 
 const KIND_BY_CODE: Record<string, CliError['kind']> = {
   NOT_FOUND: 'not_found',
@@ -79,11 +79,21 @@ export class HttpBackend implements CliBackend {
     return this.call((api) => api.admin.listUsers.query());
   }
 
-  async setUserDisabled(emailOrId: string, disabled: boolean): Promise<UserSummary> {
+  private async findUser(emailOrId: string): Promise<UserSummary> {
     const users = await this.listUsers();
     const user = users.find((candidate) => candidate.id === emailOrId || candidate.email === emailOrId.toLowerCase());
     if (!user) throw new CliError(`no user ${emailOrId}`, 'not_found');
+    return user;
+  }
+
+  async setUserDisabled(emailOrId: string, disabled: boolean): Promise<UserSummary> {
+    const user = await this.findUser(emailOrId);
     return this.call((api) => api.admin.setDisabled.mutate({ userId: user.id, disabled }));
+  }
+
+  async resetPassword(emailOrId: string, password: string): Promise<UserSummary> {
+    const user = await this.findUser(emailOrId);
+    return this.call((api) => api.admin.resetPassword.mutate({ userId: user.id, password }));
   }
 
   createToken(input: { name: string; expiresAt: number | null }): Promise<{ id: string; token: string }> {
@@ -114,6 +124,20 @@ export class HttpBackend implements CliBackend {
 
   async deleteSession(sessionId: string): Promise<void> {
     await this.call((api) => api.session.delete.mutate({ id: sessionId }));
+  }
+
+  async showSession(sessionId: string): Promise<ShownSession> {
+    const session = await this.call((api) => api.session.get.query({ id: sessionId }));
+    const messages = await this.call((api) => api.message.branch.query({ sessionId }));
+    return { session, messages };
+  }
+
+  listProjects(): Promise<ProjectSummary[]> {
+    return this.call((api) => api.project.list.query());
+  }
+
+  addProject(input: { path: string; name?: string }): Promise<ProjectSummary & { created: boolean }> {
+    return this.call((api) => api.project.create.mutate(input.name === undefined ? { path: input.path } : input));
   }
 
   async close(): Promise<void> {}

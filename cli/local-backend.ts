@@ -2,8 +2,8 @@ import { join } from 'node:path';
 import { mkdirSync } from 'node:fs';
 import { AuthError, AuthStore, type UserRecord } from '../lib/auth/index.js';
 import { acquireDataDirLock } from '../lib/process/data-dir-lock.js';
-import { SessionStore, StoreError, type ListScope, type SessionRow } from '../lib/store/index.js';
-import { CliError, type CliBackend, type UserSummary } from './backend.js';
+import { SessionStore, StoreError, type ListScope, type ProjectSummary, type SessionRow } from '../lib/store/index.js';
+import { CliError, type CliBackend, type ShownSession, type UserSummary } from './backend.js';
 
 const KIND_BY_CODE: Record<string, CliError['kind']> = {
   NOT_FOUND: 'not_found',
@@ -85,6 +85,14 @@ export class LocalBackend implements CliBackend {
     });
   }
 
+  resetPassword(emailOrId: string, password: string): Promise<UserSummary> {
+    return translated(async () => {
+      const user = this.auth.users.get(emailOrId) ?? this.auth.users.findByEmail(emailOrId);
+      if (!user) throw new CliError(`no user ${emailOrId}`, 'not_found');
+      return summary(await this.auth.users.resetPassword(user.id, password));
+    });
+  }
+
   createToken(input: { name: string; expiresAt: number | null }): Promise<{ id: string; token: string }> {
     return translated(() => {
       const { id, token } = this.auth.tokens.create(this.actingUser().id, input);
@@ -118,6 +126,22 @@ export class LocalBackend implements CliBackend {
     return translated(async () => {
       await (await this.sessions()).deleteSession(sessionId);
     });
+  }
+
+  showSession(sessionId: string): Promise<ShownSession> {
+    return translated(async () => {
+      const store = await this.sessions();
+      const session = await store.getSession(sessionId);
+      return { session, messages: await store.getBranch(sessionId) };
+    });
+  }
+
+  listProjects(): Promise<ProjectSummary[]> {
+    return translated(async () => (await this.sessions()).listProjects());
+  }
+
+  addProject(input: { path: string; name?: string }): Promise<ProjectSummary & { created: boolean }> {
+    return translated(async () => (await this.sessions()).createProject(input.path, input.name));
   }
 
   async close(): Promise<void> {

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { AuthStore } from '../lib/auth/index.js';
 import { SessionStore } from '../lib/store/index.js';
 import { acquireDataDirLock } from '../lib/process/data-dir-lock.js';
 import { run } from './main.js';
@@ -65,16 +66,19 @@ describe('the command line on a data directory no server holds', () => {
   it('lists sessions by scope, and archives / unarchives with the seeds\' messages', async () => {
     const { dir, userId } = await withSessions();
     const before = JSON.parse(readFileSync(join(dir, 'users', userId, 'sessions', 'index.json'), 'utf8')) as Record<string, { updated_at: number }>;
-    expect((await cli(dir, 'sessions', 'list')).out.split('\n').map((line) => line.split('\t')[0])).toEqual(['beta', 'alpha']);
+    const listed = (await cli(dir, 'sessions', 'list')).out.split('\n');
+    expect(listed[0]).toBe('ID\tUPDATED\tSTATUS\tPROJECT\tFLAGS\tTITLE');
+    expect(listed.slice(1).map((line) => line.split('\t')[0])).toEqual(['beta', 'alpha']);
+    expect(listed[1]).toMatch(/^beta\t\d{4}-\d\d-\d\dT[^\t]+\tidle\tHome\t-\thello beta$/);
     expect(await cli(dir, 'sessions', 'archive', 'alpha')).toEqual({ code: 0, out: 'Archived session alpha', err: '' });
-    expect((await cli(dir, 'sessions', 'list', '--scope', 'active')).out.split('\n').map((line) => line.split('\t')[0])).toEqual(['beta']);
-    expect((await cli(dir, 'sessions', 'list', '--scope', 'archived')).out).toMatch(/^alpha\t.*\tarchived\thello alpha$/);
+    expect((await cli(dir, 'sessions', 'list', '--scope', 'active')).out.split('\n').slice(1).map((line) => line.split('\t')[0])).toEqual(['beta']);
+    expect((await cli(dir, 'sessions', 'list', '--scope', 'archived')).out.split('\n')[1]).toMatch(/^alpha\t.*\tarchived\thello alpha$/);
     expect((await cli(dir, 'sessions', 'list', '--scope', 'all', '--json')).out).toContain('"id":"alpha"');
     expect(await cli(dir, 'unarchive', 'alpha')).toEqual({ code: 0, out: 'Unarchived session alpha', err: '' });
     const after = JSON.parse(readFileSync(join(dir, 'users', userId, 'sessions', 'index.json'), 'utf8')) as Record<string, { updated_at: number }>;
     expect(after['alpha']!.updated_at).toBe(before['alpha']!.updated_at);
-    expect(await cli(dir, 'archive', 'nope')).toEqual({ code: 1, out: 'no session', err: '' });
-    expect(await cli(dir, 'sessions', 'unarchive', 'nope')).toEqual({ code: 1, out: 'no session', err: '' });
+    expect(await cli(dir, 'archive', 'nope')).toEqual({ code: 1, out: '', err: 'no session' });
+    expect(await cli(dir, 'sessions', 'unarchive', 'nope')).toEqual({ code: 1, out: '', err: 'no session' });
     expect((await cli(dir, 'sessions', 'list', '--scope', 'sideways')).code).toBe(2);
   });
 
@@ -82,7 +86,7 @@ describe('the command line on a data directory no server holds', () => {
     const { dir, userId } = await withSessions();
     expect((await cli(dir, 'sessions', 'rename', 'alpha', 'A', 'new', 'name')).out).toBe('Renamed session alpha to A new name');
     expect((await cli(dir, 'sessions', 'delete', 'beta')).out).toBe('Deleted session beta');
-    expect(await cli(dir, 'sessions', 'delete', 'beta')).toEqual({ code: 1, out: 'no session', err: '' });
+    expect(await cli(dir, 'sessions', 'delete', 'beta')).toEqual({ code: 1, out: '', err: 'no session' });
     const store = await userStore(dir, userId);
     expect(store.listSessions({ scope: 'all' }).rows.map((row) => [row.id, row.title])).toEqual([['alpha', 'A new name']]);
     await store.close();
@@ -128,9 +132,78 @@ describe('the command line on a data directory no server holds', () => {
     expect(ok.status).toBe(0);
     const unknown = spawnSync(process.execPath, [join(ROOT, 'cli', 'bin.mjs'), '--data', dir, 'archive', 'x'], { encoding: 'utf8' });
     expect(unknown.status).toBe(1);
-    expect(unknown.stdout.trim()).toBe('no session');
+    expect(unknown.stdout).toBe('');
+    expect(unknown.stderr.trim()).toBe('no session');
     const usage = spawnSync(process.execPath, [join(ROOT, 'cli', 'bin.mjs'), '--data', dir, 'bogus'], { encoding: 'utf8' });
     expect(usage.status).toBe(2);
     expect(execFileSync('node', ['-e', `console.log(require('${join(ROOT, 'package.json')}').bin['entity-memory'])`], { encoding: 'utf8' }).trim()).toBe('./cli/bin.mjs');
+  });
+
+  it('resets a password: the old one stops working, the new one signs in', async () => {
+    const dir = dataDir();
+    await cli(dir, 'users', 'add', 'admin@cli.test', '--password', 'a long password', '--admin');
+    await cli(dir, 'users', 'add', 'bob@cli.test', '--password', 'bobs first password');
+    expect(await cli(dir, 'users', 'reset-password', 'bob@cli.test', '--password', 'bobs second password')).toEqual({
+      code: 0,
+      out: 'Reset the password of bob@cli.test; their sign-ins have ended',
+      err: '',
+    });
+    const auth = new AuthStore(join(dir, 'auth'));
+    expect(await auth.users.verifyCredentials('bob@cli.test', 'bobs first password')).toBeNull();
+    expect(await auth.users.verifyCredentials('bob@cli.test', 'bobs second password')).not.toBeNull();
+    expect((await cli(dir, 'users', 'reset-password', 'bob@cli.test')).code).toBe(2);
+    expect(await cli(dir, 'users', 'reset-password', 'nobody@cli.test', '--password', 'whatever long')).toEqual({ code: 1, out: '', err: 'no user nobody@cli.test' });
+    const short = await cli(dir, 'users', 'reset-password', 'bob@cli.test', '--password', 'x');
+    expect(short.code).toBe(1);
+    expect(short.err).toMatch(/password/i);
+  });
+
+  it('lists and adds projects, and shows a session with its branch', async () => {
+    const { dir, userId } = await withSessions();
+    const folder = join(dir, 'workspaces', userId, 'garden');
+    execFileSync('git', ['init', '-q', folder]);
+    const added = await cli(dir, 'projects', 'add', folder, '--name', 'Garden');
+    expect(added.code).toBe(0);
+    expect(added.out).toMatch(/^Added project Garden \(\S+\) at .*garden$/);
+    expect((await cli(dir, 'projects', 'add', folder)).out).toMatch(/^Already a project: Garden/);
+    const projects = (await cli(dir, 'projects', 'list')).out.split('\n');
+    expect(projects[0]).toBe('ID\tNAME\tSESSIONS\tAUTO-COMMIT\tPATH');
+    expect(projects.slice(1).map((line) => line.split('\t')[1])).toEqual(['Home', 'Garden']);
+    expect(projects[2]!.split('\t').slice(2, 4)).toEqual(['0', 'on']);
+    const outside = await cli(dir, 'projects', 'add', tmpdir());
+    expect(outside.code).toBe(1);
+    expect(outside.out).toBe('');
+    expect(outside.err).not.toBe('');
+
+    const shown = await cli(dir, 'sessions', 'show', 'alpha');
+    expect(shown.code).toBe(0);
+    expect(shown.out).toMatch(/^Title: +hello alpha$/m);
+    expect(shown.out).toMatch(/^Project: +Home$/m);
+    expect(shown.out).toContain('1 message on the current branch');
+    expect(shown.out).toMatch(/\[user\] \d{4}-[^\n]*\nhello alpha/);
+    expect(JSON.parse((await cli(dir, '--json', 'sessions', 'show', 'alpha')).out)).toMatchObject({ session: { id: 'alpha' }, messages: [{ role: 'user', content: 'hello alpha' }] });
+    expect(await cli(dir, 'sessions', 'show', 'nope')).toEqual({ code: 1, out: '', err: 'no session' });
+  });
+
+  it('explains itself: help, help for a group or a command, usage errors on stderr', async () => {
+    const dir = dataDir();
+    const help = await cli(dir, 'help');
+    expect(help.code).toBe(0);
+    expect(help.err).toBe('');
+    for (const usage of ['users reset-password <email|id> --password <pw>', 'projects list', 'projects add <path>', 'sessions show <id>', 'sessions list']) expect(help.out).toContain(usage);
+    expect((await cli(dir, '--help')).out).toBe(help.out);
+    const group = await cli(dir, 'help', 'projects');
+    expect(group.out.split('\n').filter((line) => line.startsWith('  '))).toHaveLength(2);
+    expect((await cli(dir, 'sessions', 'show', '--help')).out).toContain('sessions show <id>');
+    expect(await cli(dir, 'help', 'bogus')).toMatchObject({ code: 2, out: '' });
+    const bare = await cli(dir);
+    expect(bare).toMatchObject({ code: 2, out: '' });
+    expect(bare.err).toContain('commands:');
+    const unknown = await cli(dir, 'sessions', 'fly');
+    expect(unknown).toMatchObject({ code: 2, out: '' });
+    expect(unknown.err).toMatch(/^unknown command: sessions fly/);
+    const badFlag = await cli(dir, 'sessions', 'list', '--colour');
+    expect(badFlag).toMatchObject({ code: 2, out: '' });
+    expect((await cli(dir, 'sessions', 'show')).err).toContain('usage: entity-memory sessions show <id>');
   });
 });

@@ -2,46 +2,234 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { readLiveLock } from '../lib/process/data-dir-lock.js';
 import type { ListScope, SessionRow } from '../lib/store/index.js';
-import { CliError, type CliBackend } from './backend.js';
+import { CliError, type CliBackend, type ShownSession } from './backend.js';
 import { HttpBackend, readCliToken } from './http-backend.js';
 import { LocalBackend } from './local-backend.js';
 
-const USAGE = `Entity Memory command line
+const SCOPES: readonly ListScope[] = ['active', 'archived', 'all'];
+
+const GENERAL_HELP = `Entity Memory command line
 
 usage: entity-memory [--data DIR] [--user EMAIL] [--json] <command>
 
-  users add <email> --password <pw> [--admin]   create a user
-  users list                                    list users
-  users disable <email|id>                      disable a user (ends their sign-ins)
-  users enable <email|id>                       enable a user again
-  tokens create <name> [--expires <date>]       create an API token (shown once)
-  sessions list [--scope active|archived|all] [--limit N] [-q TEXT]
-  sessions archive <id>                         (also: archive <id>)
-  sessions unarchive <id>                       (also: unarchive <id>)
-  sessions rename <id> <title>
-  sessions delete <id>
-
 With a server running on the data directory the CLI talks to it over HTTP (with the token in
 DATA/auth/cli-token); otherwise it opens the data directory itself. --user names the user to act
-as (default: the first admin). DATA defaults to OPENPROGRAM_DATA_DIR or ./data.`;
+as (default: the first admin). DATA defaults to OPENPROGRAM_DATA_DIR or ./data. --json prints
+what a command answers as JSON. \`entity-memory help <command>\` explains one command.`;
 
 interface Output {
   out(line: string): void;
   err(line: string): void;
 }
 
-const SCOPES: readonly ListScope[] = ['active', 'archived', 'all'];
-
-function usageError(message: string): CliError {
-  return new CliError(`${message}\n\n${USAGE}`, 'bad_input');
+function usageError(message: string, command?: CommandSpec): CliError {
+  return new CliError(`${message}\n\nusage: entity-memory ${command ? command.usage : '<command>  (see entity-memory help)'}`, 'bad_input');
 }
 
-function formatRow(row: SessionRow): string {
-  const flags = [row.pinned ? 'pinned' : '', row.archived ? 'archived' : '', row.unread ? 'unread' : '', row.status !== 'idle' ? row.status : '']
-    .filter(Boolean)
-    .join(',');
-  const title = row.title || row.preview || '(untitled)';
-  return [row.id, new Date(row.updatedAt).toISOString(), flags || '-', title].join('\t');
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** Tab-separated with a header line: readable in a terminal, and `cut -f` still works. */
+function table(output: Output, header: string[], rows: string[][]): void {
+  output.out(header.join('\t'));
+  for (const row of rows) output.out(row.map((cell) => cell.replace(/[\t\n\r]+/g, ' ')).join('\t'));
+}
+
+function sessionCells(row: SessionRow): string[] {
+  const flags = [row.pinned ? 'pinned' : '', row.archived ? 'archived' : '', row.unread ? 'unread' : ''].filter(Boolean).join(',');
+  return [row.id, iso(row.updatedAt), row.status, row.project, flags || '-', row.title || row.preview || '(untitled)'];
+}
+
+function printSession(shown: ShownSession, output: Output): void {
+  const { session, messages } = shown;
+  const fields: Array<[string, string]> = [
+    ['Title', session.title || session.preview || '(untitled)'],
+    ['ID', session.id],
+    ['Project', session.project],
+    ['Status', session.status],
+    ['Source', session.agentId ? `${session.source} (${session.agentId})` : session.source],
+    ['Created', iso(session.createdAt)],
+    ['Updated', iso(session.updatedAt)],
+    ['Turns', String(session.turnCount)],
+    ['Flags', [session.pinned ? 'pinned' : '', session.archived ? 'archived' : '', session.unread ? 'unread' : ''].filter(Boolean).join(', ') || '-'],
+  ];
+  for (const [name, value] of fields) output.out(`${`${name}:`.padEnd(9)} ${value}`);
+  output.out('');
+  output.out(messages.length === 1 ? '1 message on the current branch' : `${messages.length} messages on the current branch`);
+  for (const message of messages) {
+    output.out('');
+    output.out(`[${message.role}${message.name ? ` ${message.name}` : ''}] ${iso(message.createdAt)}  ${message.id}`);
+    output.out(message.content === '' ? '(empty)' : message.content);
+    for (const call of message.toolCalls) output.out(`  -> ${call.name}: ${call.content.split('\n')[0]?.slice(0, 200) ?? ''}`);
+  }
+}
+
+type Values = ReturnType<typeof parse>['values'];
+
+interface CommandSpec {
+  /** what follows `entity-memory` */
+  usage: string;
+  summary: string;
+  run(backend: CliBackend, args: string[], values: Values, output: Output): Promise<void>;
+}
+
+function one(args: string[], what: string, command: CommandSpec): string {
+  if (args.length !== 1 || !args[0]) throw usageError(`expected one ${what}`, command);
+  return args[0];
+}
+
+const COMMANDS: Record<string, CommandSpec> = {
+  'users add': {
+    usage: 'users add <email> --password <pw> [--admin]',
+    summary: 'create a user',
+    async run(backend, args, values, output) {
+      const email = one(args, 'email', this);
+      if (!values.password) throw usageError('users add needs --password', this);
+      const user = await backend.addUser({ email, password: values.password, admin: values.admin === true });
+      output.out(values.json ? JSON.stringify(user) : `Created ${user.admin ? 'admin' : 'user'} ${user.email} (${user.id})`);
+    },
+  },
+  'users list': {
+    usage: 'users list',
+    summary: 'list users',
+    async run(backend, _args, values, output) {
+      const users = await backend.listUsers();
+      if (values.json) output.out(JSON.stringify(users));
+      else for (const user of users) output.out([user.id, user.email, user.admin ? 'admin' : 'user', user.disabled ? 'disabled' : 'active'].join('\t'));
+    },
+  },
+  'users disable': {
+    usage: 'users disable <email|id>',
+    summary: 'disable a user (ends their sign-ins)',
+    async run(backend, args, _values, output) {
+      const user = await backend.setUserDisabled(one(args, 'email or id', this), true);
+      output.out(`Disabled user ${user.email}`);
+    },
+  },
+  'users enable': {
+    usage: 'users enable <email|id>',
+    summary: 'enable a user again',
+    async run(backend, args, _values, output) {
+      const user = await backend.setUserDisabled(one(args, 'email or id', this), false);
+      output.out(`Enabled user ${user.email}`);
+    },
+  },
+  'users reset-password': {
+    usage: 'users reset-password <email|id> --password <pw>',
+    summary: 'set a new password (ends their sign-ins)',
+    async run(backend, args, values, output) {
+      const who = one(args, 'email or id', this);
+      if (!values.password) throw usageError('users reset-password needs --password', this);
+      const user = await backend.resetPassword(who, values.password);
+      output.out(values.json ? JSON.stringify(user) : `Reset the password of ${user.email}; their sign-ins have ended`);
+    },
+  },
+  'tokens create': {
+    usage: 'tokens create <name> [--expires <date>]',
+    summary: 'create an API token (shown once)',
+    async run(backend, args, values, output) {
+      const name = one(args, 'token name', this);
+      let expiresAt: number | null = null;
+      if (values.expires) {
+        expiresAt = Date.parse(values.expires);
+        if (Number.isNaN(expiresAt)) throw usageError(`--expires: not a date: ${values.expires}`, this);
+      }
+      const token = await backend.createToken({ name, expiresAt });
+      output.out(values.json ? JSON.stringify(token) : token.token);
+    },
+  },
+  'projects list': {
+    usage: 'projects list',
+    summary: 'list projects (Home first)',
+    async run(backend, args, values, output) {
+      if (args.length > 0) throw usageError('projects list takes no arguments', this);
+      const projects = await backend.listProjects();
+      if (values.json) output.out(JSON.stringify(projects));
+      else
+        table(
+          output,
+          ['ID', 'NAME', 'SESSIONS', 'AUTO-COMMIT', 'PATH'],
+          projects.map((project) => [project.id, project.name, String(project.sessionCount), project.autoCommit ? 'on' : 'off', project.pathMissing ? `${project.path} (missing)` : project.path]),
+        );
+    },
+  },
+  'projects add': {
+    usage: 'projects add <path> [--name NAME]',
+    summary: 'register a git folder as a project (a relative path is from here)',
+    async run(backend, args, values, output) {
+      const path = resolve(one(args, 'path', this));
+      const project = await backend.addProject(values.name === undefined ? { path } : { path, name: values.name });
+      if (values.json) output.out(JSON.stringify(project));
+      else output.out(`${project.created ? 'Added project' : 'Already a project:'} ${project.name} (${project.id}) at ${project.path}`);
+    },
+  },
+  'sessions list': {
+    usage: 'sessions list [--scope active|archived|all] [--limit N] [-q TEXT]',
+    summary: 'list sessions, newest first',
+    async run(backend, args, values, output) {
+      if (args.length > 0) throw usageError('sessions list takes no arguments', this);
+      const scope = (values.scope ?? 'active') as ListScope;
+      if (!SCOPES.includes(scope)) throw usageError(`--scope must be one of ${SCOPES.join(', ')}`, this);
+      const limit = values.limit === undefined ? 50 : Number(values.limit);
+      if (!Number.isInteger(limit) || limit < 1) throw usageError('--limit must be a positive integer', this);
+      const rows = await backend.listSessions({ scope, limit, q: values.q });
+      if (values.json) output.out(JSON.stringify(rows));
+      else table(output, ['ID', 'UPDATED', 'STATUS', 'PROJECT', 'FLAGS', 'TITLE'], rows.map(sessionCells));
+    },
+  },
+  'sessions show': {
+    usage: 'sessions show <id>',
+    summary: 'a session and the messages of its current branch',
+    async run(backend, args, values, output) {
+      const shown = await backend.showSession(one(args, 'session id', this));
+      if (values.json) output.out(JSON.stringify(shown));
+      else printSession(shown, output);
+    },
+  },
+  'sessions archive': {
+    usage: 'sessions archive <id>',
+    summary: 'archive a session (also: archive <id>)',
+    async run(backend, args, _values, output) {
+      const row = await backend.setArchived(one(args, 'session id', this), true);
+      output.out(`Archived session ${row.id}`);
+    },
+  },
+  'sessions unarchive': {
+    usage: 'sessions unarchive <id>',
+    summary: 'unarchive a session (also: unarchive <id>)',
+    async run(backend, args, _values, output) {
+      const row = await backend.setArchived(one(args, 'session id', this), false);
+      output.out(`Unarchived session ${row.id}`);
+    },
+  },
+  'sessions rename': {
+    usage: 'sessions rename <id> <title>',
+    summary: 'give a session a title',
+    async run(backend, args, _values, output) {
+      if (args.length < 2) throw usageError('sessions rename needs an id and a title', this);
+      const [id, ...words] = args;
+      const row = await backend.rename(id!, words.join(' '));
+      output.out(`Renamed session ${row.id} to ${row.title}`);
+    },
+  },
+  'sessions delete': {
+    usage: 'sessions delete <id>',
+    summary: 'delete a session and its history',
+    async run(backend, args, _values, output) {
+      const id = one(args, 'session id', this);
+      await backend.deleteSession(id);
+      output.out(`Deleted session ${id}`);
+    },
+  },
+};
+
+/** The whole list, or one group's commands, or one command. */
+function helpText(topic: string[]): string | null {
+  const key = topic.join(' ');
+  const matching = Object.entries(COMMANDS).filter(([name]) => key === '' || name === key || name.startsWith(`${key} `));
+  if (matching.length === 0) return null;
+  const width = Math.max(...matching.map(([, command]) => command.usage.length));
+  const lines = matching.map(([, command]) => `  ${command.usage.padEnd(width)}  ${command.summary}`);
+  return key === '' ? `${GENERAL_HELP}\n\ncommands:\n${lines.join('\n')}\n  help [command]${' '.repeat(Math.max(0, width - 14))}  this text, or one command's` : `usage:\n${lines.join('\n')}`;
 }
 
 /** Pick HTTP when a live server holds the data directory, else the directory itself. */
@@ -60,28 +248,38 @@ export async function run(argv: string[], output: Output, env: NodeJS.ProcessEnv
   try {
     parsed = parse(argv);
   } catch (error) {
-    output.err((error as Error).message);
-    output.err(USAGE);
+    output.err(`${(error as Error).message}\n\nsee entity-memory help`);
     return 2;
   }
   const { values, positionals } = parsed;
-  if (values.help || positionals.length === 0) {
-    output.out(USAGE);
-    return positionals.length === 0 && !values.help ? 2 : 0;
+  const words = normalise(positionals);
+  if (words.length === 0 && !values.help) {
+    output.err(helpText([])!);
+    return 2;
+  }
+  if (values.help || words[0] === 'help') {
+    const topic = words[0] === 'help' ? words.slice(1) : words;
+    const text = helpText(topic);
+    if (text === null) {
+      output.err(`no command ${topic.join(' ')}: see entity-memory help`);
+      return 2;
+    }
+    output.out(text);
+    return 0;
   }
   const dataDir = resolve(values.data ?? env['OPENPROGRAM_DATA_DIR'] ?? './data');
   let backend: CliBackend | null = null;
   try {
-    const [group, action, ...rest] = normalise(positionals);
-    const command = commandFor(group, action);
+    const [group, action, ...rest] = words;
+    const command = COMMANDS[`${group} ${action}`];
+    if (!command) throw usageError(`unknown command: ${[group, action].filter(Boolean).join(' ')}`);
     backend = openBackend(dataDir, values.user ?? null);
-    await command(backend, rest, values, output);
+    await command.run(backend, rest, values, output);
     return 0;
   } catch (error) {
     if (error instanceof CliError) {
-      // The seeds' CLI prints exactly this for an unknown session, on standard output.
-      if (error.kind === 'not_found' && /session/.test(error.message)) output.out('no session');
-      else output.err(error.message);
+      // The seeds' CLI says exactly this for an unknown session; like every error, on stderr.
+      output.err(error.kind === 'not_found' && /session/.test(error.message) ? 'no session' : error.message);
       return error.kind === 'bad_input' && error.message.includes('usage:') ? 2 : 1;
     }
     output.err(`error: ${(error as Error).message}`);
@@ -103,6 +301,7 @@ function parse(argv: string[]) {
       password: { type: 'string' },
       admin: { type: 'boolean' },
       expires: { type: 'string' },
+      name: { type: 'string' },
       scope: { type: 'string' },
       limit: { type: 'string' },
       q: { type: 'string', short: 'q' },
@@ -110,86 +309,11 @@ function parse(argv: string[]) {
   });
 }
 
-type Values = ReturnType<typeof parse>['values'];
-type Command = (backend: CliBackend, args: string[], values: Values, output: Output) => Promise<void>;
-
 /** `archive <id>` is `sessions archive <id>`. */
 function normalise(positionals: string[]): string[] {
   const [first, ...rest] = positionals;
   if (first === 'archive' || first === 'unarchive' || first === 'rename' || first === 'delete') return ['sessions', first, ...rest];
   return positionals;
-}
-
-function one(args: string[], what: string): string {
-  if (args.length !== 1 || !args[0]) throw usageError(`expected one ${what}`);
-  return args[0];
-}
-
-const COMMANDS: Record<string, Command> = {
-  'users add': async (backend, args, values, output) => {
-    const email = one(args, 'email');
-    if (!values.password) throw usageError('users add needs --password');
-    const user = await backend.addUser({ email, password: values.password, admin: values.admin === true });
-    output.out(values.json ? JSON.stringify(user) : `Created ${user.admin ? 'admin' : 'user'} ${user.email} (${user.id})`);
-  },
-  'users list': async (backend, _args, values, output) => {
-    const users = await backend.listUsers();
-    if (values.json) output.out(JSON.stringify(users));
-    else for (const user of users) output.out([user.id, user.email, user.admin ? 'admin' : 'user', user.disabled ? 'disabled' : 'active'].join('\t'));
-  },
-  'users disable': async (backend, args, _values, output) => {
-    const user = await backend.setUserDisabled(one(args, 'email or id'), true);
-    output.out(`Disabled user ${user.email}`);
-  },
-  'users enable': async (backend, args, _values, output) => {
-    const user = await backend.setUserDisabled(one(args, 'email or id'), false);
-    output.out(`Enabled user ${user.email}`);
-  },
-  'tokens create': async (backend, args, values, output) => {
-    const name = one(args, 'token name');
-    let expiresAt: number | null = null;
-    if (values.expires) {
-      expiresAt = Date.parse(values.expires);
-      if (Number.isNaN(expiresAt)) throw usageError(`--expires: not a date: ${values.expires}`);
-    }
-    const token = await backend.createToken({ name, expiresAt });
-    output.out(values.json ? JSON.stringify(token) : token.token);
-  },
-  'sessions list': async (backend, args, values, output) => {
-    if (args.length > 0) throw usageError('sessions list takes no arguments');
-    const scope = (values.scope ?? 'active') as ListScope;
-    if (!SCOPES.includes(scope)) throw usageError(`--scope must be one of ${SCOPES.join(', ')}`);
-    const limit = values.limit === undefined ? 50 : Number(values.limit);
-    if (!Number.isInteger(limit) || limit < 1) throw usageError('--limit must be a positive integer');
-    const rows = await backend.listSessions({ scope, limit, q: values.q });
-    if (values.json) output.out(JSON.stringify(rows));
-    else for (const row of rows) output.out(formatRow(row));
-  },
-  'sessions archive': async (backend, args, _values, output) => {
-    const row = await backend.setArchived(one(args, 'session id'), true);
-    output.out(`Archived session ${row.id}`);
-  },
-  'sessions unarchive': async (backend, args, _values, output) => {
-    const row = await backend.setArchived(one(args, 'session id'), false);
-    output.out(`Unarchived session ${row.id}`);
-  },
-  'sessions rename': async (backend, args, _values, output) => {
-    if (args.length < 2) throw usageError('sessions rename needs an id and a title');
-    const [id, ...words] = args;
-    const row = await backend.rename(id!, words.join(' '));
-    output.out(`Renamed session ${row.id} to ${row.title}`);
-  },
-  'sessions delete': async (backend, args, _values, output) => {
-    const id = one(args, 'session id');
-    await backend.deleteSession(id);
-    output.out(`Deleted session ${id}`);
-  },
-};
-
-function commandFor(group: string | undefined, action: string | undefined): Command {
-  const command = COMMANDS[`${group} ${action}`];
-  if (!command) throw usageError(`unknown command: ${[group, action].filter(Boolean).join(' ')}`);
-  return command;
 }
 
 if (process.argv[1] && import.meta.url === new URL(`file://${resolve(process.argv[1])}`).href) {

@@ -5,12 +5,12 @@ import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { cache, type ReactNode } from 'react';
 import { appRouter, createCaller } from '@/server/api/root';
-import { createTRPCContext, type Context } from '@/server/api/trpc';
+import { createPageContext, type Context } from '@/server/api/trpc';
 import { makeQueryClient } from './query-client';
 
-/** The request's context, built once per server render. */
+/** The request's context, built once per server render: pages go by the sign-in cookie alone. */
 export const getRequestContext = cache(async (): Promise<Context> => {
-  return createTRPCContext({ headers: new Headers(await headers()) });
+  return createPageContext({ headers: new Headers(await headers()) });
 });
 
 /** Server components call procedures directly: `const api = await getServerCaller(); await api.token.list()`. */

@@ -1,6 +1,7 @@
 import { dehydrate, HydrationBoundary } from '@tanstack/react-query';
 import { cookies } from 'next/headers';
 import type { ReactNode } from 'react';
+import { SignedInUserProvider } from '@/components/auth/signed-in-user';
 import { LiveEventsProvider } from '@/components/live/live-events-provider';
 import { SessionCacheSync } from '@/components/live/session-cache-sync';
 import { ClockProvider } from '@/components/sessions/clock-provider';
@@ -34,9 +35,11 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
       <SessionCacheSync />
       <HydrationBoundary state={dehydrate(sidebar)}>
         <ClockProvider initialTimeZone={timeZone} initialNow={Date.now()}>
-          <AppShell email={user.email} admin={user.admin}>
-            {children}
-          </AppShell>
+          <SignedInUserProvider userId={user.id}>
+            <AppShell email={user.email} admin={user.admin}>
+              {children}
+            </AppShell>
+          </SignedInUserProvider>
         </ClockProvider>
       </HydrationBoundary>
     </LiveEventsProvider>

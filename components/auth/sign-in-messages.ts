@@ -5,7 +5,24 @@ export function describeSignInError(error: string | null | undefined): string {
   return error;
 }
 
-/** Only paths of this app: never an absolute URL that could send the user elsewhere. */
+// Any origin will do: only whether the resolved URL stays on it matters.
+const PROBE_ORIGIN = 'http://callback.invalid';
+
+/**
+ * Only paths of this app, never a URL that could send the user elsewhere. The value is resolved
+ * the way the browser will and must stay on the same origin. Control characters and backslashes
+ * are refused first: browsers drop tab, CR and LF inside a URL (`/\t/evil.example` is then
+ * `//evil.example`) and read `\` as `/`; a CR or LF would also break the redirect header.
+ */
 export function safeCallbackUrl(value: string | undefined): string {
-  return value && value.startsWith('/') && !value.startsWith('//') && !value.startsWith('/\\') ? value : '/';
+  if (!value || !value.startsWith('/') || /[\u0000-\u001f\u007f\\]/.test(value)) return '/';
+  let resolved: URL;
+  try {
+    resolved = new URL(value, PROBE_ORIGIN);
+  } catch {
+    return '/';
+  }
+  // `/.//evil.example` resolves to the path `//evil.example`, which as a Location is another host.
+  if (resolved.origin !== PROBE_ORIGIN || resolved.pathname.startsWith('//')) return '/';
+  return `${resolved.pathname}${resolved.search}${resolved.hash}`;
 }

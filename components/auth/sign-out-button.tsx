@@ -1,11 +1,11 @@
 'use client';
 
-import { signOut } from 'next-auth/react';
+import { signOutAndForget } from './sign-out';
 import { Button } from '@/components/ui/button';
 
 export function SignOutButton() {
   return (
-    <Button variant="secondary" onClick={() => void signOut({ callbackUrl: '/signin' })}>
+    <Button variant="secondary" onClick={() => void signOutAndForget()}>
       Sign out
     </Button>
   );

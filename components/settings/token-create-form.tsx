@@ -6,6 +6,8 @@ import { Button } from '@/components/ui/button';
 import { FormMessage } from '@/components/ui/form-message';
 import { TextField } from '@/components/ui/text-field';
 import { useTRPC } from '@/trpc/client';
+import { CopyTextButton } from './copy-text-button';
+import { curlExample } from './curl-example';
 
 /** Creates a token and shows it once; it cannot be seen again after this. */
 export function TokenCreateForm() {
@@ -54,6 +56,16 @@ export function TokenCreateForm() {
           <code data-testid="new-token" className="mt-2 block break-all rounded bg-white px-2 py-1 font-mono dark:bg-neutral-900">
             {created.token}
           </code>
+          <div className="mt-2 flex flex-wrap items-center gap-2">
+            <CopyTextButton text={created.token} label="Copy token" />
+            <CopyTextButton text={curlExample({ origin: window.location.origin, token: created.token })} label="Copy curl example" />
+          </div>
+          <details className="mt-2">
+            <summary className="cursor-pointer text-neutral-700 dark:text-neutral-300">Write a session with curl (the example, with this token)</summary>
+            <pre className="mt-2 max-h-72 overflow-auto rounded bg-white p-2 font-mono text-xs dark:bg-neutral-900">
+              {curlExample({ origin: window.location.origin, token: created.token })}
+            </pre>
+          </details>
           <Button variant="secondary" className="mt-2" onClick={() => setCreated(null)}>
             Done
           </Button>

@@ -2,8 +2,8 @@
 
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import { CircleUser } from 'lucide-react';
-import { signOut } from 'next-auth/react';
 import Link from 'next/link';
+import { signOutAndForget } from '@/components/auth/sign-out';
 
 const ITEM =
   'flex cursor-default select-none items-center rounded px-2 py-1.5 text-sm outline-none data-[highlighted]:bg-neutral-100 dark:data-[highlighted]:bg-neutral-800';
@@ -31,7 +31,7 @@ export function UserMenu({ email, admin }: { email: string; admin: boolean }) {
             </DropdownMenu.Item>
           ) : null}
           <DropdownMenu.Separator className="my-1 h-px bg-neutral-200 dark:bg-neutral-800" />
-          <DropdownMenu.Item className={ITEM} onSelect={() => void signOut({ callbackUrl: '/signin' })}>
+          <DropdownMenu.Item className={ITEM} onSelect={() => void signOutAndForget()}>
             Sign out
           </DropdownMenu.Item>
         </DropdownMenu.Content>

@@ -3,6 +3,7 @@ import { GitBranch, GitCommitHorizontal } from 'lucide-react';
 import { TurnFileUndo } from '@/components/chat/turn-file-undo';
 import type { RouterOutputs } from '@/trpc/types';
 import { formatTime, isoTime, shortSha } from './format-time';
+import { NestedGitWarning } from './nested-git-warning';
 import { skipReasonText } from './skip-reason';
 import { ProjectCommitDiff } from './project-commit-diff';
 
@@ -44,6 +45,7 @@ export function TurnEntry({ sessionId, projectId, turn }: { sessionId: string; p
         </Link>
       </header>
       <p className="mt-1 break-words text-sm text-neutral-700 dark:text-neutral-300">{turn.message}</p>
+      {turn.nestedGit.length > 0 ? <NestedGitWarning paths={turn.nestedGit} /> : null}
 
       {turn.retryForks.length > 0 ? (
         <p className="mt-2 inline-flex items-center gap-1.5 rounded-md bg-violet-100 px-2 py-0.5 text-xs font-medium text-violet-800 dark:bg-violet-950 dark:text-violet-300">

@@ -104,3 +104,16 @@ test('first-run setup is closed once an admin exists', async () => {
   expect(setup.status).toBe(409);
   await api.dispose();
 });
+
+test('the sign-in page never redirects a signed-in user off this origin, nor answers 500 (issue 23 item 5)', async () => {
+  const api = await newApiContext();
+  await signIn(api, ADMIN_EMAIL, ADMIN_PASSWORD);
+  for (const callbackUrl of ['/%09/evil.example', '/%0d/evil.example', '/%0a/evil.example', '/%5cevil.example', '/.//evil.example', 'https://evil.example/']) {
+    const response = await api.get(`/signin?callbackUrl=${callbackUrl}`, { maxRedirects: 0 });
+    expect(response.status(), callbackUrl).toBe(307);
+    expect(response.headers()['location'], callbackUrl).toBe('/');
+  }
+  const kept = await api.get('/signin?callbackUrl=%2Fsettings%3Ftab%3Dtokens', { maxRedirects: 0 });
+  expect(kept.headers()['location']).toBe('/settings?tab=tokens');
+  await api.dispose();
+});

@@ -48,3 +48,13 @@ test('a wrong password shows an error on the page', async ({ page }) => {
   await expect(page.getByRole('alert').filter({ hasText: 'Wrong email or password' })).toBeVisible();
   await expect(page).toHaveURL(/\/signin/);
 });
+
+test('signing in with a callback that hides another host behind a tab lands on this site (issue 23 item 5)', async ({ page, baseURL }) => {
+  await page.goto('/signin?callbackUrl=/%09/evil.example/');
+  await page.getByLabel('Email').fill(ADMIN_EMAIL);
+  await page.getByLabel('Password').fill(ADMIN_PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByTestId('signed-in-as')).toHaveText(ADMIN_EMAIL);
+  expect(new URL(page.url()).origin).toBe(new URL(baseURL!).origin);
+  await expect(page).toHaveURL(/\/$/);
+});

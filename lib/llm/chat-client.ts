@@ -71,57 +71,115 @@ export class ModelError extends Error {
   }
 }
 
+/** Redirects followed within the model server's origin before giving up. */
+const MAX_REDIRECTS = 5;
+
+/**
+ * One call's time limit, from the request to the stream's last byte. A timer of our own, held
+ * until `clear()`: `AbortSignal.timeout` joined with `AbortSignal.any` is only weakly held on
+ * Node 20 and gets collected in the middle of a stream, so a trickling model never timed out.
+ */
+function callDeadline(ms: number, callerSignal: AbortSignal | undefined) {
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new DOMException(`the model call took longer than ${ms} ms`, 'TimeoutError'));
+  }, ms);
+  const forward = () => controller.abort(callerSignal?.reason);
+  if (callerSignal?.aborted) forward();
+  else callerSignal?.addEventListener('abort', forward, { once: true });
+  return {
+    signal: controller.signal,
+    timedOut: () => timedOut,
+    clear() {
+      clearTimeout(timer);
+      callerSignal?.removeEventListener('abort', forward);
+    },
+  };
+}
+
+type CallDeadline = ReturnType<typeof callDeadline>;
+
 export function createChatClient(options: ChatClientOptions): ChatModel {
   const url = `${options.baseUrl.replace(/\/+$/, '')}/chat/completions`;
+  const timeoutMs = options.timeoutMs ?? 120_000;
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (options.apiKey) headers['authorization'] = `Bearer ${options.apiKey}`;
 
-  async function post(request: ToolChatRequest, stream: boolean): Promise<Response> {
-    const timeout = AbortSignal.timeout(options.timeoutMs ?? 120_000);
-    const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
-    let response: Response;
+  /**
+   * POST the conversation. Redirects are followed by hand and only within the model server's
+   * origin: following one elsewhere would hand the conversation and the API key to another host.
+   */
+  async function post(request: ToolChatRequest, stream: boolean, deadline: CallDeadline): Promise<Response> {
+    const body = JSON.stringify({
+      model: options.model,
+      messages: request.messages,
+      stream,
+      ...(request.maxTokens !== undefined ? { max_tokens: request.maxTokens } : {}),
+      ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+      ...(request.tools && request.tools.length > 0 ? { tools: request.tools.map((tool) => ({ type: 'function', function: tool })) } : {}),
+    });
+    let target = new URL(url);
+    for (let hop = 0; ; hop++) {
+      let response: Response;
+      try {
+        response = await fetch(target, { method: 'POST', headers, signal: deadline.signal, body, redirect: 'manual' });
+      } catch (error) {
+        if (request.signal?.aborted) throw error;
+        if (deadline.timedOut()) throw new ModelError(`the model did not answer within ${timeoutMs} ms`);
+        throw new ModelError(`the model server at ${options.baseUrl} could not be reached: ${(error as Error).message}`);
+      }
+      const location = response.status >= 300 && response.status < 400 ? response.headers.get('location') : null;
+      if (location === null) {
+        if (!response.ok) {
+          const text = await response.text().catch(() => '');
+          throw new ModelError(`the model server answered ${response.status}: ${text.slice(0, 300)}`, response.status);
+        }
+        return response;
+      }
+      await response.body?.cancel().catch(() => undefined);
+      const next = new URL(location, target);
+      if (next.origin !== target.origin) {
+        throw new ModelError(`the model server redirected to another origin (${next.origin}): refused, so the conversation is not sent there`, response.status);
+      }
+      if (hop >= MAX_REDIRECTS) throw new ModelError(`the model server redirected more than ${MAX_REDIRECTS} times`, response.status);
+      target = next;
+    }
+  }
+
+  /** Runs one call under its deadline; the timer lives until the answer has been read to the end. */
+  async function call<T>(request: ToolChatRequest, stream: boolean, read: (response: Response, deadline: CallDeadline) => Promise<T>): Promise<T> {
+    const deadline = callDeadline(timeoutMs, request.signal);
     try {
-      response = await fetch(url, {
-        method: 'POST',
-        headers,
-        signal,
-        body: JSON.stringify({
-          model: options.model,
-          messages: request.messages,
-          stream,
-          ...(request.maxTokens !== undefined ? { max_tokens: request.maxTokens } : {}),
-          ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
-          ...(request.tools && request.tools.length > 0
-            ? { tools: request.tools.map((tool) => ({ type: 'function', function: tool })) }
-            : {}),
-        }),
-      });
-    } catch (error) {
-      if (request.signal?.aborted) throw error;
-      if (timeout.aborted) throw new ModelError(`the model did not answer within ${options.timeoutMs ?? 120_000} ms`);
-      throw new ModelError(`the model server at ${options.baseUrl} could not be reached: ${(error as Error).message}`);
+      return await read(await post(request, stream, deadline), deadline);
+    } finally {
+      deadline.clear();
     }
-    if (!response.ok) {
-      const text = await response.text().catch(() => '');
-      throw new ModelError(`the model server answered ${response.status}: ${text.slice(0, 300)}`, response.status);
-    }
-    return response;
   }
 
   return {
     model: options.model,
-    async complete(request) {
-      const response = await post(request, false);
-      const body = (await response.json()) as { choices?: { message?: { content?: unknown } }[] };
-      const content = body.choices?.[0]?.message?.content;
-      if (typeof content !== 'string') throw new ModelError('the model answered without a message');
-      return content;
+    complete(request) {
+      return call(request, false, async (response, deadline) => {
+        let body: { choices?: { message?: { content?: unknown } }[] };
+        try {
+          body = (await response.json()) as typeof body;
+        } catch (error) {
+          if (request.signal?.aborted) throw error;
+          if (deadline.timedOut()) throw new ModelError(`the model did not finish its answer within ${timeoutMs} ms`);
+          throw new ModelError(`the model answered with something that is not JSON: ${(error as Error).message}`);
+        }
+        const content = body.choices?.[0]?.message?.content;
+        if (typeof content !== 'string') throw new ModelError('the model answered without a message');
+        return content;
+      });
     },
     async stream(request, onDelta) {
-      return (await streamReply(await post(request, true), onDelta, request.signal)).text;
+      return (await call(request, true, (response, deadline) => streamReply(response, onDelta, request.signal, deadline, timeoutMs))).text;
     },
-    async streamChat(request, onDelta) {
-      return streamReply(await post(request, true), onDelta, request.signal);
+    streamChat(request, onDelta) {
+      return call(request, true, (response, deadline) => streamReply(response, onDelta, request.signal, deadline, timeoutMs));
     },
   };
 }
@@ -134,7 +192,13 @@ interface StreamChunk {
 }
 
 /** Text deltas as they come; tool calls arrive in pieces keyed by `index` and are joined here. */
-async function streamReply(response: Response, onDelta: (delta: string) => void, signal?: AbortSignal): Promise<StreamedReply> {
+async function streamReply(
+  response: Response,
+  onDelta: (delta: string) => void,
+  signal: AbortSignal | undefined,
+  deadline: CallDeadline,
+  timeoutMs: number,
+): Promise<StreamedReply> {
   if (!response.body) throw new ModelError('the model answered without a body');
   let text = '';
   let finishReason: string | null = null;
@@ -166,7 +230,7 @@ async function streamReply(response: Response, onDelta: (delta: string) => void,
     }
   } catch (error) {
     if (signal?.aborted) throw error;
-    if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) throw new ModelError('the model did not finish its answer in time');
+    if (deadline.timedOut()) throw new ModelError(`the model did not finish its answer within ${timeoutMs} ms`);
     throw new ModelError(`the model's answer broke off: ${(error as Error).message}`);
   }
   const toolCalls = [...calls.entries()]

@@ -154,6 +154,8 @@ export interface TurnCommitInfo {
   projectCommit: string | null;
   /** why the turn made no project commit (dirty_tree, not_a_repo, missing_folder, disabled…), from the commit's trailer */
   projectCommitSkipped: string | null;
+  /** git metadata the turn put into the project (`sub/.git`, `.gitmodules`), from the commit's trailers */
+  nestedGit: string[];
 }
 
 export type ListScope = 'active' | 'archived' | 'all';

@@ -7,7 +7,7 @@ import { initTRPC, TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import type { UserRecord } from '@/lib/auth/index';
 import { isCrossOriginRequest } from '@/server/auth/origin';
-import { authenticateRequest, type AuthVia } from '@/server/auth/request-auth';
+import { authenticatePageRequest, authenticateRequest, type AuthOutcome, type AuthVia } from '@/server/auth/request-auth';
 import { clientIp } from '@/server/auth/client-ip';
 import { getAuthStore, getUserStore } from '@/server/runtime';
 import { describeIssues, errorFormatter, mapDomainErrors } from './errors';
@@ -25,9 +25,17 @@ export interface Context {
   responseCookies: string[];
 }
 
-/** Build the context from request headers (HTTP requests and the server components' caller). */
+/** Build the context from request headers (an HTTP API request: a Bearer token or the cookie). */
 export async function createTRPCContext({ headers }: { headers: Headers }): Promise<Context> {
-  const outcome = await authenticateRequest(headers, getAuthStore());
+  return contextOf(headers, await authenticateRequest(headers, getAuthStore()));
+}
+
+/** The server components' context: the sign-in cookie only, whatever else the request carries. */
+export async function createPageContext({ headers }: { headers: Headers }): Promise<Context> {
+  return contextOf(headers, await authenticatePageRequest(headers, getAuthStore()));
+}
+
+function contextOf(headers: Headers, outcome: AuthOutcome): Context {
   return {
     headers,
     user: outcome.kind === 'ok' ? outcome.auth.user : null,

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { encode } from 'next-auth/jwt';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AuthStore } from '@/lib/auth/index';
-import { authenticateRequest, CLI_USER_HEADER } from './request-auth';
+import { authenticatePageRequest, authenticateRequest, CLI_USER_HEADER } from './request-auth';
 
 describe('authenticateRequest', () => {
   let dir: string;
@@ -50,6 +50,21 @@ describe('authenticateRequest', () => {
     expect((await authenticateRequest(headers, auth)).kind).toBe('invalid');
     headers.set('authorization', 'Token abc');
     expect((await authenticateRequest(headers, auth)).kind).toBe('invalid');
+  });
+
+  it('lets a page go by the cookie alone: a token beside it, even with a junk cookie, is nobody', async () => {
+    const user = await auth.users.create({ email: 'a@x.org', password: 'password-1' });
+    const other = await auth.users.create({ email: 'b@x.org', password: 'password-1' });
+    const { token } = auth.tokens.create(user.id, { name: 'agent' });
+    const junk = new Headers({ authorization: `Bearer ${token}`, cookie: 'next-auth.session-token=anything' });
+    expect((await authenticateRequest(junk, auth)).kind).toBe('ok');
+    expect((await authenticatePageRequest(junk, auth)).kind).toBe('anonymous');
+    const cli = new Headers({ authorization: `Bearer ${auth.writeCliToken()}`, cookie: 'next-auth.session-token=x' });
+    expect((await authenticatePageRequest(cli, auth)).kind).toBe('anonymous');
+    const both = await cookieFor(other.id, 1);
+    both.set('authorization', `Bearer ${token}`);
+    const page = await authenticatePageRequest(both, auth);
+    expect(page.kind === 'ok' && [page.auth.via, page.auth.user.email]).toEqual(['cookie', 'b@x.org']);
   });
 
   it('lets the CLI token act as the first admin or as a named user', async () => {

@@ -28,22 +28,40 @@ export const CLI_USER_HEADER = 'x-entity-memory-user';
 export async function authenticateRequest(headers: Headers, auth: AuthStore): Promise<AuthOutcome> {
   const authorization = headers.get('authorization');
   if (authorization !== null) {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-    if (!match) return { kind: 'invalid', message: 'Authorization must be "Bearer <token>"' };
-    const token = match[1]!;
-    if (auth.isCliToken(token)) return cliAuth(headers, auth, token);
-    const found = auth.authenticateToken(token);
-    if (!found) return { kind: 'invalid', message: 'the API token is invalid, expired or revoked' };
-    const userId = found.user.id;
-    return {
-      kind: 'ok',
-      auth: {
-        user: found.user,
-        via: 'token',
-        stillValid: () => auth.tokens.isActive(found.tokenId) && !auth.users.get(userId)?.disabled,
-      },
-    };
+    return authenticateBearer(headers, auth, authorization);
   }
+  return authenticateCookie(headers, auth);
+}
+
+/**
+ * Who is looking at a page: the sign-in cookie only. A page is the signed-in person's; an API
+ * token beside any cookie of the session cookie's name once rendered pages for the token (and
+ * /settings, /admin answered 500 on its cookie-only procedures). A missing or unusable cookie is
+ * anonymous, which the pages turn into the sign-in redirect.
+ */
+export function authenticatePageRequest(headers: Headers, auth: AuthStore): Promise<AuthOutcome> {
+  return authenticateCookie(headers, auth);
+}
+
+async function authenticateBearer(headers: Headers, auth: AuthStore, authorization: string): Promise<AuthOutcome> {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+  if (!match) return { kind: 'invalid', message: 'Authorization must be "Bearer <token>"' };
+  const token = match[1]!;
+  if (auth.isCliToken(token)) return cliAuth(headers, auth, token);
+  const found = auth.authenticateToken(token);
+  if (!found) return { kind: 'invalid', message: 'the API token is invalid, expired or revoked' };
+  const userId = found.user.id;
+  return {
+    kind: 'ok',
+    auth: {
+      user: found.user,
+      via: 'token',
+      stillValid: () => auth.tokens.isActive(found.tokenId) && !auth.users.get(userId)?.disabled,
+    },
+  };
+}
+
+async function authenticateCookie(headers: Headers, auth: AuthStore): Promise<AuthOutcome> {
   const session = await userFromSessionCookie(cookieReader(headers.get('cookie')), auth);
   if (!session) return { kind: 'anonymous' };
   const { user, sessionVersion } = session;

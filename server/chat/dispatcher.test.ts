@@ -1,7 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createChatClient } from '@/lib/llm/chat-client';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { createChatClient, timeoutFromEnv } from '@/lib/llm/chat-client';
 import { startModelServer, type ModelServer } from '@/lib/llm/testing/model-server';
 import { openTempStore } from '@/lib/store/testing/temp-store';
 import type { SessionStore } from '@/lib/store/index';
@@ -119,6 +121,29 @@ describe('the chat dispatcher', () => {
     await impatient.idle();
     expect((await store.getSession(sessionId)).status).toBe('failed');
     expect(events.at(-1)).toMatchObject({ type: 'chat_error', data: { message: 'the model did not answer within 300 ms' } });
+  });
+
+  it('ends failed when a streamed reply trickles past OPENPROGRAM_LLM_TIMEOUT_MS, collections or not, keeping what arrived', async () => {
+    setFlagsFromString('--expose-gc');
+    const collectGarbage = runInNewContext('gc') as () => void;
+    const model = createChatClient({ baseUrl: server.url, model: 'unit-model', timeoutMs: timeoutFromEnv({ OPENPROGRAM_LLM_TIMEOUT_MS: '500' }) });
+    const trickled = new ChatDispatcher({
+      publish: (_user, event) => {
+        events.push(event);
+        if (event.type === 'chat_delta') collectGarbage();
+      },
+      chatModel: async () => ({ model }),
+    });
+    const started = Date.now();
+    const { sessionId } = await trickled.send('u1', store, { content: 'one word a tick [[delay:100]] [[words:40]]' });
+    await trickled.idle();
+    expect(Date.now() - started).toBeLessThan(3_000); // the whole reply takes over 4 s
+    expect((await store.getSession(sessionId)).status).toBe('failed');
+    expect(events.at(-1)).toMatchObject({ type: 'chat_error', data: { message: 'the model did not finish its answer within 500 ms' } });
+    const reply = (await store.getBranch(sessionId))[1]!;
+    expect(reply.role).toBe('assistant');
+    expect(reply.content).toMatch(/^You said: /);
+    expect(reply.content).not.toContain('word40');
   });
 
   it('is free for the next message by the time chat_done goes out', async () => {

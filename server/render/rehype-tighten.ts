@@ -1,5 +1,6 @@
 import type { Element, Root, RootContent } from 'hast';
 import { defaultSchema, type Options as SanitizeSchema } from 'rehype-sanitize';
+import { isAttachmentPath } from '@/server/http/attachment-path';
 
 /**
  * GitHub's schema, tightened: links only to http, https and mailto (never javascript: or data:),
@@ -33,7 +34,7 @@ export function rehypeRawAsText() {
   };
 }
 
-/** After sanitising: drop images not served by this site; links to other sites open apart, without referrer. */
+/** After sanitising: drop images that are not a session's attachment; links to other sites open apart, without referrer. */
 export function rehypeTightenElements() {
   return (tree: Root): void => {
     const visit = (parent: Root | Element) => {
@@ -41,7 +42,7 @@ export function rehypeTightenElements() {
         if (child.type !== 'element') return true;
         if (child.tagName === 'img') {
           const src = child.properties['src'];
-          if (typeof src !== 'string' || !isSameOriginPath(src)) return false;
+          if (typeof src !== 'string' || !isAttachmentPath(src)) return false;
         }
         if (child.tagName === 'a') {
           const href = child.properties['href'];

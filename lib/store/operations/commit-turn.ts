@@ -1,5 +1,5 @@
 import { ConflictError, InvalidInputError, PreconditionError } from '../errors.js';
-import { beginProjectTurn, finishProjectTurn, normalizeProjectPath, type ProjectTurnSnapshot } from '../projects/index.js';
+import { beginProjectTurn, changedSinceBegin, findNestedGit, finishProjectTurn, NESTED_GIT_TRAILER, normalizeProjectPath, type ProjectTurnSnapshot } from '../projects/index.js';
 import { writeBranchRef } from '../repo/commit-log.js';
 import { REPACK_LOOSE_BYTES } from '../repo/repack.js';
 import { parseNodeFileName, writeMeta } from '../repo/session-files.js';
@@ -120,10 +120,14 @@ async function finalizeInSession(
   const userMessage = turnUserMessage(session, added);
   const project = running?.snapshot ? await commitProjectTurn(ctx, session, running, { ...input, turn, userMessage }) : null;
 
-  let message = input.commitMessage ?? defaultCommitMessage(session, added, userMessage);
-  if (project?.sha) message += `\n\nOpenProgram-Project-Commit: ${project.sha}`;
+  const trailers: string[] = [];
+  if (project?.sha) trailers.push(`OpenProgram-Project-Commit: ${project.sha}`);
   // Why there is none, kept with the turn: the event alone is gone once the tab closes.
-  else if (project?.skipped) message += `\n\n${PROJECT_SKIPPED_TRAILER}: ${project.skipped.reason}`;
+  else if (project?.skipped) trailers.push(`${PROJECT_SKIPPED_TRAILER}: ${project.skipped.reason}`);
+  // JSON: a path may hold a newline, which would end the trailer.
+  for (const path of project?.nestedGit ?? []) trailers.push(`${NESTED_GIT_TRAILER}: ${JSON.stringify(path)}`);
+  let message = input.commitMessage ?? defaultCommitMessage(session, added, userMessage);
+  if (trailers.length > 0) message += `\n\n${trailers.join('\n')}`;
   const pendingRefs = pendingRetryRefs(session);
   await updateSessionFields(ctx, session, { status, turn_count: turn }, { writeNow: false });
   if (pendingRefs.length > 0) {
@@ -154,7 +158,7 @@ async function commitProjectTurn(
   session: OpenSession,
   running: RunningTurn,
   input: FinalizeTurnInput & { turn: number; userMessage: string },
-): Promise<{ sha: string | null; skipped: { reason: string; message: string } | null }> {
+): Promise<{ sha: string | null; skipped: { reason: string; message: string } | null; nestedGit: string[] }> {
   const snapshot = running.snapshot!;
   const projectId = running.projectId;
   const autoCommit = ctx.projects.has(projectId) ? (await ctx.projects.get(projectId)).autoCommit : false;
@@ -174,7 +178,14 @@ async function commitProjectTurn(
   }
   if (running.projectPath) await ctx.recovery.sealTurn(session.id, input.turn, running.projectPath, { commitSha: result.sha ?? undefined });
   const skipped = result.skipped && result.skipped.reason !== 'nothing_to_commit' ? result.skipped : null;
-  return { sha: result.sha, skipped };
+  let nestedGit: string[] = [];
+  if (snapshot.state === 'ok') {
+    const touched = [...(input.writtenPaths ?? []).map(normalizeProjectPath), ...result.paths, ...result.ignoredPaths];
+    // Writes not named and not committed: what changed in the tree since the begin.
+    if (input.writtenPaths === undefined && !result.sha) touched.push(...(await changedSinceBegin(snapshot.projectPath, snapshot.dirtyPaths)));
+    nestedGit = await findNestedGit(snapshot.projectPath, touched, snapshot.head);
+  }
+  return { sha: result.sha, skipped, nestedGit };
 }
 
 /** The user message that started the turn: the newest one it added, else the newest on the branch. */

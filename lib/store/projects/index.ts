@@ -9,3 +9,4 @@ export { projectCommits, type ProjectCommit } from './project-commits.js';
 export { normalizeProjectPath, resolveProjectFile } from './project-paths.js';
 export { changedBetween, moveHead, readHead } from './commit-plumbing.js';
 export { projectCommitPatch, projectCommitSummaries, type ProjectCommitSummary } from './commit-details.js';
+export { changedSinceBegin, findNestedGit, NESTED_GIT_TRAILER } from './nested-git.js';

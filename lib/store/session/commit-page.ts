@@ -11,6 +11,7 @@ import { withSession } from './session-access.js';
 
 const PROJECT_COMMIT_TRAILER = /^OpenProgram-Project-Commit:\s*([0-9a-f]{40})\s*$/m;
 const PROJECT_SKIPPED_TRAILER = /^OpenProgram-Project-Skipped:\s*([a-z_]+)\s*$/m;
+const NESTED_GIT_TRAILER = /^OpenProgram-Nested-Git:\s*(".*")\s*$/gm;
 const TRAILER_LINE = /^OpenProgram-[A-Za-z-]+:.*$/gm;
 
 export interface CommitPage {
@@ -80,5 +81,19 @@ function toCommitInfo(commit: RawCommit, turn: number, nodeIds: string[]): TurnC
     nodeIds,
     projectCommit,
     projectCommitSkipped: projectCommit ? null : (PROJECT_SKIPPED_TRAILER.exec(commit.message)?.[1] ?? null),
+    nestedGit: nestedGitOf(commit.message),
   };
+}
+
+function nestedGitOf(message: string): string[] {
+  const paths: string[] = [];
+  for (const match of message.matchAll(NESTED_GIT_TRAILER)) {
+    try {
+      const path: unknown = JSON.parse(match[1]!);
+      if (typeof path === 'string') paths.push(path);
+    } catch {
+      // a trailer someone else wrote: not ours to show
+    }
+  }
+  return paths;
 }
