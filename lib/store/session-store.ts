@@ -18,7 +18,7 @@ import type { BranchInfo, BranchMessage, ListFilter, ListOptions, ListPage, Mess
 import { createSession, type CreateSessionInput } from './operations/create-session.js';
 import { appendMessage, type AppendMessageInput } from './operations/append-message.js';
 import { appendRecordNode } from './session/append-node.js';
-import { countSessions, getSession, listSessions } from './operations/list-sessions.js';
+import { countSessions, getRow, getSession, listSessions } from './operations/list-sessions.js';
 import { setArchived, updateSession, type UpdateSessionInput } from './operations/update-session.js';
 import { deleteSession } from './operations/delete-session.js';
 import { getBranch, getNodes, listBranches, listNodes, type NodePage } from './operations/read-branch.js';
@@ -139,6 +139,10 @@ export class SessionStore {
   }
   async getSession(id: string): Promise<SessionDetail> {
     return getSession(this.ctx, id);
+  }
+  /** The listed row from memory (no file read), or null for an id not in this store. */
+  getRow(id: string): SessionRow | null {
+    return getRow(this.ctx, id);
   }
   hasSession(id: string): boolean {
     return this.ctx.registry.has(id);
