@@ -25,7 +25,7 @@ import { getBranch, getNodes, listBranches, listNodes, type NodePage } from './o
 import { retry, setHead } from './operations/move-head.js';
 import { beginTurn, finalizeTurn, type BeginTurnResult, type FinalizeTurnInput, type FinalizeTurnResult } from './operations/commit-turn.js';
 import { listCommits, type CommitPage } from './session/commit-page.js';
-import { getBranchWindow, getTipOf, type BranchWindowOptions } from './operations/branch-window.js';
+import { getBranchAround, getBranchWindow, getTipOf, type BranchAround, type BranchWindowOptions } from './operations/branch-window.js';
 import { sessionAt, type SessionAt } from './operations/session-at.js';
 import { listTurns, type TimelinePage } from './operations/timeline-turns.js';
 import { conversationDag, type ConversationDag } from './operations/conversation-dag.js';
@@ -195,6 +195,10 @@ export class SessionStore {
   /** A page of a branch: the newest `limit` messages up to its head, or before a message. */
   async getBranchWindow(sessionId: string, options: BranchWindowOptions): Promise<BranchMessage[]> {
     return getBranchWindow(this.ctx, sessionId, options);
+  }
+  /** A page of the branch around a message (a search hit), on the branch it is on; the head stays. */
+  async getBranchAround(sessionId: string, messageId: string, limit: number): Promise<BranchAround> {
+    return getBranchAround(this.ctx, sessionId, messageId, limit);
   }
   /** The newest branch tip through a message: where a switch to that message's branch lands. */
   async tipOf(sessionId: string, nodeId: string): Promise<{ headId: string }> {

@@ -13,7 +13,7 @@ import { renderMarkdown } from '@/server/render/markdown';
 /** Messages per page of the session view: the first paint and each older page. */
 export const MESSAGE_PAGE_SIZE = 50;
 
-async function renderOne(sessionId: string, message: BranchMessage): Promise<RenderedMessage> {
+async function renderOne(sessionId: string, message: BranchMessage, currentId: string | undefined): Promise<RenderedMessage> {
   const attachments = attachmentsOf(message.metadata, message.content);
   const fork = message.siblings.length > 1;
   // Retry a reply, or edit and resend a question: either makes a new branch beside this one.
@@ -26,6 +26,7 @@ async function renderOne(sessionId: string, message: BranchMessage): Promise<Ren
   const node = (
     <MessageArticle
       message={message}
+      current={message.id === currentId}
       footer={
         <>
           {message.toolCalls.length > 0 ? (
@@ -51,7 +52,7 @@ async function renderOne(sessionId: string, message: BranchMessage): Promise<Ren
   return { id: message.id, parentId: message.parentId, node };
 }
 
-/** A page of the branch, each message's Markdown and code rendered here, on the server. */
-export function renderMessages(sessionId: string, messages: BranchMessage[]): Promise<RenderedMessage[]> {
-  return Promise.all(messages.map((message) => renderOne(sessionId, message)));
+/** A page of the branch, each message's Markdown and code rendered here, on the server; `currentId` is marked. */
+export function renderMessages(sessionId: string, messages: BranchMessage[], currentId?: string): Promise<RenderedMessage[]> {
+  return Promise.all(messages.map((message) => renderOne(sessionId, message, currentId)));
 }
