@@ -15,7 +15,8 @@ import { SessionStore } from '../lib/store/index.js';
 import { scratchDir } from './scratch.js';
 import { p50, round, timeAsync } from './store-bench.js';
 
-const SESSIONS = 10_000;
+// BENCH_SEARCH_SESSIONS: a smaller corpus for trying the benchmark itself out
+const SESSIONS = Number(process.env['BENCH_SEARCH_SESSIONS'] ?? 10_000);
 const PER_SESSION = 100;
 
 /** mulberry32: the same text on every run. */
