@@ -34,6 +34,6 @@ export function proxy(request: NextRequest) {
 }
 
 export const config = {
-  // Not API routes (the proxy would buffer every request body) nor static files.
-  matcher: ['/((?!api/|_next/static/|_next/image|favicon.ico).*)'],
+  // Not API routes nor /mcp (the proxy would buffer every request body), nor static files.
+  matcher: ['/((?!api/|mcp$|_next/static/|_next/image|favicon.ico).*)'],
 };

@@ -22,6 +22,7 @@ import { benchLive, benchSidebarDom, benchSidebarHtml } from './sidebar-bench.js
 import { benchAbuse } from './abuse-bench.js';
 import { benchCli } from './cli-bench.js';
 import { scratchDirs } from './scratch.js';
+import { benchSearch } from './search-bench.js';
 
 type Bench = () => Promise<Record<string, number>>;
 
@@ -42,6 +43,7 @@ const BENCHES: Record<string, Bench> = {
   live: benchLive,
   abuse: benchAbuse,
   cli: benchCli,
+  search: benchSearch,
 };
 
 const [flag, name] = process.argv.slice(2);

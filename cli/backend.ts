@@ -1,3 +1,4 @@
+import type { IndexStatus, SearchHit } from '../lib/search/index.js';
 import type { ListScope, Message, ProjectSummary, SessionDetail, SessionRow } from '../lib/store/index.js';
 
 /** Who the CLI acts as, and what it can do: the same answers over HTTP or on the data directory. */
@@ -30,6 +31,10 @@ export interface CliBackend {
   showSession(sessionId: string): Promise<ShownSession>;
   listProjects(): Promise<ProjectSummary[]>;
   addProject(input: { path: string; name?: string }): Promise<ProjectSummary & { created: boolean }>;
+  /** full text; `onProgress` while the index catches up first (local mode waits for it) */
+  search(input: { q: string; scope: ListScope; limit: number }, onProgress?: (status: IndexStatus) => void): Promise<{ hits: SearchHit[]; status: IndexStatus }>;
+  /** the index emptied and rebuilt from the sessions, with progress */
+  reindex(onProgress: (status: IndexStatus) => void): Promise<IndexStatus>;
   close(): Promise<void>;
 }
 

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createTRPCClient, httpLink, TRPCClientError, type TRPCClient } from '@trpc/client';
+import type { IndexStatus, SearchHit } from '../lib/search/index.js';
 import type { ListScope, ProjectSummary, SessionRow } from '../lib/store/index.js';
 import type { AppRouter } from '../trpc/types.js';
 import { CliError, type CliBackend, type ShownSession, type UserSummary } from './backend.js';
@@ -138,6 +139,32 @@ export class HttpBackend implements CliBackend {
 
   addProject(input: { path: string; name?: string }): Promise<ProjectSummary & { created: boolean }> {
     return this.call((api) => api.project.create.mutate(input.name === undefined ? { path: input.path } : input));
+  }
+
+  async search(input: { q: string; scope: ListScope; limit: number }): Promise<{ hits: SearchHit[]; status: IndexStatus }> {
+    const hits: SearchHit[] = [];
+    let cursor: string | null = null;
+    let status: IndexStatus;
+    do {
+      const after: string | null = cursor;
+      const page: { hits: SearchHit[]; nextCursor: string | null; status: IndexStatus } = await this.call((api) => api.session.search.query({ q: input.q, scope: input.scope, limit: Math.min(100, input.limit - hits.length), ...(after ? { cursor: after } : {}) }));
+      hits.push(...page.hits);
+      cursor = page.nextCursor;
+      status = page.status;
+    } while (cursor && hits.length < input.limit);
+    return { hits, status };
+  }
+
+  /** The server rebuilds in the background; its progress is polled until it is done. */
+  async reindex(onProgress: (status: IndexStatus) => void): Promise<IndexStatus> {
+    let status = await this.call((api) => api.session.reindex.mutate());
+    while (status.state === 'catching_up') {
+      onProgress(status);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      status = await this.call((api) => api.session.searchStatus.query());
+    }
+    onProgress(status);
+    return status;
   }
 
   async close(): Promise<void> {}

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { mkdirSync } from 'node:fs';
 import { AuthError, AuthStore, type UserRecord } from '../lib/auth/index.js';
 import { acquireDataDirLock } from '../lib/process/data-dir-lock.js';
+import { SearchIndex, SearchInputError, storeSource, type IndexStatus, type SearchHit } from '../lib/search/index.js';
 import { SessionStore, StoreError, type ListScope, type ProjectSummary, type SessionRow } from '../lib/store/index.js';
 import { CliError, type CliBackend, type ShownSession, type UserSummary } from './backend.js';
 
@@ -15,7 +16,7 @@ async function translated<T>(work: () => Promise<T> | T): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof StoreError || error instanceof AuthError) {
+    if (error instanceof StoreError || error instanceof AuthError || error instanceof SearchInputError) {
       throw new CliError(error.message, KIND_BY_CODE[error.code] ?? 'refused');
     }
     throw error;
@@ -33,6 +34,7 @@ function summary(user: Pick<UserRecord, 'id' | 'email' | 'admin' | 'disabled'>):
 export class LocalBackend implements CliBackend {
   readonly mode = 'local' as const;
   private store: SessionStore | null = null;
+  private index: SearchIndex | null = null;
 
   private constructor(
     private readonly dataDir: string,
@@ -144,8 +146,46 @@ export class LocalBackend implements CliBackend {
     return translated(async () => (await this.sessions()).createProject(input.path, input.name));
   }
 
+  /** The acting user's index, as the server opens it (users/<id>/search.sqlite), caught up. */
+  private async searchIndex(onProgress?: (status: IndexStatus) => void): Promise<SearchIndex> {
+    if (!this.index) {
+      const store = await this.sessions();
+      const path = join(this.dataDir, 'users', this.actingUser().id, 'search.sqlite');
+      this.index = await SearchIndex.open({ path, source: storeSource(store) });
+    }
+    // A missing or stale index is being rebuilt: report it until it is whole.
+    while (this.index.status.state === 'catching_up') {
+      onProgress?.(this.index.status);
+      await Promise.race([this.index.caughtUp(), new Promise((resolve) => setTimeout(resolve, 200))]);
+    }
+    return this.index;
+  }
+
+  search(input: { q: string; scope: ListScope; limit: number }, onProgress?: (status: IndexStatus) => void): Promise<{ hits: SearchHit[]; status: IndexStatus }> {
+    return translated(async () => {
+      const index = await this.searchIndex(onProgress);
+      const hits: SearchHit[] = [];
+      let cursor: string | null = null;
+      do {
+        const page = index.search(input.q, { scope: input.scope, limit: Math.min(100, input.limit - hits.length), cursor });
+        hits.push(...page.hits);
+        cursor = page.nextCursor;
+      } while (cursor && hits.length < input.limit);
+      return { hits, status: index.status };
+    });
+  }
+
+  reindex(onProgress: (status: IndexStatus) => void): Promise<IndexStatus> {
+    return translated(async () => {
+      const index = await this.searchIndex();
+      await index.rebuild(onProgress);
+      return index.status;
+    });
+  }
+
   async close(): Promise<void> {
     try {
+      await this.index?.close();
       await this.store?.close();
       this.auth.flushSync();
     } finally {

@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -61,6 +61,22 @@ describe('the command line on a data directory no server holds', () => {
     const short = await cli(dir, 'users', 'add', 'carol@cli.test', '--password', 'x');
     expect(short.code).toBe(1);
     expect(short.err).toMatch(/password/i);
+  });
+
+  it('searches every message (building the index first when there is none) and rebuilds it with progress', async () => {
+    const { dir, userId } = await withSessions();
+    const found = await cli(dir, 'sessions', 'search', 'hello', 'beta');
+    expect(found.code).toBe(0);
+    expect(found.out).toMatch(/^beta\t[0-9a-f]{12}\tuser\t-\thello beta\t«hello» «beta»$/);
+    expect(existsSync(join(dir, 'users', userId, 'search.sqlite'))).toBe(true);
+    const none = await cli(dir, 'sessions', 'search', 'absent-word');
+    expect(none).toMatchObject({ code: 0, out: '', err: 'No message matches "absent-word".' });
+    const rebuilt = await cli(dir, 'search', 'reindex');
+    expect(rebuilt.code).toBe(0);
+    expect(rebuilt.out).toMatch(/^Search index rebuilt: 2 sessions in \d+\.\d s$/);
+    expect(rebuilt.err).toContain('Rebuilding the search index: 2/2 sessions');
+    expect((await cli(dir, 'sessions', 'search', 'hello', '--scope', 'all', '--json')).out).toContain('"sessionId":"alpha"');
+    expect((await cli(dir, 'sessions', 'search')).code).toBe(2);
   });
 
   it('lists sessions by scope, and archives / unarchives with the seeds\' messages', async () => {

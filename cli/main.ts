@@ -1,6 +1,8 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { readLiveLock } from '../lib/process/data-dir-lock.js';
+import { SingleBar } from 'cli-progress';
+import type { IndexStatus, SearchHit } from '../lib/search/index.js';
 import type { ListScope, SessionRow } from '../lib/store/index.js';
 import { CliError, type CliBackend, type ShownSession } from './backend.js';
 import { HttpBackend, readCliToken } from './http-backend.js';
@@ -20,6 +22,8 @@ what a command answers as JSON. \`entity-memory help <command>\` explains one co
 interface Output {
   out(line: string): void;
   err(line: string): void;
+  /** where a progress bar may draw (a terminal); without it progress is printed as lines */
+  progressStream?: NodeJS.WriteStream;
 }
 
 function usageError(message: string, command?: CommandSpec): CliError {
@@ -185,6 +189,37 @@ const COMMANDS: Record<string, CommandSpec> = {
       else printSession(shown, output);
     },
   },
+  'sessions search': {
+    usage: 'sessions search <text> [--scope active|archived|all] [--limit N]',
+    summary: 'full-text search of every message',
+    async run(backend, args, values, output) {
+      if (args.length === 0) throw usageError('sessions search needs the text to find', this);
+      const q = args.join(' ');
+      const scope = (values.scope ?? 'all') as ListScope;
+      if (!SCOPES.includes(scope)) throw usageError(`--scope must be one of ${SCOPES.join(', ')}`, this);
+      const limit = values.limit === undefined ? 20 : Number(values.limit);
+      if (!Number.isInteger(limit) || limit < 1) throw usageError('--limit must be a positive integer', this);
+      const progress = progressReporter(output, 'Catching up the search index');
+      const { hits, status } = await backend.search({ q, scope, limit }, progress.update).finally(progress.stop);
+      if (values.json) output.out(JSON.stringify({ hits, status }));
+      else {
+        if (status.state === 'catching_up') output.err(`The search index is catching up (${status.done}/${status.total} sessions): results may be incomplete.`);
+        if (hits.length === 0) output.err(`No message matches ${JSON.stringify(q)}.`);
+        for (const hit of hits) output.out(formatHit(hit));
+      }
+    },
+  },
+  'search reindex': {
+    usage: 'search reindex',
+    summary: 'rebuild the full-text index, with progress',
+    async run(backend, args, _values, output) {
+      if (args.length > 0) throw usageError('search reindex takes no arguments', this);
+      const progress = progressReporter(output, 'Rebuilding the search index');
+      const started = Date.now();
+      const status = await backend.reindex(progress.update).finally(progress.stop);
+      output.out(`Search index rebuilt: ${status.total} sessions in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    },
+  },
   'sessions archive': {
     usage: 'sessions archive <id>',
     summary: 'archive a session (also: archive <id>)',
@@ -230,6 +265,43 @@ function helpText(topic: string[]): string | null {
   const width = Math.max(...matching.map(([, command]) => command.usage.length));
   const lines = matching.map(([, command]) => `  ${command.usage.padEnd(width)}  ${command.summary}`);
   return key === '' ? `${GENERAL_HELP}\n\ncommands:\n${lines.join('\n')}\n  help [command]${' '.repeat(Math.max(0, width - 14))}  this text, or one command's` : `usage:\n${lines.join('\n')}`;
+}
+
+/** A hit on one line: ids, the session's name, the snippet with the matched text in «». */
+function formatHit(hit: SearchHit): string {
+  const snippet = hit.snippet.map((segment) => (segment.match ? `«${segment.text}»` : segment.text)).join('');
+  const name = hit.title || hit.preview || '(untitled)';
+  return [hit.sessionId, hit.messageId ?? '-', hit.kind, hit.archived ? 'archived' : '-', name, snippet].join('\t');
+}
+
+/** Progress of a rebuild: a bar on a terminal, else a line per tenth. */
+function progressReporter(output: Output, label: string): { update: (status: IndexStatus) => void; stop: () => void } {
+  const stream = output.progressStream;
+  if (stream?.isTTY) {
+    const bar = new SingleBar({ stream, format: `${label} [{bar}] {percentage}% | {value}/{total} sessions | {eta_formatted} left`, hideCursor: true });
+    let started = false;
+    return {
+      update(status) {
+        if (!started) {
+          bar.start(status.total, status.done);
+          started = true;
+        } else bar.update(status.done, { total: status.total });
+        bar.setTotal(status.total);
+      },
+      stop: () => started && bar.stop(),
+    };
+  }
+  let lastTenth = -1;
+  return {
+    update(status) {
+      const tenth = status.total === 0 ? 10 : Math.floor((status.done / status.total) * 10);
+      if (tenth !== lastTenth) {
+        lastTenth = tenth;
+        output.err(`${label}: ${status.done}/${status.total} sessions`);
+      }
+    },
+    stop: () => undefined,
+  };
 }
 
 /** Pick HTTP when a live server holds the data directory, else the directory itself. */
@@ -320,6 +392,7 @@ if (process.argv[1] && import.meta.url === new URL(`file://${resolve(process.arg
   const code = await run(process.argv.slice(2), {
     out: (line) => process.stdout.write(`${line}\n`),
     err: (line) => process.stderr.write(`${line}\n`),
+    progressStream: process.stderr,
   });
   process.exitCode = code;
 }

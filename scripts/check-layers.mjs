@@ -31,6 +31,13 @@ export const LAYERS = [
     imports: ['lib/store/', 'lib/fs/', 'lib/errors/'],
   },
   { layer: 'lib/auth', paths: ['lib/auth/'], packages: [], imports: ['lib/auth/', 'lib/fs/', 'lib/errors/'] },
+  // the full-text index: derived from the store's sessions, never imported by it
+  {
+    layer: 'lib/search',
+    paths: ['lib/search/'],
+    packages: ['better-sqlite3'],
+    imports: ['lib/search/', 'lib/store/', 'lib/errors/'],
+  },
   { layer: 'lib/llm', paths: ['lib/llm/'], packages: [], imports: ['lib/llm/'] },
   { layer: 'lib/process', paths: ['lib/process/'], packages: [], imports: ['lib/process/'] },
   // the agent's file tools: confinement on real paths, node built-ins only

@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { AuthStore, isUserId } from '@/lib/auth/index';
 import { EventHub } from '@/server/events/hub';
 import { RepackQueue, SessionStore, type TitleModel } from '@/lib/store/index';
+import { SearchIndex, storeSource } from '@/lib/search/index';
 import { ModelService } from '@/server/chat/models';
 import { failInterruptedTurns } from '@/server/chat/turn-journal';
 
@@ -22,6 +23,10 @@ interface Runtime {
   repackQueue: RepackQueue;
   /** stores whose open has finished: a signal handler flushes them without awaiting */
   openedStores: UserStore[];
+  /** each user's full-text index (users/<id>/search.sqlite), fed by that user's store events */
+  searchIndexes: Map<string, Promise<SearchIndex>>;
+  /** indexes whose open has finished: closed synchronously at shutdown */
+  openedIndexes: SearchIndex[];
   /** the model of chat and titles: admin settings, OPENPROGRAM_LLM_*, or a detected local server */
   models: ModelService;
 }
@@ -51,6 +56,8 @@ function runtime(): Runtime {
       userStores: new Map(),
       repackQueue: new RepackQueue(),
       openedStores: [],
+      searchIndexes: new Map(),
+      openedIndexes: [],
       models: new ModelService(join(dataDir, 'auth')),
     };
     // Sign-ins that end (disable, password change or reset) close their event streams at once.
@@ -85,7 +92,7 @@ export function getModelService(): ModelService {
  */
 export function getUserStore(userId: string): Promise<UserStore> {
   if (!isUserId(userId)) return Promise.reject(new Error(`invalid user id ${JSON.stringify(userId)}`));
-  const { userStores, openedStores, dataDir, hub, repackQueue, models } = runtime();
+  const { userStores, openedStores, dataDir, hub, repackQueue, models, searchIndexes } = runtime();
   const titleModel: TitleModel = models.titleModel;
   let opening = userStores.get(userId);
   if (!opening) {
@@ -94,6 +101,15 @@ export function getUserStore(userId: string): Promise<UserStore> {
       mkdirSync(workspaceRoot, { recursive: true, mode: 0o700 });
       const store = await SessionStore.open({ stateDir: join(dataDir, 'users', userId), workspaceRoot, repackQueue, titleModel });
       hub.attach(userId, store.events);
+      // Attached before any request can write: no append is missed. Opening a valid index takes
+      // milliseconds; one that must be rebuilt is filled in the background.
+      const search = SearchIndex.open({ path: join(dataDir, 'users', userId, 'search.sqlite'), source: storeSource(store) }).then((index) => {
+        index.attach(store.events);
+        runtime().openedIndexes.push(index);
+        return index;
+      });
+      searchIndexes.set(userId, search);
+      await search.catch((error: unknown) => console.error('[search] the index could not be opened:', error));
       // A chat turn the last process did not finish ends failed, with what it had written committed.
       await failInterruptedTurns(store);
       openedStores.push(store);
@@ -106,9 +122,28 @@ export function getUserStore(userId: string): Promise<UserStore> {
   return opening;
 }
 
+/**
+ * The full-text index of one user, opened with that user's store and following it through its
+ * events, so the store never waits for it. Callers pass ctx.user.id only: the index holds that
+ * user's text and nobody else's.
+ */
+export async function getUserSearch(userId: string): Promise<SearchIndex> {
+  await getUserStore(userId);
+  const search = runtime().searchIndexes.get(userId);
+  if (!search) throw new Error(`no search index for ${userId}`);
+  return search;
+}
+
 /** Flush every registry that finished opening, synchronously: safe inside a signal handler. */
 export function flushAllSync(): void {
   const { auth, openedStores } = runtime();
+  for (const index of runtime().openedIndexes.splice(0)) {
+    try {
+      index.closeSync();
+    } catch (error) {
+      console.error('[shutdown] search index close failed:', error);
+    }
+  }
   for (const store of openedStores) {
     try {
       store.flushSync();

@@ -1,11 +1,13 @@
 'use client';
 
+import Link from 'next/link';
+import { useRouter } from 'next/navigation';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import { useLiveEvents } from '@/components/live/live-events-provider';
 import { ReloadMessagesContext } from './messages-context';
 import { mergeNewest, scrollParentOf } from './merge-window';
-import type { LoadMessagePage, RenderedMessage } from './types';
+import type { LoadMessagePage, MessageAnchor, RenderedMessage } from './types';
 
 /** How close to the bottom (px) still counts as reading the newest message. */
 const FOLLOW_SLACK = 120;
@@ -14,28 +16,39 @@ const FOLLOW_SLACK = 120;
  * The branch as server-rendered pages: it opens on the newest page scrolled to the end, loads the
  * page before the oldest shown as the top comes near (keeping what is on screen where it was),
  * and fetches the newest page again when an agent appends to this session or the branch changes.
+ * Opened at a message (`anchor`, a search hit) it shows the page around it, scrolled to it, on the
+ * branch it is on, and loads newer pages as the bottom comes near until that branch's tip.
  */
 export function SessionMessages({
   sessionId,
   initial,
   loadPage,
   renderedAt,
+  anchor,
 }: {
   sessionId: string;
   initial: RenderedMessage[];
   loadPage: LoadMessagePage;
   /** the event id the page was rendered at: appends after it reload the newest page */
   renderedAt?: string;
+  anchor?: MessageAnchor;
 }) {
   const [messages, setMessages] = useState(initial);
   const [loadingOlder, setLoadingOlder] = useState(false);
+  /** opened at a message: whether the pages after it have been read up to its branch's tip */
+  const [newerDone, setNewerDone] = useState(() => !anchor || initial[initial.length - 1]?.id === anchor.headId);
+  const [loadingNewer, setLoadingNewer] = useState(false);
+  const newerInFlight = useRef(false);
+  const bottomRef = useRef<HTMLDivElement>(null);
+  /** the branch read: the session head's, or the anchor's when that is another branch */
+  const viewHead = anchor && !anchor.current ? anchor.headId : undefined;
   const listRef = useRef<HTMLDivElement>(null);
   const topRef = useRef<HTMLDivElement>(null);
   const messagesRef = useRef(messages);
   messagesRef.current = messages;
   /** scroll state before a page was put above, restored once it is in the DOM */
   const keepPosition = useRef<{ top: number; height: number } | null>(null);
-  const stickToEnd = useRef(true);
+  const stickToEnd = useRef(!anchor);
   const olderInFlight = useRef(false);
   const newest = useRef<{ running: Promise<void> | null; again: boolean }>({ running: null, again: false });
   const hasOlder = messages[0]?.parentId != null;
@@ -98,7 +111,7 @@ export function SessionMessages({
     const run = async () => {
       do {
         state.again = false;
-        const page = await loadPage({ sessionId });
+        const page = await loadPage({ sessionId, ...(viewHead ? { headId: viewHead } : {}) });
         stickToEnd.current = atEnd();
         setMessages((current) => mergeNewest(current, page));
       } while (state.again);
@@ -111,25 +124,75 @@ export function SessionMessages({
         state.running = null;
       });
     return state.running;
-  }, [atEnd, loadPage, sessionId]);
+  }, [atEnd, loadPage, sessionId, viewHead]);
 
+  // A branch switch or a sent message moves the head: an opened message's view gives way to the head's.
+  const router = useRouter();
+  const leaveAnchor = useCallback(async () => {
+    router.replace(`/sessions/${encodeURIComponent(sessionId)}`, { scroll: false });
+  }, [router, sessionId]);
+
+  const newerDoneRef = useRef(newerDone);
+  newerDoneRef.current = newerDone;
   useLiveEvents(
     (event) => {
+      // Until the pages after an opened message are read, the newest part is not on screen to refresh.
+      if (!newerDoneRef.current) return;
       if (event.type === 'message_appended' && event.data.sessionId === sessionId) void reload();
       else if (event.type === 'resync') void reload();
     },
     { since: renderedAt },
   );
 
-  // Opening: the newest message in view, again after the router's own scroll on a client navigation.
+  const loadNewer = useCallback(async () => {
+    const newestShown = messagesRef.current[messagesRef.current.length - 1];
+    if (newerInFlight.current || !anchor || !newestShown) return;
+    newerInFlight.current = true;
+    setLoadingNewer(true);
+    try {
+      const page = await loadPage({ sessionId, after: newestShown.id, headId: anchor.headId });
+      setMessages((current) => (current[current.length - 1]?.id === newestShown.id ? [...current, ...page] : current));
+      const last = page[page.length - 1];
+      if (!last || last.id === anchor.headId) {
+        setNewerDone(true);
+        // Whatever was appended while the older part was on screen comes in now.
+        if (anchor.current) void reload();
+      }
+    } catch (error) {
+      toast.error(`Could not load newer messages: ${(error as Error).message}`);
+    } finally {
+      newerInFlight.current = false;
+      setLoadingNewer(false);
+    }
+  }, [anchor, loadPage, reload, sessionId]);
+
+  // Opening: the newest message in view (or the opened one, centred), again after the router's own
+  // scroll on a client navigation.
+  const anchorId = anchor?.messageId;
   useEffect(() => {
     const frame = requestAnimationFrame(() => {
       const element = scroller();
-      element.scrollTop = element.scrollHeight;
+      const opened = anchorId ? listRef.current?.querySelector<HTMLElement>(`[data-message-id="${CSS.escape(anchorId)}"]`) : null;
+      if (opened) opened.scrollIntoView({ block: 'center' });
+      else element.scrollTop = element.scrollHeight;
       setReady(true);
     });
     return () => cancelAnimationFrame(frame);
-  }, [scroller]);
+  }, [scroller, anchorId]);
+
+  // Newer pages of an opened message's branch load before the bottom is reached.
+  useEffect(() => {
+    const sentinel = bottomRef.current;
+    if (!sentinel || newerDone || !ready) return;
+    const element = scroller();
+    const root = element === document.scrollingElement ? null : element;
+    const observer = new IntersectionObserver((entries) => entries.some((entry) => entry.isIntersecting) && void loadNewer(), {
+      root,
+      rootMargin: '0px 0px 800px 0px',
+    });
+    observer.observe(sentinel);
+    return () => observer.disconnect();
+  }, [newerDone, loadNewer, scroller, messages, ready]);
 
   // Older pages load before the top is reached; checked again after each page, in case it is still in view.
   useEffect(() => {
@@ -146,8 +209,16 @@ export function SessionMessages({
   }, [hasOlder, loadOlder, scroller, messages, ready]);
 
   return (
-    <ReloadMessagesContext.Provider value={reload}>
+    <ReloadMessagesContext.Provider value={anchor ? leaveAnchor : reload}>
       <div ref={listRef} className="[overflow-anchor:none]">
+        {anchor && !anchor.current ? (
+          <p role="status" className="mb-3 rounded-md bg-blue-50 px-3 py-2 text-sm text-blue-900 dark:bg-blue-950/40 dark:text-blue-200">
+            You are viewing another branch of this conversation; new messages continue the current one.{' '}
+            <Link href={`/sessions/${encodeURIComponent(sessionId)}`} className="font-medium underline underline-offset-2">
+              Go to the current branch
+            </Link>
+          </p>
+        ) : null}
         <div ref={topRef} aria-hidden className="h-px" />
         {hasOlder ? (
           <p role="status" className="py-2 text-center text-xs text-neutral-500">
@@ -163,6 +234,12 @@ export function SessionMessages({
             <div key={message.id}>{message.node}</div>
           ))}
         </div>
+        {!newerDone ? (
+          <p role="status" className="py-2 text-center text-xs text-neutral-500">
+            {loadingNewer ? 'Loading newer messages…' : 'Scroll down for newer messages'}
+          </p>
+        ) : null}
+        <div ref={bottomRef} aria-hidden className="h-px" />
       </div>
     </ReloadMessagesContext.Provider>
   );

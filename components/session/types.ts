@@ -12,5 +12,12 @@ export interface RenderedMessage {
   node: ReactNode;
 }
 
-/** Renders a page of the current branch on the server: the newest one, or the one before a message. */
-export type LoadMessagePage = (input: { sessionId: string; before?: string }) => Promise<RenderedMessage[]>;
+/** Renders a page of the current branch (or `headId`'s) on the server: the newest one, the one before or after a message. */
+export type LoadMessagePage = (input: { sessionId: string; before?: string; after?: string; headId?: string }) => Promise<RenderedMessage[]>;
+
+/** The session opened at a message (a search hit): the branch it is on and whether that is the current one. */
+export interface MessageAnchor {
+  messageId: string;
+  headId: string;
+  current: boolean;
+}

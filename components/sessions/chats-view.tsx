@@ -4,6 +4,7 @@ import * as Tabs from '@radix-ui/react-tabs';
 import { useQueryClient } from '@tanstack/react-query';
 import { Archive, ArchiveRestore, MailOpen, Search, Trash2 } from 'lucide-react';
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { MessageHits } from '@/components/search/message-hits';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { useTRPC } from '@/trpc/client';
@@ -105,7 +106,7 @@ export function ChatsView({ initialScope, initialQuery, origin, focusSearch }: P
             ref={search}
             type="search"
             aria-label="Search sessions"
-            placeholder="Search titles and previews"
+            placeholder="Search titles and messages"
             value={text}
             onChange={(event) => setText(event.target.value)}
             maxLength={500}
@@ -113,7 +114,8 @@ export function ChatsView({ initialScope, initialQuery, origin, focusSearch }: P
           />
         </label>
       </div>
-      <Tabs.Root value={scope} onValueChange={(value) => setScope(value as SessionScope)} className="mt-4 flex min-h-0 flex-1 flex-col">
+      <div className="mt-4 flex min-h-0 flex-1 flex-col gap-4 lg:flex-row">
+      <Tabs.Root value={scope} onValueChange={(value) => setScope(value as SessionScope)} className="order-2 flex min-h-0 flex-1 flex-col lg:order-1">
         <div className="flex flex-wrap items-center justify-between gap-2 border-b border-neutral-200 dark:border-neutral-800">
           <Tabs.List aria-label="Scope" className="flex gap-1">
             {SCOPES.map((value) => (
@@ -158,6 +160,10 @@ export function ChatsView({ initialScope, initialQuery, origin, focusSearch }: P
           </Tabs.Content>
         ))}
       </Tabs.Root>
+      <div className="order-1 lg:order-2 lg:flex lg:min-h-0">
+        <MessageHits text={q} scope={scope} />
+      </div>
+      </div>
       <ConfirmDialog
         open={confirmDelete}
         onOpenChange={setConfirmDelete}

@@ -4,6 +4,7 @@ import { Keyboard, PanelLeft } from 'lucide-react';
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import { SignOutButton } from '@/components/auth/sign-out-button';
+import { SearchPalette } from '@/components/search/search-palette';
 import { cn } from '@/components/ui/cn';
 import { ThemeToggle } from './theme-toggle';
 import { UserMenu } from './user-menu';
@@ -48,6 +49,7 @@ export function AppHeader({ email, admin, onOpenSidebar, onShowShortcuts }: Prop
         ) : null}
       </nav>
       <div className="ml-auto flex items-center gap-1 md:ml-2">
+        <SearchPalette buttonClassName={ICON_BUTTON} />
         <button type="button" aria-label="Keyboard shortcuts" onClick={onShowShortcuts} className={cn(ICON_BUTTON, 'hidden md:inline-flex')}>
           <Keyboard size={16} aria-hidden />
         </button>

@@ -6,6 +6,7 @@ import { X } from 'lucide-react';
 export const SHORTCUTS: readonly [keys: string, what: string][] = [
   ['n', 'New chat'],
   ['/', 'Search sessions'],
+  ['Ctrl+K or ⌘K', 'Search every message'],
   ['j or ↓', 'Next session in the list'],
   ['k or ↑', 'Previous session in the list'],
   ['Enter', 'Open the focused session'],

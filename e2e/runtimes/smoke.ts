@@ -186,6 +186,27 @@ export function runtimeSmoke(runtime: Exclude<Runtime, 'node'>, offset: number):
       }
     });
 
+    test(`full-text search runs on ${runtime === 'bun' ? 'bun:sqlite' : 'node:sqlite'}: a Japanese word, a two-character Chinese word`, async () => {
+      const api = await signedInApi(url);
+      try {
+        const id = `search-${runtime}`;
+        expect((await mutate(api, 'session.create', { id, title: 'CJK' })).status).toBe(200);
+        const ja = await mutate<{ id: string }>(api, 'message.append', { sessionId: id, message: { role: 'user', content: '日本語のエラーメッセージを直す' } });
+        const zh = await mutate<{ id: string }>(api, 'message.append', { sessionId: id, message: { role: 'assistant', content: '已经修好了数据库备份' } });
+        type Page = { hits: Array<{ sessionId: string; messageId: string; snippet: Array<{ text: string; match: boolean }> }> };
+        const found = await query<Page>(api, 'session.search', { q: 'エラー' });
+        expect(found.status).toBe(200);
+        expect(found.data.hits.map((hit) => [hit.sessionId, hit.messageId])).toEqual([[id, ja.data.id]]);
+        expect(found.data.hits[0]!.snippet.filter((segment) => segment.match).map((segment) => segment.text)).toEqual(['エラー']);
+        const two = await query<Page>(api, 'session.search', { q: '备份' });
+        expect(two.data.hits.map((hit) => hit.messageId)).toEqual([zh.data.id]);
+        const me = await query<{ id: string }>(api, 'user.me');
+        expect(existsSync(join(dataDir, 'users', me.data.id, 'search.sqlite'))).toBe(true);
+      } finally {
+        await api.dispose();
+      }
+    });
+
     test('SIGTERM flushes the registry, releases the data-directory lock and exits 0', async () => {
       const api = await signedInApi(url);
       const me = await query<{ id: string }>(api, 'user.me');

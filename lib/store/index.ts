@@ -11,6 +11,7 @@ export type { UpdateSessionInput } from './operations/update-session.js';
 export type { BeginTurnResult, FinalizeTurnInput, FinalizeTurnResult } from './operations/commit-turn.js';
 export type { CommitPage } from './session/commit-page.js';
 export type { NodePage } from './operations/read-branch.js';
+export type { BranchAround } from './operations/branch-window.js';
 export type { SessionAt, TurnRef } from './operations/session-at.js';
 export type { TimelinePage, TimelineTurn, TurnNodeSummary } from './operations/timeline-turns.js';
 export type { ConversationDag, DagNode } from './operations/conversation-dag.js';

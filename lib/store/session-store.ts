@@ -19,14 +19,14 @@ import type { BranchInfo, BranchMessage, ListFilter, ListOptions, ListPage, Mess
 import { createSession, type CreateSessionInput } from './operations/create-session.js';
 import { appendMessage, type AppendMessageInput } from './operations/append-message.js';
 import { appendRecordNode } from './session/append-node.js';
-import { countSessions, getSession, listSessions } from './operations/list-sessions.js';
+import { countSessions, getRow, getSession, listSessions } from './operations/list-sessions.js';
 import { setArchived, updateSession, type UpdateSessionInput } from './operations/update-session.js';
 import { deleteSession } from './operations/delete-session.js';
 import { getBranch, getNodes, listBranches, listNodes, type NodePage } from './operations/read-branch.js';
 import { retry, setHead } from './operations/move-head.js';
 import { beginTurn, finalizeTurn, type BeginTurnResult, type FinalizeTurnInput, type FinalizeTurnResult } from './operations/commit-turn.js';
 import { listCommits, type CommitPage } from './session/commit-page.js';
-import { getBranchWindow, getTipOf, type BranchWindowOptions } from './operations/branch-window.js';
+import { getBranchAround, getBranchWindow, getTipOf, type BranchAround, type BranchWindowOptions } from './operations/branch-window.js';
 import { sessionAt, type SessionAt } from './operations/session-at.js';
 import { listTurns, type TimelinePage } from './operations/timeline-turns.js';
 import { conversationDag, type ConversationDag } from './operations/conversation-dag.js';
@@ -154,6 +154,10 @@ export class SessionStore {
   async getSession(id: string): Promise<SessionDetail> {
     return getSession(this.ctx, id);
   }
+  /** The listed row from memory (no file read), or null for an id not in this store. */
+  getRow(id: string): SessionRow | null {
+    return getRow(this.ctx, id);
+  }
   hasSession(id: string): boolean {
     return this.ctx.registry.has(id);
   }
@@ -205,6 +209,10 @@ export class SessionStore {
   /** A page of a branch: the newest `limit` messages up to its head, or before a message. */
   async getBranchWindow(sessionId: string, options: BranchWindowOptions): Promise<BranchMessage[]> {
     return getBranchWindow(this.ctx, sessionId, options);
+  }
+  /** A page of the branch around a message (a search hit), on the branch it is on; the head stays. */
+  async getBranchAround(sessionId: string, messageId: string, limit: number): Promise<BranchAround> {
+    return getBranchAround(this.ctx, sessionId, messageId, limit);
   }
   /** The newest branch tip through a message: where a switch to that message's branch lands. */
   async tipOf(sessionId: string, nodeId: string): Promise<{ headId: string }> {

@@ -15,6 +15,7 @@ import { settleForwardedHeaders } from '@/server/auth/proxy';
 import { answerRateLimitedSignIns } from '@/server/auth/sign-in-status';
 import { startServer } from '@/server/startup';
 import { MAX_BODY_BYTES } from './body-limit';
+import { serveMcpNode } from '@/server/mcp/http';
 import { serveEvents } from './node-events';
 import { NON_PAGE_CSP, STATIC_SECURITY_HEADERS } from './security-headers';
 
@@ -67,6 +68,15 @@ const server = http.createServer((req, res) => {
     // Thousands of open streams: each event is one socket write, without Next's stream layers.
     serveEvents(req, res, requestHeaders(req.headers), API_HEADERS).catch((error: unknown) => {
       console.error('[events]', error);
+      if (!res.headersSent) res.writeHead(500).end();
+      else res.end();
+    });
+    return;
+  }
+  if (url === '/mcp' || url.startsWith('/mcp?')) {
+    for (const [name, value] of Object.entries(API_HEADERS)) res.setHeader(name, value);
+    serveMcpNode(req, res, requestHeaders(req.headers)).catch((error: unknown) => {
+      console.error('[mcp]', error);
       if (!res.headersSent) res.writeHead(500).end();
       else res.end();
     });

@@ -44,6 +44,39 @@ describe('branch windows and branch tips', () => {
     expect(await store.getBranchWindow('s', { before: 'u0', limit: 5 })).toEqual([]);
   });
 
+  it('pages forward with after, up to the branch head', async () => {
+    const store = await fresh();
+    await linear(store, 's', 5); // u0 a0 … u4 a4
+    expect((await store.getBranchWindow('s', { after: 'a1', limit: 3 })).map((m) => m.id)).toEqual(['u2', 'a2', 'u3']);
+    expect((await store.getBranchWindow('s', { after: 'u3', limit: 10 })).map((m) => m.id)).toEqual(['a3', 'u4', 'a4']);
+    expect(await store.getBranchWindow('s', { after: 'a4', limit: 10 })).toEqual([]);
+    await expect(store.getBranchWindow('s', { after: 'a1', before: 'a2' })).rejects.toBeInstanceOf(InvalidInputError);
+  });
+
+  it('opens around a message: on the current branch when it is on it, else on its newest branch, head unmoved', async () => {
+    const store = await fresh();
+    await linear(store, 's', 30); // 60 conversation messages
+    const around = await store.getBranchAround('s', 'u10', 10);
+    expect(around).toMatchObject({ headId: 'a29', current: true });
+    // half the window before it (u10 included), half after
+    expect(around.messages.map((m) => m.id)).toEqual(['u8', 'a8', 'u9', 'a9', 'u10', 'a10', 'u11', 'a11', 'u12', 'a12']);
+    // near the head there is less to show after it
+    expect((await store.getBranchAround('s', 'u29', 6)).messages.map((m) => m.id)).toEqual(['a26', 'u27', 'a27', 'u28', 'a28', 'u29', 'a29'].slice(1));
+
+    // a fork: a reply retried at u1 leaves the first reply's branch behind
+    await store.createSession({ id: 'f' });
+    await store.appendMessage('f', { id: 'u1', role: 'user', content: 'q' });
+    await store.appendMessage('f', { id: 'a1', role: 'assistant', content: 'first answer' });
+    await store.appendMessage('f', { id: 'u2', role: 'user', content: 'follow-up on the first' });
+    await store.appendMessage('f', { id: 'b1', role: 'assistant', content: 'second answer', parentId: 'u1' });
+    await store.setHead('f', 'b1');
+    const other = await store.getBranchAround('f', 'a1', 10);
+    expect(other).toMatchObject({ headId: 'u2', current: false });
+    expect(other.messages.map((m) => m.id)).toEqual(['u1', 'a1', 'u2']);
+    expect((await store.getSession('f')).headId).toBe('b1');
+    await expect(store.getBranchAround('f', 'nope', 10)).rejects.toBeInstanceOf(NotFoundError);
+  });
+
   it('reads another branch by its head and reports the forks', async () => {
     const store = await fresh();
     await store.createSession({ id: 'f' });

@@ -2,7 +2,7 @@ import { InvalidInputError } from '../errors.js';
 import { encodeCursor } from '../registry/registry.js';
 import { type StoreContext } from '../session/store-context.js';
 import { toRow } from '../registry/row.js';
-import type { ListFilter, ListOptions, ListPage, SessionDetail } from '../types.js';
+import type { ListFilter, ListOptions, ListPage, SessionDetail, SessionRow } from '../types.js';
 import { withSession } from '../session/session-access.js';
 
 const DEFAULT_LIMIT = 50;
@@ -18,6 +18,12 @@ export function listSessions(ctx: StoreContext, options: ListOptions = {}): List
   const { entries, more } = ctx.registry.page(options, limit, options.cursor);
   const last = entries[entries.length - 1];
   return { rows: entries.map((entry) => toRow(ctx, entry)), nextCursor: more && last ? encodeCursor(last) : null };
+}
+
+/** One row from memory, or null when the session is not in this store. */
+export function getRow(ctx: StoreContext, sessionId: string): SessionRow | null {
+  const entry = ctx.registry.get(sessionId);
+  return entry ? toRow(ctx, entry) : null;
 }
 
 export function countSessions(ctx: StoreContext, filter: ListFilter = {}): number {

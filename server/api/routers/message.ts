@@ -48,20 +48,34 @@ export const messageRouter = createTRPCRouter({
   /**
    * Root → head (default the session head): user and assistant messages with siblings and toolCalls.
    * With `limit` only the newest that many; with `before` (a message id) the branch leading to that
-   * message, without it. A page whose oldest message has a parentId has older ones: ask again
-   * with that message's id as `before`.
+   * message, without it; with `after` the oldest `limit` that follow it on the branch to headId.
+   * A page whose oldest message has a parentId has older ones: ask again with its id as `before`.
    */
   branch: sessionProcedure
     .input(
       z
-        .object({ sessionId: sessionIdInput, headId: nodeIdInput.nullish(), limit: z.number().int().min(1).max(500).optional(), before: nodeIdInput.nullish() })
+        .object({
+          sessionId: sessionIdInput,
+          headId: nodeIdInput.nullish(),
+          limit: z.number().int().min(1).max(500).optional(),
+          before: nodeIdInput.nullish(),
+          after: nodeIdInput.nullish(),
+        })
         .strict(),
     )
     .query(({ ctx, input }) =>
-      input.limit === undefined && !input.before
+      input.limit === undefined && !input.before && !input.after
         ? ctx.store.getBranch(ctx.sessionId, input.headId)
-        : ctx.store.getBranchWindow(ctx.sessionId, { headId: input.headId, limit: input.limit, before: input.before }),
+        : ctx.store.getBranchWindow(ctx.sessionId, { headId: input.headId, limit: input.limit, before: input.before, after: input.after }),
     ),
+
+  /**
+   * `limit` messages around one (a search hit), half of them after it, on the branch it is on:
+   * `{headId, current, messages}`. The head does not move; page on with `before` / `after` and that headId.
+   */
+  around: sessionProcedure
+    .input(z.object({ sessionId: sessionIdInput, messageId: nodeIdInput, limit: z.number().int().min(1).max(500).optional() }).strict())
+    .query(({ ctx, input }) => ctx.store.getBranchAround(ctx.sessionId, input.messageId, input.limit ?? 50)),
 
   /** Every message by seq, paged: `{messages, nextCursor}` (limit 1–200, default 200). */
   nodes: sessionProcedure

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { runBulk, SESSION_STATUSES, type SessionStore } from '@/lib/store/index';
+import { MAX_QUERY_CHARS, SEARCH_LIMIT_MAX } from '@/lib/search/index';
 import { getChatDispatcher } from '@/server/chat/runtime';
+import { getUserSearch } from '@/server/runtime';
 import { createTRPCRouter, sessionProcedure, storeProcedure } from '../trpc';
 import { cursorInput, labelInput, limitInput, pathInput, projectIdInput, sessionIdInput } from '../schemas';
 
@@ -69,6 +71,39 @@ export const sessionRouter = createTRPCRouter({
         .optional(),
     )
     .query(({ ctx, input: { direction: _direction, ...input } = {} }) => ctx.store.listSessions(input)),
+
+  /**
+   * Full text of the caller's own sessions (DESIGN §10): titles and every message, tool calls
+   * included. Newest first, a session's hits side by side; the snippet marks the matched text as
+   * data (`{text, match}` segments), never as HTML. `status` says whether the index is catching up.
+   */
+  search: storeProcedure
+    .input(
+      z
+        .object({
+          q: z
+            .string()
+            .trim()
+            .min(1, 'must not be empty')
+            .refine((value) => [...value].length <= MAX_QUERY_CHARS, `must be at most ${MAX_QUERY_CHARS} characters`),
+          scope: z.enum(['active', 'archived', 'all']).optional(),
+          limit: z.number().int().min(1).max(SEARCH_LIMIT_MAX).optional(),
+          cursor: cursorInput.nullish(),
+          direction: z.enum(['forward', 'backward']).optional(),
+        })
+        .strict(),
+    )
+    .query(async ({ ctx, input: { direction: _direction, q, ...options } }) => (await getUserSearch(ctx.user.id)).search(q, options)),
+
+  /** The caller's index: ready, or catching up (a rebuild under way, sessions done of total). */
+  searchStatus: storeProcedure.query(async ({ ctx }) => (await getUserSearch(ctx.user.id)).status),
+
+  /** Empties the caller's index and rebuilds it from the sessions in the background; poll searchStatus. */
+  reindex: storeProcedure.mutation(async ({ ctx }) => {
+    const index = await getUserSearch(ctx.user.id);
+    index.rebuild().catch((error: unknown) => console.error('[search] rebuild failed:', error));
+    return index.status;
+  }),
 
   /** The row plus headId, projectId, turnCount and workdirs. */
   get: sessionProcedure.input(z.object({ id: sessionIdInput }).strict()).query(({ ctx }) => ctx.store.getSession(ctx.sessionId)),

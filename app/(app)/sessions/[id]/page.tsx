@@ -19,30 +19,53 @@ async function orNotFound<T>(work: Promise<T>): Promise<T> {
   }
 }
 
-/** `/sessions/<id>`: the current branch, newest page first, rendered on the server. */
-export default async function SessionPage({ params }: { params: Promise<{ id: string }> }) {
+/** `?m=<messageId>` (a search hit): the page around it on its branch, or null when it is not a message here. */
+async function aroundMessage(api: Awaited<ReturnType<typeof getServerCaller>>, sessionId: string, messageId: string | undefined) {
+  if (!messageId) return null;
+  try {
+    return await api.message.around({ sessionId, messageId, limit: MESSAGE_PAGE_SIZE });
+  } catch (error) {
+    if (error instanceof TRPCError && (error.code === 'NOT_FOUND' || error.code === 'BAD_REQUEST')) return null;
+    throw error;
+  }
+}
+
+/**
+ * `/sessions/<id>`: the current branch, newest page first, rendered on the server. With `?m=` the
+ * page around that message instead, on the branch it is on (the head does not move), scrolled to it.
+ */
+export default async function SessionPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requireUser();
   const { id } = await params;
+  const { m } = await searchParams;
+  const messageId = typeof m === 'string' && m ? m : undefined;
   // Read before the data: whatever happens after it reaches the page through the event stream.
   const renderedAt = getEventHub().currentId(user.id);
   const api = await getServerCaller();
-  const [session, page, chat] = await Promise.all([
+  const [session, around, chat] = await Promise.all([
     orNotFound(api.session.get({ id })),
-    orNotFound(api.message.branch({ sessionId: id, limit: MESSAGE_PAGE_SIZE })),
+    orNotFound(aroundMessage(api, id, messageId)),
     orNotFound(api.chat.state({ sessionId: id })),
   ]);
+  const page = around ? around.messages : await orNotFound(api.message.branch({ sessionId: id, limit: MESSAGE_PAGE_SIZE }));
+  const anchor = around && messageId ? { messageId, headId: around.headId, current: around.current } : undefined;
   // The header and the composer read these from the client cache: fill it with what was just read
   // (the events after `renderedAt` are replayed to them, so nothing needs fetching again on mount).
   getQueryClient().setQueryData(trpc.session.get.queryKey({ id }), session);
   getQueryClient().setQueryData(trpc.chat.state.queryKey({ sessionId: id }), chat);
-  const messages = await renderMessages(id, user.id, page);
+  const messages = await renderMessages(id, user.id, page, anchor?.messageId);
 
   return (
     <HydrateClient>
       <div className="mx-auto max-w-3xl px-4 py-6">
         <SessionHeader sessionId={id} />
         <MarkRead sessionId={id} unread={session.unread} />
-        <SessionMessages sessionId={id} initial={messages} loadPage={loadMessagePage} renderedAt={renderedAt} />
+        {messageId && !anchor ? (
+          <p role="status" className="mb-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:bg-amber-950/40 dark:text-amber-200">
+            That message is not in this session any more; showing the current branch.
+          </p>
+        ) : null}
+        <SessionMessages key={anchor?.messageId ?? 'head'} sessionId={id} initial={messages} loadPage={loadMessagePage} renderedAt={renderedAt} anchor={anchor} />
         <SessionComposer sessionId={id} since={renderedAt} />
       </div>
     </HydrateClient>

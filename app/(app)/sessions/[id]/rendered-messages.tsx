@@ -14,7 +14,7 @@ import { renderMarkdown } from '@/server/render/markdown';
 /** Messages per page of the session view: the first paint and each older page. */
 export const MESSAGE_PAGE_SIZE = 50;
 
-async function renderOne(sessionId: string, viewerId: string, message: BranchMessage): Promise<RenderedMessage> {
+async function renderOne(sessionId: string, viewerId: string, message: BranchMessage, currentId: string | undefined): Promise<RenderedMessage> {
   const body = await renderMarkdown(message.content, viewerId);
   const attachments = attachmentsOf(message.metadata, message.content);
   const fork = message.siblings.length > 1;
@@ -28,6 +28,7 @@ async function renderOne(sessionId: string, viewerId: string, message: BranchMes
   const node = (
     <MessageArticle
       message={message}
+      current={message.id === currentId}
       footer={
         <>
           {message.toolCalls.length > 0 ? (
@@ -55,8 +56,8 @@ async function renderOne(sessionId: string, viewerId: string, message: BranchMes
 
 /**
  * A page of the branch, each message's Markdown and code rendered on the server (in its render
- * workers) for `viewerId`, the signed-in reader, whose render cache it uses.
+ * workers) for `viewerId`, the signed-in reader, whose render cache it uses; `currentId` is marked.
  */
-export function renderMessages(sessionId: string, viewerId: string, messages: BranchMessage[]): Promise<RenderedMessage[]> {
-  return Promise.all(messages.map((message) => renderOne(sessionId, viewerId, message)));
+export function renderMessages(sessionId: string, viewerId: string, messages: BranchMessage[], currentId?: string): Promise<RenderedMessage[]> {
+  return Promise.all(messages.map((message) => renderOne(sessionId, viewerId, message, currentId)));
 }

@@ -1,0 +1,534 @@
+/**
+ * One user's full-text index (DESIGN §10): SQLite FTS5 with the trigram tokenizer in
+ * `users/<userId>/search.sqlite`. It is derived from the session repositories and never the truth:
+ * a missing, unreadable or other-version file (also one deleted or broken while the server runs)
+ * is replaced by an empty one and filled again from the sessions in the background, while
+ * searches answer from what is there and say they are catching up.
+ *
+ * Writes are queued and applied in one transaction a little later (or before the next search), so
+ * appending a message never waits for the index.
+ */
+import { rmSync, statSync } from 'node:fs';
+import type { Message, SessionRow, StoreEvents } from '../store/index.js';
+import { nodeDocument, sessionDocument, type DocumentKind, type SearchDocument } from './documents.js';
+import { SearchInputError } from './errors.js';
+import { holdsShortTerms, parseQuery } from './query.js';
+import { snippetOf, type SnippetSegment } from './snippet.js';
+import { openSqlite, type SqlDatabase, type SqliteDriver } from './sqlite.js';
+
+/** Bumped when the tables change: a file of another version is rebuilt. */
+export const SCHEMA_VERSION = 1;
+export const SEARCH_LIMIT_DEFAULT = 20;
+export const SEARCH_LIMIT_MAX = 100;
+const FLUSH_MS = 50;
+/** a queue this long is written at once instead of waiting for the timer */
+const FLUSH_AT = 2_000;
+/** sessions read between two rebuild transactions */
+const REBUILD_BATCH = 25;
+/** FTS5's own default; a rebuild turns merging off and back on */
+const DEFAULT_AUTOMERGE = 4;
+/** pages of segments merged per slice after a rebuild */
+const MERGE_PAGES = 500;
+
+/** What the index is built from and checks hits against: the user's own session store. */
+export interface SearchSource {
+  /** every session id, oldest updated first (so that newer sessions get the higher row ids) */
+  sessionIds(): string[];
+  /** the session's row now, or null once it is deleted */
+  row(sessionId: string): SessionRow | null;
+  /** every node of the session, by seq */
+  nodes(sessionId: string): Promise<Message[]>;
+}
+
+export type IndexState = 'ready' | 'catching_up';
+
+export interface IndexStatus {
+  state: IndexState;
+  /** sessions read so far by the rebuild under way, and how many it has to read */
+  done: number;
+  total: number;
+}
+
+export interface SearchHit {
+  sessionId: string;
+  /** the conversation message to open at; null for a title hit */
+  messageId: string | null;
+  kind: DocumentKind;
+  title: string;
+  preview: string | null;
+  channel: string | null;
+  snippet: SnippetSegment[];
+  archived: boolean;
+  updatedAt: number;
+}
+
+export interface SearchPage {
+  hits: SearchHit[];
+  nextCursor: string | null;
+  status: IndexStatus;
+}
+
+export interface SearchOptions {
+  scope?: 'active' | 'archived' | 'all';
+  limit?: number;
+  cursor?: string | null;
+}
+
+export interface SearchIndexOptions {
+  path: string;
+  source: SearchSource;
+  driver?: SqliteDriver;
+  /** where a failed background write or rebuild is reported (default console.error) */
+  onError?: (error: unknown) => void;
+}
+
+type Operation = { type: 'node'; sessionId: string; message: Message } | { type: 'session'; sessionId: string } | { type: 'delete'; sessionId: string };
+
+const SCHEMA = `
+  CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+  CREATE TABLE docs (
+    id INTEGER PRIMARY KEY,
+    session_id TEXT NOT NULL,
+    node_id TEXT NOT NULL,
+    anchor_id TEXT,
+    kind TEXT NOT NULL,
+    text TEXT NOT NULL,
+    UNIQUE (session_id, node_id)
+  );
+  CREATE VIRTUAL TABLE fts USING fts5(text, content='docs', content_rowid='id', tokenize='trigram');
+  CREATE TRIGGER docs_ad AFTER DELETE ON docs BEGIN INSERT INTO fts(fts, rowid, text) VALUES ('delete', old.id, old.text); END;
+  INSERT INTO meta (key, value) VALUES ('complete', '0');
+  PRAGMA user_version = ${SCHEMA_VERSION};
+`;
+
+function encodeCursor(id: number): string {
+  return Buffer.from(JSON.stringify(['fts', id])).toString('base64url');
+}
+
+function decodeCursor(cursor: string): number {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (Array.isArray(value) && value.length === 2 && value[0] === 'fts' && Number.isSafeInteger(value[1]) && value[1] > 0) return value[1];
+  } catch {
+    // fall through
+  }
+  throw new SearchInputError('invalid cursor');
+}
+
+/** LIKE pattern of a substring, with LIKE's own wildcards taken literally. */
+function likePattern(term: string): string {
+  return `%${term.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+}
+
+interface DocRow {
+  id: number;
+  session_id: string;
+  anchor_id: string | null;
+  kind: DocumentKind;
+  text: string;
+}
+
+export class SearchIndex {
+  readonly path: string;
+  private readonly source: SearchSource;
+  private readonly driver: SqliteDriver | undefined;
+  private readonly onError: (error: unknown) => void;
+  private db: SqlDatabase | null = null;
+  /** the file the open handle is on: another inode (or none) means it was deleted or replaced */
+  private inode = 0;
+  private queue: Operation[] = [];
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private generation = 0;
+  private rebuilding: Promise<void> | null = null;
+  /** an empty file being opened in place of a removed one (recreate) */
+  private pendingOpen: Promise<void> | null = null;
+  private unfinishedRebuild = false;
+  private progress = { done: 0, total: 0 };
+  private closed = false;
+  private readonly detach: Array<() => void> = [];
+
+  private constructor(options: SearchIndexOptions) {
+    this.path = options.path;
+    this.source = options.source;
+    this.driver = options.driver;
+    this.onError = options.onError ?? ((error) => console.error('[search]', error));
+  }
+
+  /** Opens the file, or starts rebuilding it in the background when it is not a usable index. */
+  static async open(options: SearchIndexOptions): Promise<SearchIndex> {
+    const index = new SearchIndex(options);
+    await index.openFile();
+    return index;
+  }
+
+  get status(): IndexStatus {
+    return { state: this.rebuilding ? 'catching_up' : 'ready', ...this.progress };
+  }
+
+  /** Resolves when no rebuild is under way (tests, the CLI, shutdown). */
+  async caughtUp(): Promise<void> {
+    while (this.rebuilding) await this.rebuilding;
+  }
+
+  /** Store events → queued writes: the listener only pushes, so an append never waits for SQLite. */
+  attach(events: StoreEvents): void {
+    this.detach.push(
+      events.on('event', (event) => {
+        if (event.type === 'message_appended') this.enqueue({ type: 'node', sessionId: event.data.sessionId, message: event.data.message });
+        else if (event.type === 'session_created') this.enqueue({ type: 'session', sessionId: event.data.id });
+        else if (event.type === 'session_updated') {
+          if ('title' in event.data) this.enqueue({ type: 'session', sessionId: event.data.id });
+        } else if (event.type === 'session_deleted') this.enqueue({ type: 'delete', sessionId: event.data.id });
+      }),
+    );
+  }
+
+  /** Writes everything queued now, in one transaction. */
+  flush(): void {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = null;
+    }
+    if (this.queue.length === 0 || this.closed) return;
+    if (!this.db) {
+      // Being recreated: the rebuild that follows reads all of it from the sessions.
+      this.queue = [];
+      return;
+    }
+    if (!this.fileIsOurs()) {
+      // Deleted or replaced under us: what is queued is in the session repos, and the rebuild reads it.
+      this.queue = [];
+      this.restart();
+      return;
+    }
+    const batch = this.queue;
+    this.queue = [];
+    try {
+      this.write(batch);
+    } catch (error) {
+      this.failed(error);
+    }
+  }
+
+  /** Up to `limit` hits, newest first, a session's hits side by side, paged by `cursor`. */
+  search(q: string, options: SearchOptions = {}): SearchPage {
+    const limit = options.limit ?? SEARCH_LIMIT_DEFAULT;
+    if (!Number.isInteger(limit) || limit < 1 || limit > SEARCH_LIMIT_MAX) throw new SearchInputError(`limit must be an integer from 1 to ${SEARCH_LIMIT_MAX}`);
+    const scope = options.scope ?? 'all';
+    if (!['active', 'archived', 'all'].includes(scope)) throw new SearchInputError('scope must be active, archived or all');
+    const parsed = parseQuery(q);
+    let before = options.cursor ? decodeCursor(options.cursor) : Number.MAX_SAFE_INTEGER;
+    this.flush();
+    if (this.db && !this.fileIsOurs()) this.restart();
+    if (!this.db) return { hits: [], nextCursor: null, status: this.status };
+    const hits: SearchHit[] = [];
+    let nextCursor: string | null = null;
+    try {
+      const db = this.database();
+      // Read in chunks: hits of deleted sessions or of another scope are skipped, not counted.
+      const chunk = Math.max(limit * 2, 64);
+      scan: for (;;) {
+        const rows = (
+          parsed.match
+            ? db
+                .prepare(
+                  `SELECT d.id, d.session_id, d.anchor_id, d.kind, d.text FROM docs d
+                   WHERE d.id IN (SELECT rowid FROM fts WHERE fts MATCH ? AND rowid < ? ORDER BY rowid DESC LIMIT ?)
+                   ORDER BY d.id DESC`,
+                )
+                .all(parsed.match, before, chunk)
+            : db.prepare(`SELECT id, session_id, anchor_id, kind, text FROM docs WHERE id < ? AND text LIKE ? ESCAPE '\\' ORDER BY id DESC LIMIT ?`).all(before, likePattern(parsed.short[0]!), chunk)
+        ) as unknown as DocRow[];
+        for (const doc of rows) {
+          before = doc.id;
+          const row = this.source.row(doc.session_id);
+          if (!row) continue;
+          if (scope === 'active' && row.archived) continue;
+          if (scope === 'archived' && !row.archived) continue;
+          if (!holdsShortTerms(doc.text, parsed.short)) continue;
+          hits.push({
+            sessionId: doc.session_id,
+            messageId: doc.anchor_id,
+            kind: doc.kind,
+            title: row.title,
+            preview: row.preview,
+            channel: row.channel,
+            snippet: snippetOf(doc.text, parsed.terms),
+            archived: row.archived,
+            updatedAt: row.updatedAt,
+          });
+          if (hits.length === limit) {
+            nextCursor = encodeCursor(doc.id);
+            break scan;
+          }
+        }
+        if (rows.length < chunk) break;
+      }
+    } catch (error) {
+      if (error instanceof SearchInputError) throw error;
+      this.failed(error);
+      return { hits: [], nextCursor: null, status: this.status };
+    }
+    return { hits: groupBySession(hits), nextCursor, status: this.status };
+  }
+
+  /** Empties the index and fills it again from the sessions; `onProgress` after each batch. */
+  async rebuild(onProgress?: (status: IndexStatus) => void): Promise<void> {
+    this.recreate();
+    await this.startRebuild(onProgress);
+  }
+
+  /** Writes what is queued; the file is marked whole unless a rebuild is unfinished. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.stop();
+    await this.rebuilding?.catch(() => undefined);
+    this.finish();
+  }
+
+  /** close() for signal handlers: nothing awaited; an unfinished rebuild starts again next time. */
+  closeSync(): void {
+    if (this.closed) return;
+    this.stop();
+    this.finish();
+  }
+
+  // ---------------------------------------------------------------------------------------------
+
+  private stop(): void {
+    for (const detach of this.detach.splice(0)) detach();
+    this.flush();
+    this.closed = true;
+    this.generation++;
+  }
+
+  private finish(): void {
+    const db = this.db;
+    this.db = null;
+    if (!db) return;
+    try {
+      if (!this.unfinishedRebuild) db.prepare("UPDATE meta SET value = '1' WHERE key = 'complete'").run();
+    } finally {
+      db.close();
+    }
+  }
+
+  private enqueue(operation: Operation): void {
+    if (this.closed) return;
+    this.queue.push(operation);
+    if (this.queue.length >= FLUSH_AT) this.flush();
+    else if (!this.timer) {
+      this.timer = setTimeout(() => this.flush(), FLUSH_MS);
+      this.timer.unref?.();
+    }
+  }
+
+  private database(): SqlDatabase {
+    if (!this.db) throw new Error('the search index is closed');
+    return this.db;
+  }
+
+  private fileIsOurs(): boolean {
+    const stat = statSync(this.path, { throwIfNoEntry: false });
+    return stat !== undefined && stat.ino === this.inode;
+  }
+
+  private async openFile(): Promise<void> {
+    const existed = statSync(this.path, { throwIfNoEntry: false }) !== undefined;
+    let complete = false;
+    if (existed) {
+      try {
+        this.db = await openSqlite(this.path, this.driver);
+        complete = this.validate(this.db);
+      } catch {
+        complete = false;
+      }
+    }
+    if (!complete) {
+      this.recreate();
+      await this.pendingOpen;
+      void this.startRebuild();
+    } else {
+      this.configure(this.db!);
+      // In use: a process killed before close() leaves it unmarked, and the next open rebuilds it,
+      // since writes still queued when it died are in the sessions but not in the file.
+      this.db!.prepare("UPDATE meta SET value = '0' WHERE key = 'complete'").run();
+      this.inode = statSync(this.path).ino;
+    }
+  }
+
+  /** A usable index of this version, closed cleanly after a finished rebuild; anything else is rebuilt. */
+  private validate(db: SqlDatabase): boolean {
+    const version = db.prepare('PRAGMA user_version').get()?.['user_version'];
+    if (Number(version) !== SCHEMA_VERSION) return false;
+    const complete = db.prepare("SELECT value FROM meta WHERE key = 'complete'").get()?.['value'];
+    // Touches the FTS tables, so a file broken there fails here rather than on the first search.
+    db.prepare('SELECT rowid FROM fts WHERE fts MATCH ? LIMIT 1').get('"abc"');
+    db.prepare('SELECT id FROM docs ORDER BY id DESC LIMIT 1').get();
+    return complete === '1';
+  }
+
+  private configure(db: SqlDatabase): void {
+    // Derived data: losing the last writes in a power cut only costs a rebuild (see validate).
+    db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;');
+  }
+
+  private removeFiles(): void {
+    for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(this.path + suffix, { force: true });
+  }
+
+  /** Closes and removes the file; an empty index of this version replaces it (pendingOpen). */
+  private recreate(): void {
+    this.generation++;
+    const db = this.db;
+    this.db = null;
+    try {
+      db?.close();
+    } catch {
+      // a broken file may refuse even to close; it is removed next
+    }
+    this.removeFiles();
+    this.pendingOpen = openSqlite(this.path, this.driver).then((fresh) => {
+      this.configure(fresh);
+      fresh.exec(SCHEMA);
+      this.inode = statSync(this.path).ino;
+      this.db = fresh;
+      this.pendingOpen = null;
+    });
+  }
+
+  /** The file is gone or broken: start again from the sessions. */
+  private restart(): void {
+    if (this.closed || this.pendingOpen) return;
+    this.recreate();
+    void this.startRebuild();
+  }
+
+  private failed(error: unknown): void {
+    this.onError(error);
+    this.restart();
+  }
+
+  private startRebuild(onProgress?: (status: IndexStatus) => void): Promise<void> {
+    const generation = ++this.generation;
+    this.unfinishedRebuild = true;
+    const run = (async () => {
+      await this.pendingOpen;
+      if (generation !== this.generation || this.closed) return;
+      const ids = this.source.sessionIds();
+      this.progress = { done: 0, total: ids.length };
+      this.setAutomerge(this.database(), 0);
+      onProgress?.(this.status);
+      for (let at = 0; at < ids.length; at += REBUILD_BATCH) {
+        const slice = ids.slice(at, at + REBUILD_BATCH);
+        const read = await Promise.all(slice.map((id) => this.source.nodes(id).catch(() => null)));
+        if (generation !== this.generation || this.closed) return;
+        const db = this.database();
+        // Checked here, in the same tick as the write: a session deleted while it was read stays out.
+        this.inTransaction(db, () => {
+          slice.forEach((id, i) => {
+            const row = this.source.row(id);
+            const nodes = read[i];
+            if (!row || !nodes) return;
+            const own = sessionDocument(row);
+            if (own) this.insert(db, own);
+            for (const message of nodes) this.insert(db, nodeDocument(id, message));
+          });
+        });
+        this.progress = { done: Math.min(ids.length, at + slice.length), total: ids.length };
+        onProgress?.(this.status);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      if (generation !== this.generation || this.closed) return;
+      this.setAutomerge(this.database(), DEFAULT_AUTOMERGE);
+      await this.mergeSegments(generation);
+      if (generation !== this.generation || this.closed) return;
+      this.unfinishedRebuild = false;
+    })();
+    const tracked = run
+      .catch((error: unknown) => {
+        if (generation === this.generation && !this.closed) this.onError(error);
+      })
+      .finally(() => {
+        if (this.rebuilding === tracked) this.rebuilding = null;
+      });
+    this.rebuilding = tracked;
+    return run;
+  }
+
+  /**
+   * `work` in one transaction; the documents it added go into the FTS index in one statement at
+   * the end. Several times faster than a trigger per row: the trigram index of a batch is built
+   * once, and a rebuild of a million documents is a few such statements per second, not one
+   * statement that would hold the event loop for the whole of it.
+   */
+  private inTransaction(db: SqlDatabase, work: () => void): void {
+    db.transaction(() => {
+      const before = Number(db.prepare('SELECT coalesce(max(id), 0) AS last FROM docs').get()!['last']);
+      work();
+      db.prepare('INSERT INTO fts (rowid, text) SELECT id, text FROM docs WHERE id > ?').run(before);
+    });
+  }
+
+  /** While rebuilding: no merging after each batch; afterwards merged a slice at a time. */
+  private setAutomerge(db: SqlDatabase, level: number): void {
+    // FTS5 reads these settings from literals only (a bound value is "SQL logic error").
+    db.exec(`INSERT INTO fts (fts, rank) VALUES ('automerge', ${Math.trunc(level)})`);
+  }
+
+  /** The segments a rebuild left, merged in slices between which the event loop runs. */
+  private async mergeSegments(generation: number): Promise<void> {
+    for (;;) {
+      if (generation !== this.generation || this.closed || !this.db) return;
+      const db = this.db;
+      const before = Number(db.prepare('SELECT total_changes() AS n').get()!['n']);
+      db.exec(`INSERT INTO fts (fts, rank) VALUES ('merge', ${MERGE_PAGES})`);
+      // FTS5: 'merge' changes nothing once there is nothing left to merge.
+      if (Number(db.prepare('SELECT total_changes() AS n').get()!['n']) - before <= 1) return;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
+  private insert(db: SqlDatabase, doc: SearchDocument): void {
+    db.prepare('INSERT INTO docs (session_id, node_id, anchor_id, kind, text) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING').run(
+      doc.sessionId,
+      doc.nodeId,
+      doc.anchorId,
+      doc.kind,
+      doc.text,
+    );
+  }
+
+  private write(batch: Operation[]): void {
+    const db = this.database();
+    // A session's document is written once a batch, from its row as it is now.
+    const sessions = new Set<string>();
+    this.inTransaction(db, () => {
+      for (const operation of batch) {
+        if (operation.type === 'node') this.insert(db, nodeDocument(operation.sessionId, operation.message));
+        else if (operation.type === 'session') sessions.add(operation.sessionId);
+        else {
+          sessions.delete(operation.sessionId);
+          db.prepare('DELETE FROM docs WHERE session_id = ?').run(operation.sessionId);
+        }
+      }
+      for (const sessionId of sessions) {
+        db.prepare("DELETE FROM docs WHERE session_id = ? AND node_id = ''").run(sessionId);
+        const row = this.source.row(sessionId);
+        const own = row && sessionDocument(row);
+        if (own) this.insert(db, own);
+      }
+    });
+  }
+}
+
+/** A session's hits next to each other, sessions in the order of their newest hit. */
+function groupBySession(hits: SearchHit[]): SearchHit[] {
+  const order = new Map<string, SearchHit[]>();
+  for (const hit of hits) {
+    const group = order.get(hit.sessionId);
+    if (group) group.push(hit);
+    else order.set(hit.sessionId, [hit]);
+  }
+  return [...order.values()].flat();
+}

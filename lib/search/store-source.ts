@@ -1,0 +1,23 @@
+import type { SessionStore } from '../store/index.js';
+import type { SearchSource } from './search-index.js';
+
+const PAGE = 200;
+
+/** A user's session store as what their index is built from and checks its hits against. */
+export function storeSource(store: Pick<SessionStore, 'listSessions' | 'getRow' | 'getNodes'>): SearchSource {
+  return {
+    sessionIds() {
+      const ids: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const page = store.listSessions({ scope: 'all', limit: PAGE, cursor });
+        for (const row of page.rows) ids.push(row.id);
+        cursor = page.nextCursor;
+      } while (cursor);
+      // The list is newest first; the rebuild writes the oldest first, so row ids follow recency.
+      return ids.reverse();
+    },
+    row: (sessionId) => store.getRow(sessionId),
+    nodes: (sessionId) => store.getNodes(sessionId),
+  };
+}

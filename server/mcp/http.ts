@@ -1,0 +1,57 @@
+/**
+ * `/mcp`: the MCP server over Streamable HTTP, stateless (a server and transport per request),
+ * with the same bearer tokens as the API. Only `Authorization: Bearer` counts: a browser's cookie
+ * never reaches these tools, so no other site can make a signed-in browser call them.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { authenticateRequest } from '@/server/auth/request-auth';
+import { getAuthStore } from '@/server/runtime';
+import { createMcpServer } from './tools';
+
+type McpAuth = { ok: true; userId: string } | { ok: false; status: 401; message: string };
+
+export async function authenticateMcp(headers: Headers): Promise<McpAuth> {
+  if (!headers.get('authorization')) return { ok: false, status: 401, message: 'send Authorization: Bearer <API token>' };
+  const outcome = await authenticateRequest(headers, getAuthStore());
+  if (outcome.kind !== 'ok') return { ok: false, status: 401, message: outcome.kind === 'invalid' ? outcome.message : 'send Authorization: Bearer <API token>' };
+  return { ok: true, userId: outcome.auth.user.id };
+}
+
+function refusalBody(message: string): string {
+  return JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message }, id: null });
+}
+
+const REFUSAL_HEADERS = { 'content-type': 'application/json', 'www-authenticate': 'Bearer realm="entity-memory"' };
+
+/** For the node server (server/http/serve.ts). */
+export async function serveMcpNode(req: IncomingMessage, res: ServerResponse, headers: Headers): Promise<void> {
+  const auth = await authenticateMcp(headers);
+  if (!auth.ok) {
+    res.writeHead(auth.status, REFUSAL_HEADERS).end(refusalBody(auth.message));
+    return;
+  }
+  const server = createMcpServer(auth.userId);
+  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  res.on('close', () => {
+    void transport.close();
+    void server.close();
+  });
+  await server.connect(transport);
+  await transport.handleRequest(req, res);
+}
+
+/** For Next's route handler (app/mcp/route.ts, `next dev`). */
+export async function handleMcpRequest(request: Request): Promise<Response> {
+  const auth = await authenticateMcp(request.headers);
+  if (!auth.ok) return new Response(refusalBody(auth.message), { status: auth.status, headers: REFUSAL_HEADERS });
+  const server = createMcpServer(auth.userId);
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  await server.connect(transport);
+  try {
+    return await transport.handleRequest(request);
+  } finally {
+    void server.close();
+  }
+}
