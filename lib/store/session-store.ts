@@ -14,7 +14,7 @@ import { ProjectStore } from './projects/index.js';
 import { FileRecovery } from './recovery/file-recovery.js';
 import { nowSeconds } from './time.js';
 import type { TitleModel } from './titles/title-model.js';
-import type { BranchInfo, BranchMessage, ListFilter, ListOptions, ListPage, Message, SessionDetail, SessionRow, StoredNode } from './types.js';
+import type { Redactor, BranchInfo, BranchMessage, ListFilter, ListOptions, ListPage, Message, SessionDetail, SessionRow, StoredNode } from './types.js';
 import { createSession, type CreateSessionInput } from './operations/create-session.js';
 import { appendMessage, type AppendMessageInput } from './operations/append-message.js';
 import { appendRecordNode } from './session/append-node.js';
@@ -64,6 +64,8 @@ export interface SessionStoreOptions {
   compactIntervalMs?: number;
   /** seconds; injectable so tests can age sessions */
   now?: () => number;
+  /** secrets out of every message on the way in (lib/redact's redactMessage); default none */
+  redactor?: Redactor | null;
 }
 
 function cacheCapFromEnv(): number {
@@ -119,6 +121,7 @@ export class SessionStore {
       allowedRoots,
       turns: new Map(),
       now: options.now ?? nowSeconds,
+      redactor: options.redactor ?? null,
       background: new Set(),
     };
     try {
@@ -131,6 +134,14 @@ export class SessionStore {
 
   get stateDir(): string {
     return this.ctx.stateDir;
+  }
+
+  /** The user's redaction setting: applies from the next message on. */
+  setRedactor(redactor: Redactor | null): void {
+    this.ctx.redactor = redactor;
+  }
+  get redacting(): boolean {
+    return this.ctx.redactor !== null;
   }
 
   // Sessions
