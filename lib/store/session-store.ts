@@ -44,6 +44,7 @@ import { unregisterProject } from './operations/unregister-project.js';
 import { sessionCommits } from './operations/session-commits.js';
 import type { AttachmentUpload, ResolvedAttachment, SavedAttachment } from './repo/attachments.js';
 import { writeContextFile } from './operations/context-file.js';
+import { importSession, type ImportSessionInput, type ImportSessionResult } from './operations/import-session.js';
 
 export interface SessionStoreOptions {
   /** an OpenProgram state directory (sessions/, projects/) */
@@ -168,6 +169,10 @@ export class SessionStore {
   }
   async deleteSession(id: string): Promise<{ id: string }> {
     return deleteSession(this.ctx, id);
+  }
+  /** A conversation recorded elsewhere: nodes with their own ids and times, one commit per turn. */
+  async importSession(input: ImportSessionInput): Promise<ImportSessionResult> {
+    return importSession(this.ctx, input);
   }
   async regenerateTitle(id: string): Promise<SessionRow> {
     return regenerateTitle(this.ctx, id);
