@@ -32,6 +32,10 @@ describe('importSession', () => {
     const log = execFileSync('git', ['-C', join(dir, 'sessions', 'cc-x'), 'log', '--format=%at %s'], { encoding: 'utf8' }).trim().split('\n');
     expect(log).toEqual([`${T0 + 65} turn: second question`, `${T0 + 6} turn: first question`, `${T0} session init`]);
     expect(readdirSync(join(dir, 'sessions')).filter((name) => name.startsWith('.import-'))).toEqual([]);
+    // git itself reads the written pack and finds every object sound
+    execFileSync('git', ['-C', join(dir, 'sessions', 'cc-x'), 'fsck', '--strict'], { stdio: 'pipe' });
+    const tree = execFileSync('git', ['-C', join(dir, 'sessions', 'cc-x'), 'ls-tree', '-r', '--name-only', 'HEAD'], { encoding: 'utf8' }).trim().split('\n');
+    expect(tree).toEqual(['history/000000-u-u1.json', 'history/000001-a-a1.json', 'history/000002-t-t1.json', 'history/000003-u-u2.json', 'history/000004-a-a2.json', 'meta.json', 'workdir/.gitkeep']);
   });
 
   it('the same import twice adds nothing; a grown one adds only its new turns', async () => {

@@ -3,13 +3,16 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { InvalidInputError } from '../errors.js';
 import { assertNodeId, assertSessionId, DEFAULT_PROJECT_ID } from '../ids.js';
-import { DIR_MODE } from '../../fs/atomic-write.js';
 import { nodeRoleOf, toMessage } from '../dag/message-shape.js';
 import { previewOf } from '../registry/preview.js';
 import { entryFromMeta } from '../registry/entry.js';
 import { changedRowFields, toRow } from '../registry/row.js';
-import { nodeFileName, readMeta, writeMeta, writeNodeFile } from '../repo/session-files.js';
-import { commitTurnFiles, initSessionRepo, loadCommitState, type CommitState } from '../repo/session-git.js';
+import { HISTORY_DIR, META_FILE, nodeFileName, readMeta, writeMeta, writeNodeFile } from '../repo/session-files.js';
+import { commitTurnFiles, initSessionRepo, SESSION_AUTHOR, type CommitState } from '../repo/session-git.js';
+import { serializeCommit, serializeTree, serializeTreeEntry } from '../repo/git-objects.js';
+import { PackBuilder } from '../repo/pack-writer.js';
+import { atomicWriteFileSync, DIR_MODE, FILE_MODE } from '../../fs/atomic-write.js';
+import { writeFile } from 'node:fs/promises';
 import { defaultRepoDir } from '../session/locations.js';
 import { withSession } from '../session/session-access.js';
 import { ensureCommitState } from '../session/commit-state.js';
@@ -142,18 +145,11 @@ async function writeTurn(ctx: StoreContext, writer: TurnWriter, turn: ImportNode
     names.push(name);
   }
   if (nodes.length === 0) return { nodes, redacted };
-  const last = nodes.reduce((latest, node) => (node.created_at > latest ? node.created_at : latest), 0);
   const meta = writer.meta;
-  const lastConversation = [...nodes].reverse().find(isConversation);
-  if (lastConversation) meta.head_id = lastConversation.id;
-  if (isLast && finalHead && (writer.known(finalHead) || nodes.some((node) => node.id === finalHead))) meta.head_id = finalHead;
-  meta.updated_at = Math.max(typeof meta.updated_at === 'number' ? meta.updated_at : 0, last);
-  const lastUser = [...nodes].reverse().find((node) => node.role === 'user');
-  if (lastUser) meta.preview = previewOf(lastUser.output);
-  meta.turn_count = (typeof meta.turn_count === 'number' ? meta.turn_count : 0) + 1;
-  if (redacted > 0) meta['redacted'] = (typeof meta['redacted'] === 'number' ? meta['redacted'] : 0) + redacted;
+  const head = isLast && finalHead && (writer.known(finalHead) || nodes.some((node) => node.id === finalHead)) ? finalHead : null;
+  applyTurnToMeta(meta, nodes, redacted, head);
   writeMeta(writer.dir, meta);
-  await commitTurnFiles(writer.dir, writer.state, names, commitMessageOf(nodes), last);
+  await commitTurnFiles(writer.dir, writer.state, names, commitMessageOf(nodes), lastTimeOf(nodes));
   return { nodes, redacted };
 }
 
@@ -173,6 +169,89 @@ export async function importSession(ctx: StoreContext, input: ImportSessionInput
   return ctx.locks.run(input.id, () => createImported(ctx, input));
 }
 
+const NEW_SEQ_WIDTH = 6;
+const PARALLEL_WRITES = 32;
+
+/**
+ * Every turn of a new session at once: node files on disk, and the objects of one commit per
+ * turn (history tree extended, meta.json as it stood after that turn) in one pack, then the ref.
+ * The same trees commitTurnFiles would make, so later turns extend them as usual.
+ */
+async function buildHistory(
+  ctx: StoreContext,
+  dir: string,
+  meta: SessionMeta,
+  turns: ImportNode[][],
+  finalHead: string | null | undefined,
+  initCommit: string,
+): Promise<{ nodesAdded: number; redacted: number }> {
+  const pack = new PackBuilder();
+  const files: { name: string; bytes: Buffer }[] = [];
+  const written = new Set<string>();
+  const workdirTree = pack.add('tree', serializeTree([{ mode: '100644', name: '.gitkeep', oid: pack.add('blob', Buffer.alloc(0)) }]));
+  const historyChunks: Buffer[] = [];
+  let head = initCommit;
+  let nextSeq = 0;
+  let nodesAdded = 0;
+  let redacted = 0;
+  for (const [index, turn] of turns.entries()) {
+    const nodes: StoredNode[] = [];
+    let turnRedacted = 0;
+    for (const item of turn) {
+      for (const edge of [item.parentId, item.role === 'tool' ? item.calledBy : null]) {
+        if (edge && !written.has(edge)) throw new InvalidInputError(`node ${item.id} points at ${edge}, which is not written`);
+      }
+      const built = storedNode(ctx, item, nextSeq++);
+      turnRedacted += built.redacted;
+      const name = nodeFileName(built.node, NEW_SEQ_WIDTH);
+      const bytes = Buffer.from(JSON.stringify(built.node));
+      files.push({ name, bytes });
+      historyChunks.push(serializeTreeEntry({ mode: '100644', name, oid: pack.add('blob', bytes) }));
+      nodes.push(built.node);
+      written.add(built.node.id);
+    }
+    nodesAdded += nodes.length;
+    redacted += turnRedacted;
+    applyTurnToMeta(meta, nodes, turnRedacted, index === turns.length - 1 && finalHead && written.has(finalHead) ? finalHead : null);
+    const rootTree = pack.add(
+      'tree',
+      serializeTree([
+        { mode: '040000', name: HISTORY_DIR, oid: pack.add('tree', Buffer.concat(historyChunks)) },
+        { mode: '100644', name: META_FILE, oid: pack.add('blob', Buffer.from(JSON.stringify(meta))) },
+        { mode: '040000', name: 'workdir', oid: workdirTree },
+      ]),
+    );
+    const message = commitMessageOf(nodes);
+    head = pack.add('commit', serializeCommit({ tree: rootTree, parents: [head], author: { ...SESSION_AUTHOR, timestamp: lastTimeOf(nodes) }, message }));
+  }
+  // The staging directory is this import's alone: node files are written many at a time.
+  const history = join(dir, HISTORY_DIR);
+  mkdirSync(history, { recursive: true, mode: DIR_MODE });
+  for (let at = 0; at < files.length; at += PARALLEL_WRITES) {
+    await Promise.all(files.slice(at, at + PARALLEL_WRITES).map((file) => writeFile(join(history, file.name), file.bytes, { flag: 'wx', mode: FILE_MODE })));
+  }
+  await pack.write(join(dir, '.git'));
+  atomicWriteFileSync(join(dir, '.git', 'refs', 'heads', 'main'), `${head}\n`, { durable: true });
+  writeMeta(dir, meta);
+  return { nodesAdded, redacted };
+}
+
+function lastTimeOf(nodes: StoredNode[]): number {
+  return nodes.reduce((latest, node) => (node.created_at > latest ? node.created_at : latest), 0);
+}
+
+/** meta.json after a turn: head, recency, preview, turn count, secrets taken out. */
+function applyTurnToMeta(meta: SessionMeta, nodes: StoredNode[], redacted: number, finalHead: string | null): void {
+  const lastConversation = [...nodes].reverse().find(isConversation);
+  if (lastConversation) meta.head_id = lastConversation.id;
+  if (finalHead) meta.head_id = finalHead;
+  meta.updated_at = Math.max(typeof meta.updated_at === 'number' ? meta.updated_at : 0, lastTimeOf(nodes));
+  const lastUser = [...nodes].reverse().find((node) => node.role === 'user');
+  if (lastUser) meta.preview = previewOf(lastUser.output);
+  meta.turn_count = (typeof meta.turn_count === 'number' ? meta.turn_count : 0) + 1;
+  if (redacted > 0) meta['redacted'] = (typeof meta['redacted'] === 'number' ? meta['redacted'] : 0) + redacted;
+}
+
 async function createImported(ctx: StoreContext, input: ImportSessionInput): Promise<ImportSessionResult> {
   const turns = input.turns.filter((turn) => turn.length > 0);
   const dir = defaultRepoDir(ctx, input.id);
@@ -187,7 +266,7 @@ async function createImported(ctx: StoreContext, input: ImportSessionInput): Pro
   const firstTime = input.createdAt ?? turns[0]![0]!.createdAt;
   try {
     mkdirSync(staging, { recursive: true, mode: DIR_MODE });
-    await initSessionRepo(staging, firstTime);
+    const initCommit = await initSessionRepo(staging, firstTime);
     const meta: SessionMeta = {
       ...(input.meta ?? {}),
       id: input.id,
@@ -217,16 +296,8 @@ async function createImported(ctx: StoreContext, input: ImportSessionInput): Pro
       branches: {},
       redacted: 0,
     };
-    const written = new Set<string>();
-    const writer: TurnWriter = { dir: staging, state: await loadCommitState(staging), meta, seqWidth: 6, nextSeq: 0, known: (id) => written.has(id) };
-    let nodesAdded = 0;
-    let redacted = 0;
-    for (const [index, turn] of turns.entries()) {
-      const result = await writeTurn(ctx, writer, turn, input.headId, index === turns.length - 1);
-      for (const node of result.nodes) written.add(node.id);
-      nodesAdded += result.nodes.length;
-      redacted += result.redacted;
-    }
+    const built = await buildHistory(ctx, staging, meta, turns, input.headId, initCommit);
+    const { nodesAdded, redacted } = built;
     ctx.writer.journal(input.id);
     renameSync(staging, dir);
     const entry = entryFromMeta(meta, input.id, typeof meta.preview === 'string' ? meta.preview : null);
