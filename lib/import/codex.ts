@@ -202,7 +202,7 @@ export async function parseCodex(lines: AsyncIterable<NumberedLine>, info: { fil
       reasoning.push(...summary.filter(Boolean));
     } else if (TOOL_CALLS.has(kind)) {
       // The model's step that made the calls: an assistant node without text (Codex writes none).
-      const step = caller ?? assistantNode(entry, '', `${lineId(entry.line)}-step`);
+      const step: ImportNode = caller ?? assistantNode(entry, '', `${lineId(entry.line)}-step`);
       caller = step;
       const callId = typeof entry.payload['call_id'] === 'string' ? entry.payload['call_id'] : lineId(entry.line);
       const input = kind === 'function_call' ? decoded(entry.payload['arguments']) : (entry.payload['input'] ?? entry.payload['action'] ?? null);
