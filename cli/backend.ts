@@ -1,4 +1,5 @@
 import type { ListScope, SessionRow } from '../lib/store/index.js';
+import type { ImportInput, ImportProgress, ImportReport } from '../lib/import/index.js';
 
 /** Who the CLI acts as, and what it can do: the same answers over HTTP or on the data directory. */
 export interface UserSummary {
@@ -18,6 +19,8 @@ export interface CliBackend {
   setArchived(sessionId: string, archived: boolean): Promise<SessionRow>;
   rename(sessionId: string, title: string): Promise<SessionRow>;
   deleteSession(sessionId: string): Promise<void>;
+  /** DESIGN §10: the files into the acting user's sessions, with progress; one report. */
+  importFiles(inputs: ImportInput[], onProgress?: (progress: ImportProgress) => void): Promise<ImportReport>;
   close(): Promise<void>;
 }
 

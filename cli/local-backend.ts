@@ -5,6 +5,7 @@ import { acquireDataDirLock } from '../lib/process/data-dir-lock.js';
 import { SessionStore, StoreError, type ListScope, type SessionRow } from '../lib/store/index.js';
 import { CliError, type CliBackend, type UserSummary } from './backend.js';
 import { redactMessage } from '../lib/redact/index.js';
+import { importInputs, type ImportInput, type ImportProgress, type ImportReport } from '../lib/import/index.js';
 
 const KIND_BY_CODE: Record<string, CliError['kind']> = {
   NOT_FOUND: 'not_found',
@@ -115,6 +116,10 @@ export class LocalBackend implements CliBackend {
 
   rename(sessionId: string, title: string): Promise<SessionRow> {
     return translated(async () => (await this.sessions()).updateSession(sessionId, { title }));
+  }
+
+  importFiles(inputs: ImportInput[], onProgress?: (progress: ImportProgress) => void): Promise<ImportReport> {
+    return translated(async () => importInputs(await this.sessions(), inputs, { onProgress }));
   }
 
   deleteSession(sessionId: string): Promise<void> {

@@ -5,6 +5,7 @@ import type { ListScope, SessionRow } from '../lib/store/index.js';
 import { CliError, type CliBackend } from './backend.js';
 import { HttpBackend, readCliToken } from './http-backend.js';
 import { LocalBackend } from './local-backend.js';
+import { runImport } from './import-command.js';
 
 const USAGE = `Entity Memory command line
 
@@ -20,6 +21,8 @@ usage: entity-memory [--data DIR] [--user EMAIL] [--json] <command>
   sessions unarchive <id>                       (also: unarchive <id>)
   sessions rename <id> <title>
   sessions delete <id>
+  import <path>… [--watch]                      import Claude Code / Codex transcripts, ChatGPT exports
+                                                (files, folders, zips); --watch keeps importing as they grow
 
 With a server running on the data directory the CLI talks to it over HTTP (with the token in
 DATA/auth/cli-token); otherwise it opens the data directory itself. --user names the user to act
@@ -106,6 +109,7 @@ function parse(argv: string[]) {
       scope: { type: 'string' },
       limit: { type: 'string' },
       q: { type: 'string', short: 'q' },
+      watch: { type: 'boolean' },
     },
   });
 }
@@ -116,6 +120,8 @@ type Command = (backend: CliBackend, args: string[], values: Values, output: Out
 /** `archive <id>` is `sessions archive <id>`. */
 function normalise(positionals: string[]): string[] {
   const [first, ...rest] = positionals;
+  // `import <path>…`: the paths are the arguments (a path could be named like an action)
+  if (first === 'import') return ['import', 'files', ...rest];
   if (first === 'archive' || first === 'unarchive' || first === 'rename' || first === 'delete') return ['sessions', first, ...rest];
   return positionals;
 }
@@ -126,6 +132,16 @@ function one(args: string[], what: string): string {
 }
 
 const COMMANDS: Record<string, Command> = {
+  'import files': async (backend, args, values, output) => {
+    const controller = new AbortController();
+    const stop = (): void => controller.abort();
+    if (values.watch) process.once('SIGINT', stop).once('SIGTERM', stop);
+    try {
+      await runImport(backend, args, { json: values.json === true, watch: values.watch === true, progressBar: process.stderr.isTTY === true, signal: controller.signal }, output);
+    } finally {
+      process.off('SIGINT', stop).off('SIGTERM', stop);
+    }
+  },
   'users add': async (backend, args, values, output) => {
     const email = one(args, 'email');
     if (!values.password) throw usageError('users add needs --password');

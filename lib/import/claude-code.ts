@@ -42,7 +42,7 @@ function shapeError(record: Record<string, unknown>): string | null {
   if (parent !== undefined && parent !== null && typeof parent !== 'string') return 'parentUuid must be a string or null';
   if (type === 'user' || type === 'assistant') {
     const message = record['message'];
-    if (!isRecord(message)) return `a ${type} line needs a message object`;
+    if (!isRecord(message)) return `${type === 'assistant' ? 'an' : 'a'} ${type} line needs a message object`;
     const content = message['content'];
     if (type === 'user' && typeof content !== 'string' && !Array.isArray(content)) return 'a user message needs string or array content';
     if (type === 'assistant' && !Array.isArray(content) && typeof content !== 'string') return 'an assistant message needs array content';

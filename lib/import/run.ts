@@ -18,6 +18,8 @@ export interface ImportTarget {
 /** One file to import: a name for reports (a relative path) and its bytes. */
 export interface ImportInput {
   name: string;
+  /** where it is on disk, when it is a file (watch mode compares its size and time) */
+  path?: string;
   size: number | null;
   open(): AsyncIterable<Uint8Array>;
 }
@@ -70,7 +72,7 @@ export async function inputsFromPaths(paths: string[]): Promise<ImportInput[]> {
 }
 
 function fileInput(path: string, name: string, size: number): ImportInput {
-  return { name, size, open: () => createReadStream(path, { highWaterMark: 256 * 1024 }) };
+  return { name, path, size, open: () => createReadStream(path, { highWaterMark: 256 * 1024 }) };
 }
 
 /** The first lines of a stream, and the rest of it, so a format can be told before parsing. */
