@@ -1,4 +1,6 @@
 import { importFile } from '@/lib/import/index';
+
+export type { ImportReport, SkippedLine } from '@/lib/import/index';
 import { domainErrorStatus } from './domain-error-status';
 import { authenticateRoute, jsonError } from './route-auth';
 
