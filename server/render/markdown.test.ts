@@ -10,6 +10,15 @@ async function html(text: string): Promise<string> {
 }
 
 describe('server-side Markdown', () => {
+  it('gives each use of a cached text its own tree (one RSC payload must never share objects between messages)', async () => {
+    const first = await renderMarkdown('Done. **twice**');
+    const second = await renderMarkdown('Done. **twice**');
+    expect(second).not.toBe(first);
+    expect((second.props as { children: unknown }).children).not.toBe((first.props as { children: unknown }).children);
+    expect(renderToStaticMarkup(second)).toBe(renderToStaticMarkup(first));
+    expect(renderToStaticMarkup(first)).toContain('<strong>twice</strong>');
+  });
+
   it('renders HTML written in a message as text, never as elements', async () => {
     const out = await html('<script>alert(1)</script>\n\n<img src=x onerror=alert(1)>\n\nand <b onclick="x()">bold</b>');
     // Every real tag starts with "<" (text has &lt;): no script or image tag, no handler attribute.

@@ -3,7 +3,7 @@ import { MarkdownAsync, defaultUrlTransform } from 'react-markdown';
 import rehypeSanitize from 'rehype-sanitize';
 import remarkGfm from 'remark-gfm';
 import { LRUCache } from 'lru-cache';
-import type { ReactElement } from 'react';
+import { createElement, isValidElement, type ReactElement } from 'react';
 import { rehypeShiki } from './rehype-shiki';
 import { isSameOriginPath, rehypeRawAsText, rehypeTightenElements, SANITIZE_SCHEMA } from './rehype-tighten';
 
@@ -38,7 +38,7 @@ function render(text: string): Promise<ReactElement> {
  * text, sanitised with the tightened schema, images and links checked, and code highlighted.
  * Nothing in a message can add script, an event handler or a javascript: URL.
  */
-export function renderMarkdown(text: string): Promise<ReactElement> {
+export async function renderMarkdown(text: string): Promise<ReactElement> {
   let element = rendered.get(text);
   if (!element) {
     element = render(text);
@@ -46,5 +46,25 @@ export function renderMarkdown(text: string): Promise<ReactElement> {
     // A failure is not kept: the next request renders again.
     element.catch(() => rendered.delete(text));
   }
-  return element;
+  return freshCopy(await element) as ReactElement;
+}
+
+/**
+ * A copy of a cached tree made of new objects. The RSC encoder writes an object it has already
+ * written as a reference to its first place; two messages of the same text (two empty tool steps,
+ * two "Done.") would share one tree, and such a reference into another message's tree fails to
+ * resolve ("Invalid reference.") and takes the whole page down.
+ */
+function freshCopy(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(freshCopy);
+  if (isValidElement(value)) {
+    const props: Record<string, unknown> = {};
+    for (const [name, prop] of Object.entries(value.props as Record<string, unknown>)) props[name] = freshCopy(prop);
+    if (value.key !== null) props['key'] = value.key;
+    return createElement(value.type, props);
+  }
+  if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    return Object.fromEntries(Object.entries(value).map(([name, inner]) => [name, freshCopy(inner)]));
+  }
+  return value;
 }
