@@ -57,6 +57,15 @@ describe('importSession', () => {
     expect(branch[2]!.siblings).toEqual(['u2', 'u2b']);
   });
 
+  it('an import that adds nothing leaves the head where the person moved it', async () => {
+    const { store } = await open();
+    const turns = [...conversation(), [user('u2b', 'edited question', 'a1', T0 + 30), reply('a2b', 'other answer', 'u2b', T0 + 31)]];
+    await store.importSession({ id: 'cc-x', source: 'claude-code', turns, headId: 'a2' });
+    await store.setHead('cc-x', 'a2b');
+    expect((await store.importSession({ id: 'cc-x', source: 'claude-code', turns, headId: 'a2' })).outcome).toBe('unchanged');
+    expect((await store.getSession('cc-x')).headId).toBe('a2b');
+  });
+
   it('leaves a session recorded by the proxy alone', async () => {
     const { store } = await open();
     await store.createSession({ id: 'cc-x', source: 'proxy:claude-code' });

@@ -313,8 +313,8 @@ async function createImported(ctx: StoreContext, input: ImportSessionInput): Pro
 
 async function extendSession(ctx: StoreContext, session: OpenSession, input: ImportSessionInput): Promise<ImportSessionResult> {
   const turns = input.turns.map((turn) => turn.filter((node) => !session.graph.get(node.id))).filter((turn) => turn.length > 0);
-  const headChanges = input.headId && session.graph.get(input.headId) && session.meta.head_id !== input.headId;
-  if (turns.length === 0 && !headChanges) return { outcome: 'unchanged', nodesAdded: 0, turnsAdded: 0, redacted: 0 };
+  // Nothing new: the head stays where the person may have moved it since.
+  if (turns.length === 0) return { outcome: 'unchanged', nodesAdded: 0, turnsAdded: 0, redacted: 0 };
   const state = await ensureCommitState(session);
   const meta: SessionMeta = { ...session.meta };
   const writer: TurnWriter = {
@@ -341,10 +341,6 @@ async function extendSession(ctx: StoreContext, session: OpenSession, input: Imp
       redacted += result.redacted;
       if (session.headDepth !== null) session.headDepth++;
       if (state.head) ctx.events.emit('turn_committed', { sessionId: session.id, turn: meta.turn_count ?? 0, sha: state.head });
-    }
-    if (turns.length === 0 && headChanges) {
-      meta.head_id = input.headId!;
-      writeMeta(session.dir, meta);
     }
   } finally {
     // What was written stays consistent with memory even when a later turn failed.
