@@ -5,6 +5,7 @@ import { EventHub } from '@/server/events/hub';
 import { RepackQueue, SessionStore, type TitleModel } from '@/lib/store/index';
 import { ModelService } from '@/server/chat/models';
 import { failInterruptedTurns } from '@/server/chat/turn-journal';
+import { redactMessage } from '@/lib/redact/index';
 
 /**
  * Process-wide singletons, kept on globalThis: Next may load this module once for route handlers
@@ -92,7 +93,7 @@ export function getUserStore(userId: string): Promise<UserStore> {
     opening = (async () => {
       const workspaceRoot = join(dataDir, 'workspaces', userId);
       mkdirSync(workspaceRoot, { recursive: true, mode: 0o700 });
-      const store = await SessionStore.open({ stateDir: join(dataDir, 'users', userId), workspaceRoot, repackQueue, titleModel });
+      const store = await SessionStore.open({ stateDir: join(dataDir, 'users', userId), workspaceRoot, repackQueue, titleModel, redactor: redactorFor(userId) });
       hub.attach(userId, store.events);
       // A chat turn the last process did not finish ends failed, with what it had written committed.
       await failInterruptedTurns(store);
@@ -104,6 +105,18 @@ export function getUserStore(userId: string): Promise<UserStore> {
     userStores.set(userId, opening);
   }
   return opening;
+}
+
+/** The user's redaction setting (on unless they turned it off in Settings) as the store's hook. */
+function redactorFor(userId: string): typeof redactMessage | null {
+  const user = runtime().auth.users.get(userId);
+  return !user || runtime().auth.users.prefsOf(userId).redactSecrets ? redactMessage : null;
+}
+
+/** After the user changed their settings: the open store follows at once. */
+export async function applyUserPrefs(userId: string): Promise<void> {
+  const opening = runtime().userStores.get(userId);
+  if (opening) (await opening).setRedactor(redactorFor(userId));
 }
 
 /** Flush every registry that finished opening, synchronously: safe inside a signal handler. */

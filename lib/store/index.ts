@@ -7,6 +7,7 @@ export { exceedsJsonDepth, MAX_JSON_DEPTH } from './json-depth.js';
 export type { TitleModel, TitleRequest } from './titles/title-model.js';
 export type { CreateSessionInput } from './operations/create-session.js';
 export type { AppendMessageInput } from './operations/append-message.js';
+export type { ImportNode, ImportOutcome, ImportSessionInput, ImportSessionResult } from './operations/import-session.js';
 export type { UpdateSessionInput } from './operations/update-session.js';
 export type { BeginTurnResult, FinalizeTurnInput, FinalizeTurnResult } from './operations/commit-turn.js';
 export type { CommitPage } from './session/commit-page.js';
