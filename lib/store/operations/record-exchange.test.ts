@@ -99,4 +99,24 @@ describe('recordExchange: where an exchange goes in the DAG', () => {
     await expect(store.recordExchange({ sessionId: 's', steps: [], reply: user('x', 'not an assistant') }, options)).rejects.toMatchObject({ code: 'BAD_REQUEST' });
     expect((await store.getNodes('s')).length).toBe(1);
   });
+
+  it('the injected redactor runs on every node, the system prompt and the context file, and is counted', async () => {
+    const secret = 'sk-ant-api03-PLANTED';
+    const redactor = <M extends { content: unknown; input?: unknown; metadata?: Record<string, unknown> }>(message: M) => {
+      const text = JSON.stringify(message);
+      const count = text.split(secret).length - 1;
+      return { message: count ? (JSON.parse(text.replaceAll(secret, '[REDACTED:anthropic]')) as M) : message, count };
+    };
+    const { store } = await open({ redactor });
+    const calls = [{ id: 'c1', name: 'Write', arguments: `{"content":"${secret}"}` }];
+    await store.recordExchange({ sessionId: 's', steps: [user('u', `my key is ${secret}`)], reply: assistant('ua', 'ok', calls), system: `system ${secret}`, context: { note: secret } }, options);
+    await store.recordExchange({ sessionId: 's', steps: [user('u', `my key is ${secret}`), assistant('ua', 'ok', calls), result('c1', `wrote ${secret}`)], reply: assistant('uaa', 'done') }, options);
+    const dir = join(store.stateDir, 'sessions', 's');
+    const everything = (path: string): string => readdirSync(path, { withFileTypes: true }).map((entry) => (entry.isDirectory() ? everything(join(path, entry.name)) : entry.name.endsWith('.json') || entry.name.endsWith('.txt') ? readFileSync(join(path, entry.name), 'utf8') : '')).join('\n');
+    const written = everything(dir);
+    expect(written).not.toContain(secret);
+    expect(written).toContain('[REDACTED:anthropic]');
+    // the user message, the call's arguments, the result (the tool node's input comes from the already clean call)
+    expect((await store.getSession('s')) as unknown as { redacted: number }).toMatchObject({ redacted: 3 });
+  });
 });

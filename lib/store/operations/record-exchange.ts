@@ -6,7 +6,7 @@ import { InvalidInputError } from '../errors.js';
 import { isConversationMessage } from '../dag/graph.js';
 import type { OpenSession, StoreContext } from '../session/store-context.js';
 import { updateSessionFields, withSession } from '../session/session-access.js';
-import { uniqueNodeId, writeNode } from '../session/append-node.js';
+import { addRedacted, uniqueNodeId, writeNode } from '../session/append-node.js';
 import { recordRetryRef } from '../session/commit-state.js';
 import type { Message, StoredNode } from '../types.js';
 
@@ -109,6 +109,15 @@ export function recordExchange(ctx: StoreContext, input: RecordExchangeInput): P
 
     let caller: StoredNode | null = null;
     for (const node of parent ? session.graph.branchTo(parent) : []) if (node.role === 'llm') caller = node;
+    // Secrets out before anything is written (DESIGN §10), counted in meta.json like an append's.
+    // The count is of messages' secrets (session.get `redacted`); the system prompt and context files are cleaned too.
+    const redacted = (node: StoredNode, counted = true): StoredNode => {
+      if (!ctx.redactor) return node;
+      const { message, count } = ctx.redactor({ content: node.output, input: node.input, metadata: node.metadata });
+      if (count === 0) return node;
+      if (counted) addRedacted(session, count);
+      return { ...node, output: message.content, input: message.input ?? null, metadata: message.metadata ?? {} };
+    };
     const append = (step: ExchangeStep, extra: Record<string, unknown> = {}): StoredNode => {
       const metadata: Record<string, unknown> = { ...(step.metadata ?? {}), ...extra };
       if (step.fingerprint) metadata[FINGERPRINT] = step.fingerprint;
@@ -126,7 +135,7 @@ export function recordExchange(ctx: StoreContext, input: RecordExchangeInput): P
         reads: [],
         metadata,
       };
-      added.push(writeNode(ctx, session, node));
+      added.push(writeNode(ctx, session, redacted(node)));
       if (step.fingerprint && !index.has(step.fingerprint)) index.set(step.fingerprint, node.id);
       parent = node.id;
       return node;
@@ -150,7 +159,7 @@ export function recordExchange(ctx: StoreContext, input: RecordExchangeInput): P
         reads: [],
         metadata: { ...(step.metadata ?? {}), tool_call_id: step.callId },
       };
-      added.push(writeNode(ctx, session, node));
+      added.push(writeNode(ctx, session, redacted(node)));
     };
 
     let first = true;
@@ -169,7 +178,7 @@ export function recordExchange(ctx: StoreContext, input: RecordExchangeInput): P
 
     let replyId: string | null = null;
     let retried = false;
-    const systemHash = input.system ? storeSystemPrompt(session, input.system) : null;
+    const systemHash = input.system ? storeSystemPrompt(session, String(redacted({ output: input.system, input: null, metadata: {} } as StoredNode, false).output)) : null;
     if (input.reply) {
       const earlier = session.graph.childrenOf(parent).map((id) => session.graph.get(id)!).filter((node) => node.role === 'llm');
       const reply = append(input.reply);
@@ -180,7 +189,8 @@ export function recordExchange(ctx: StoreContext, input: RecordExchangeInput): P
       }
       const dir = join(session.dir, 'context', 'commits');
       mkdirSync(dir, { recursive: true, mode: DIR_MODE });
-      atomicWriteFileSync(join(dir, `${reply.id}.json`), `${JSON.stringify({ ...(input.context ?? {}), system: systemHash })}\n`);
+      const context = redacted({ output: input.context ?? {}, input: null, metadata: {} } as StoredNode, false).output as Record<string, unknown>;
+      atomicWriteFileSync(join(dir, `${reply.id}.json`), `${JSON.stringify({ ...context, system: systemHash })}\n`);
     }
     const head = parent;
     const fields: Record<string, unknown> = {};
