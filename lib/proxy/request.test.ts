@@ -63,6 +63,16 @@ describe('parseRequest: a request read into steps, whatever its wire format', ()
     expect(parseRequest('responses', { input: 'hi' }).steps).toEqual([{ role: 'user', text: 'hi', media: [], reminders: [] }]);
   });
 
+  it("Codex's environment message goes with the prompt after it, as context", () => {
+    const parsed = parseRequest('responses', {
+      input: [
+        { type: 'message', role: 'user', content: [{ type: 'input_text', text: '<environment_context>\n  <cwd>/w</cwd>\n</environment_context>' }] },
+        { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hello codex' }] },
+      ],
+    });
+    expect(parsed.steps).toEqual([{ role: 'user', text: 'hello codex', media: [], reminders: ['<environment_context>\n  <cwd>/w</cwd>\n</environment_context>'] }]);
+  });
+
   it('anything that is not the expected shape is skipped, never thrown', () => {
     expect(parseRequest('anthropic', null).steps).toEqual([]);
     expect(parseRequest('chat', { messages: 'nope' }).steps).toEqual([]);

@@ -4,8 +4,12 @@ type Json = Record<string, unknown>;
 const str = (value: unknown): string => (typeof value === 'string' ? value : '');
 const list = (value: unknown): Json[] => (Array.isArray(value) ? (value.filter((item) => item && typeof item === 'object') as Json[]) : []);
 
-/** Claude Code's context blocks: recorded beside the message, never part of what it says. */
-export const REMINDER = /<system-reminder>[\s\S]*?<\/system-reminder>/g;
+/**
+ * Context the agents wrap into user messages (Claude Code's `<system-reminder>`, Codex's
+ * `<environment_context>` and `<user_instructions>`): recorded beside the message, never part of
+ * what the person said, nor of its identity.
+ */
+export const REMINDER = /<(system-reminder|environment_context|user_instructions)>[\s\S]*?<\/\1>/g;
 
 /** A string content is one text block (DESIGN §12 normalisation). */
 function blocks(content: unknown): Json[] {
@@ -146,10 +150,29 @@ function responsesSteps(body: Json): { system: string[]; steps: Step[] } {
   return { system, steps };
 }
 
+/** A user message that is only context (Codex sends its environment as one) goes with the next user message. */
+function foldContextOnlyMessages(steps: Step[]): Step[] {
+  const out: Step[] = [];
+  let pending: string[] = [];
+  for (const [index, step] of steps.entries()) {
+    const next = steps[index + 1];
+    if (step.role === 'user' && step.text === '' && step.media.length === 0 && step.reminders.length > 0 && next?.role === 'user') {
+      pending.push(...step.reminders);
+      continue;
+    }
+    if (step.role === 'user' && pending.length > 0) {
+      out.push({ ...step, reminders: [...pending, ...step.reminders] });
+      pending = [];
+    } else out.push(step);
+  }
+  return out;
+}
+
 /** A request body (already JSON) read into steps. Anything unexpected is skipped, never thrown. */
 export function parseRequest(wire: Wire, body: unknown): ParsedRequest {
   const json = (body && typeof body === 'object' && !Array.isArray(body) ? body : {}) as Json;
-  const { system, steps } = wire === 'anthropic' ? anthropicSteps(json) : wire === 'responses' ? responsesSteps(json) : chatSteps(json);
+  const { system, steps: raw } = wire === 'anthropic' ? anthropicSteps(json) : wire === 'responses' ? responsesSteps(json) : chatSteps(json);
+  const steps = foldContextOnlyMessages(raw);
   const tools = list(json.tools).map((tool) => str(tool.name) || str((tool.function as Json | undefined)?.name) || str(tool.type)).filter(Boolean);
   const joined = system.filter((text) => text !== '').join('\n\n');
   return {
