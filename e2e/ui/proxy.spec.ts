@@ -7,8 +7,8 @@ import OpenAI from 'openai';
 import { BASE_URL, captureViews, createToken, createUser, e2eDataDir, e2eScratchDir, expect, mutate, query, signInBrowser, test, type TestUser } from '../fixtures';
 import { Sidebar } from '../pages/sidebar';
 
-const CLAUDE = 'node_modules/@anthropic-ai/claude-code/cli-wrapper.cjs';
-const CODEX = 'node_modules/@openai/codex/bin/codex.js';
+const CLAUDE = join(process.cwd(), 'node_modules/@anthropic-ai/claude-code/cli-wrapper.cjs');
+const CODEX = join(process.cwd(), 'node_modules/@openai/codex/bin/codex.js');
 // What lib/redact recognises as an Anthropic key (the same shape as its own tests use).
 const PLANTED_KEY = `sk-ant-api03-${'Pl4nt_'.repeat(15)}e2eAA`;
 
@@ -152,6 +152,10 @@ test('Claude Code through the proxy: seen live in the sidebar while it runs, one
   expect(readTree(join(e2eDataDir(), 'users', user.id))).not.toContain(token);
   const rows = await query<{ rows: { id: string }[] }>(user.api, 'session.list', { source: 'proxy:claude-code' });
   expect(rows.data.rows.map((entry) => entry.id)).toEqual([id]);
+  await page.goto(`/sessions/${id}`);
+  await expect(page.getByRole('article', { name: 'Assistant' }).last()).toContainText('You said: and one more thing');
+  await expect(page.getByText('[REDACTED:', { exact: false }).first()).toBeVisible();
+  await captureViews(page, 'proxy-claude-session');
 });
 
 test('Codex exec through the proxy is a session of its own, marked Codex', async ({ context, page, user }) => {
@@ -214,13 +218,13 @@ test('the official SDKs through the proxy; another user\'s token records nothing
   const response = await openai.responses.create({ model: 'gpt-test', input: 'hi from the openai sdk' });
   expect(response.output_text).toBe('You said: hi from the openai sdk');
   await expect.poll(async () => (await query<{ rows: unknown[] }>(user.api, 'session.list', { source: 'proxy:openai' })).data.rows.length).toBe(1);
-  await expect.poll(async () => (await query<unknown[]>(user.api, 'message.nodes', { sessionId: 'sdk-session' })).data?.length ?? 0).toBe(2);
+  await expect.poll(async () => (await query<{ messages: unknown[] }>(user.api, 'message.nodes', { sessionId: 'sdk-session' })).data?.messages.length ?? 0).toBe(2);
 
   // the other user names my session: it lands in theirs, mine is untouched
   const intruder = new OpenAI({ apiKey: 'sk-own', baseURL: `${BASE_URL}/proxy/openai/v1`, defaultHeaders: { 'x-entity-memory-token': theirs.token, 'x-entity-memory-session': 'sdk-session' }, maxRetries: 0 });
   await intruder.responses.create({ model: 'gpt-test', input: 'intruding' });
-  await expect.poll(async () => (await query<unknown[]>(other.api, 'message.nodes', { sessionId: 'sdk-session' })).data?.length ?? 0).toBe(2);
-  expect((await query<{ content: string }[]>(user.api, 'message.nodes', { sessionId: 'sdk-session' })).data.map((node) => node.content)).not.toContain('intruding');
+  await expect.poll(async () => (await query<{ messages: unknown[] }>(other.api, 'message.nodes', { sessionId: 'sdk-session' })).data?.messages.length ?? 0).toBe(2);
+  expect((await query<{ messages: { content: string }[] }>(user.api, 'message.nodes', { sessionId: 'sdk-session' })).data.messages.map((node) => node.content)).not.toContain('intruding');
   // an unknown token: 401 in OpenAI's shape, nothing recorded anywhere
   const unknown = await new OpenAI({ apiKey: 'em_unknown', baseURL: `${BASE_URL}/proxy/openai/v1`, maxRetries: 0 }).responses.create({ model: 'm', input: 'x' }).catch((error: unknown) => error);
   expect(unknown).toBeInstanceOf(OpenAI.AuthenticationError);
@@ -237,8 +241,12 @@ test('the official SDKs through the proxy; another user\'s token records nothing
     // the abort ends the loop
   }
   await expect.poll(async () => (await query<{ status: string }>(user.api, 'session.get', { id: 'dropped-client' })).data?.status).toBe('cancelled');
-  const nodes = await query<{ role: string; content: string; metadata: { proxy?: { outcome: string } } }[]>(user.api, 'message.nodes', { sessionId: 'dropped-client' });
-  expect(nodes.data.map((node) => node.role)).toEqual(['user', 'assistant']);
-  expect(nodes.data[1]!.metadata.proxy?.outcome).toBe('client_gone');
-  expect(nodes.data[1]!.content.startsWith('You said: a long one')).toBe(true);
+  const nodes = (await query<{ messages: { role: string; content: string; metadata: { proxy?: { outcome: string } } }[] }>(user.api, 'message.nodes', { sessionId: 'dropped-client' })).data.messages;
+  expect(nodes.map((node) => node.role)).toEqual(['user', 'assistant']);
+  expect(nodes[1]!.metadata.proxy?.outcome).toBe('client_gone');
+  // what came before the client went: a beginning of the answer, not all of it
+  const whole = `You said: a long one [[delay:50]] [[words:60]] ${Array.from({ length: 60 }, (_, index) => `word${index + 1}`).join(' ')}`;
+  expect(nodes[1]!.content).toMatch(/^You said: /);
+  expect(whole.startsWith(nodes[1]!.content)).toBe(true);
+  expect(nodes[1]!.content.length).toBeLessThan(whole.length);
 });
