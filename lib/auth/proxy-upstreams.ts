@@ -57,12 +57,21 @@ export function normalizeUpstreamUrl(value: string): string {
 }
 
 export class ProxyUpstreams {
+  /** Only this process writes the file (one server per data directory): read once, kept in step on write. */
+  private cached: FileShape | null = null;
+
   constructor(
     private readonly path: string,
     private readonly env: Readonly<Record<string, string | undefined>> = process.env,
   ) {}
 
+  /** A copy: callers change it and write it back, so a failed write leaves the cache as the file is. */
   private read(): FileShape {
+    this.cached ??= this.load();
+    return structuredClone(this.cached);
+  }
+
+  private load(): FileShape {
     try {
       const parsed = JSON.parse(readFileSync(this.path, 'utf8')) as FileShape;
       if (parsed && parsed.version === 1 && parsed.users && typeof parsed.users === 'object') return parsed;
@@ -74,6 +83,13 @@ export class ProxyUpstreams {
 
   private write(file: FileShape): void {
     atomicWriteFileSync(this.path, `${JSON.stringify(file, null, 2)}\n`);
+    this.cached = file;
+  }
+
+  /** The path of the request: one user's stored upstream without copying the whole file. */
+  private stored(userId: string, name: string): FileShape['users'][string][string] | undefined {
+    this.cached ??= this.load();
+    return this.cached.users[userId]?.[name];
   }
 
   /** Every upstream of the user, the two built-in ones first; keys only as set or not. */
@@ -92,7 +108,7 @@ export class ProxyUpstreams {
 
   /** The upstream named `name` for this user, with its key, or null when there is none. */
   resolve(userId: string, name: string): Upstream | null {
-    const stored = this.read().users[userId]?.[name];
+    const stored = this.stored(userId, name);
     if (stored) return { name, kind: stored.kind, baseUrl: stored.baseUrl, key: stored.key };
     if ((BUILT_IN_UPSTREAMS as readonly string[]).includes(name)) {
       const kind = name as UpstreamKind;
