@@ -222,6 +222,23 @@ describe('the recording proxy, with the official SDKs against the loopback model
     expect((await store.getSession('errors')).status).toBe('failed');
   });
 
+  it('an upstream that sends nothing for too long: 504 in the provider shape, recorded as timed out', async () => {
+    const [, b] = users;
+    const waiting = nextRecording(b!.id);
+    const response = await fetch(`${origin}/proxy/openai/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-entity-memory-token': b!.token, authorization: 'Bearer sk-own', 'x-entity-memory-session': 'slow' },
+      body: JSON.stringify({ model: 'm', stream: true, messages: [{ role: 'user', content: 'too slow [[wait:4000]]' }] }),
+    });
+    expect(response.status).toBe(504);
+    expect(await response.json()).toMatchObject({ error: { type: 'server_error', message: expect.stringContaining('sent nothing') } });
+    expect(await waiting).toMatchObject([{ sessionId: 'slow', outcome: 'timeout' }]);
+    const store = await runtime.getUserStore(b!.id);
+    expect((await store.getSession('slow')).status).toBe('failed');
+    const [, reply] = (await store.getNodes('slow'));
+    expect(reply).toMatchObject({ role: 'assistant', content: '', metadata: { error: 'the upstream timed out or broke off', proxy: { outcome: 'timeout', status: 504 } } });
+  });
+
   it('a client that goes away is still recorded, with what came', async () => {
     const [, b] = users;
     const waiting = nextRecording(b!.id);

@@ -147,7 +147,9 @@ async function commit(exchange: FinishedExchange, plan: Plan): Promise<RecordedS
       const answer = plan.reply;
       const asStep: Step = { role: 'assistant', text: answer.text, thinking: answer.thinking, toolCalls: answer.toolCalls };
       replyFingerprint = chainFingerprint(last, asStep);
-      const error = answer.error ?? (exchange.outcome === 'complete' ? null : exchange.outcome === 'client_gone' ? 'the client went away before the end' : exchange.outcome === 'timeout' ? 'the upstream timed out or broke off' : null);
+      const outcomeError = exchange.outcome === 'client_gone' ? 'the client went away before the end' : exchange.outcome === 'timeout' ? 'the upstream timed out or broke off' : null;
+      // Nothing came at all: say why, not that the (empty) answer was unreadable.
+      const error = exchange.bytes.length === 0 ? (outcomeError ?? answer.error) : (answer.error ?? outcomeError);
       reply = {
         role: 'assistant',
         fingerprint: replyFingerprint,
