@@ -29,7 +29,7 @@ export interface ForwardResult {
   /** every byte the client was sent, in order (also what the upstream sent) */
   bytes: Buffer;
   outcome: ExchangeOutcome;
-  /** ms from the upstream's last byte (or the end) until the result is ready: the recording's start */
+  /** performance.now() at the upstream's last byte (or the end of the exchange): where the recording time starts */
   endedAt: number;
 }
 
