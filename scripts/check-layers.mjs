@@ -42,6 +42,8 @@ export const LAYERS = [
     imports: ['lib/import/', 'lib/store/', 'lib/redact/', 'lib/fs/', 'lib/errors/'],
   },
   { layer: 'lib/process', paths: ['lib/process/'], packages: [], imports: ['lib/process/'] },
+  // the recording proxy's wire formats: requests read into steps, replies reassembled, fingerprints
+  { layer: 'lib/proxy', paths: ['lib/proxy/'], packages: [], imports: ['lib/proxy/'] },
   // the agent's file tools: confinement on real paths, node built-ins only
   { layer: 'lib/tools', paths: ['lib/tools/'], packages: [], imports: ['lib/tools/'] },
   { layer: 'server', paths: ['server/'], packages: ANY, imports: ['server/', 'lib/'] },

@@ -1,6 +1,6 @@
 import { chmodSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { AuthStore, isUserId } from '@/lib/auth/index';
+import { AuthStore, isUserId, ProxyUpstreams } from '@/lib/auth/index';
 import { EventHub } from '@/server/events/hub';
 import { RepackQueue, SessionStore, type TitleModel } from '@/lib/store/index';
 import { ModelService } from '@/server/chat/models';
@@ -25,6 +25,8 @@ interface Runtime {
   openedStores: UserStore[];
   /** the model of chat and titles: admin settings, OPENPROGRAM_LLM_*, or a detected local server */
   models: ModelService;
+  /** the recording proxy's upstreams and stored provider keys, per user */
+  proxyUpstreams: ProxyUpstreams;
 }
 
 /** OPENPROGRAM_MAX_STREAMS_PER_USER raises or lowers the cap of open event streams (default 20). */
@@ -53,6 +55,7 @@ function runtime(): Runtime {
       repackQueue: new RepackQueue(),
       openedStores: [],
       models: new ModelService(join(dataDir, 'auth')),
+      proxyUpstreams: new ProxyUpstreams(join(dataDir, 'auth', 'proxy-upstreams.json')),
     };
     // Sign-ins that end (disable, password change or reset) close their event streams at once.
     const hub = current.hub;
@@ -73,6 +76,10 @@ export function getAuthStore(): AuthStore {
 
 export function getEventHub(): EventHub {
   return runtime().hub;
+}
+
+export function getProxyUpstreams(): ProxyUpstreams {
+  return runtime().proxyUpstreams;
 }
 
 export function getModelService(): ModelService {

@@ -44,6 +44,7 @@ import { unregisterProject } from './operations/unregister-project.js';
 import { sessionCommits } from './operations/session-commits.js';
 import type { AttachmentUpload, ResolvedAttachment, SavedAttachment } from './repo/attachments.js';
 import { writeContextFile } from './operations/context-file.js';
+import { recordExchange, type RecordExchangeInput, type RecordExchangeResult } from './operations/record-exchange.js';
 import { importSession, type ImportSessionInput, type ImportSessionResult } from './operations/import-session.js';
 
 export interface SessionStoreOptions {
@@ -211,6 +212,20 @@ export class SessionStore {
   /** The newest branch tip through a message: where a switch to that message's branch lands. */
   async tipOf(sessionId: string, nodeId: string): Promise<{ headId: string }> {
     return getTipOf(this.ctx, sessionId, nodeId);
+  }
+
+  /**
+   * A model exchange seen by the recording proxy: its new nodes in place (DESIGN §12), then one
+   * turn commit with the exchange's status. The session is created first when it is new.
+   */
+  async recordExchange(
+    input: RecordExchangeInput,
+    options: { source: string; agentId: string; status?: 'idle' | 'failed' | 'cancelled'; model?: string },
+  ): Promise<RecordExchangeResult & FinalizeTurnResult & { created: boolean }> {
+    const { created } = await createSession(this.ctx, { id: input.sessionId, source: options.source, agentId: options.agentId });
+    const recorded = await recordExchange(this.ctx, input);
+    const turn = await finalizeTurn(this.ctx, input.sessionId, { status: options.status ?? 'idle', model: options.model });
+    return { ...recorded, ...turn, created };
   }
 
   // Turns and the timeline
