@@ -17,12 +17,14 @@ import { benchSessionPage } from './session-page-bench.js';
 import { benchRenderAbuse } from './render-abuse-bench.js';
 import { benchTimeline } from './timeline-bench.js';
 import { benchChat } from './chat-bench.js';
+import { benchProxy } from './proxy-bench.js';
 import { benchRegistry } from './registry-bench.js';
 import { benchLive, benchSidebarDom, benchSidebarHtml } from './sidebar-bench.js';
 import { benchAbuse } from './abuse-bench.js';
 import { benchCli } from './cli-bench.js';
 import { scratchDirs } from './scratch.js';
 import { benchSearch } from './search-bench.js';
+import { benchChatGpt, benchClaudeCode } from './import-bench.js';
 
 type Bench = () => Promise<Record<string, number>>;
 
@@ -38,12 +40,15 @@ const BENCHES: Record<string, Bench> = {
   'render abuse': benchRenderAbuse,
   timeline: benchTimeline,
   chat: benchChat,
+  proxy: benchProxy,
   'sidebar html': benchSidebarHtml,
   'sidebar dom': benchSidebarDom,
   live: benchLive,
   abuse: benchAbuse,
   cli: benchCli,
   search: benchSearch,
+  'import cc': benchClaudeCode,
+  'import chatgpt': benchChatGpt,
 };
 
 const [flag, name] = process.argv.slice(2);

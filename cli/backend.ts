@@ -1,5 +1,6 @@
 import type { IndexStatus, SearchHit } from '../lib/search/index.js';
 import type { ListScope, Message, ProjectSummary, SessionDetail, SessionRow } from '../lib/store/index.js';
+import type { ImportInput, ImportProgress, ImportReport } from '../lib/import/index.js';
 
 /** Who the CLI acts as, and what it can do: the same answers over HTTP or on the data directory. */
 export interface UserSummary {
@@ -35,6 +36,8 @@ export interface CliBackend {
   search(input: { q: string; scope: ListScope; limit: number }, onProgress?: (status: IndexStatus) => void): Promise<{ hits: SearchHit[]; status: IndexStatus }>;
   /** the index emptied and rebuilt from the sessions, with progress */
   reindex(onProgress: (status: IndexStatus) => void): Promise<IndexStatus>;
+  /** DESIGN §10: the files into the acting user's sessions, with progress; one report. */
+  importFiles(inputs: ImportInput[], onProgress?: (progress: ImportProgress) => void): Promise<ImportReport>;
   close(): Promise<void>;
 }
 

@@ -5,6 +5,7 @@ import type { IndexStatus, SearchHit } from '../lib/search/index.js';
 import type { ListScope, ProjectSummary, SessionRow } from '../lib/store/index.js';
 import type { AppRouter } from '../trpc/types.js';
 import { CliError, type CliBackend, type ShownSession, type UserSummary } from './backend.js';
+import { emptyReport, mergeReports, type ImportInput, type ImportProgress, type ImportReport } from '../lib/import/index.js';
 
 const KIND_BY_CODE: Record<string, CliError['kind']> = {
   NOT_FOUND: 'not_found',
@@ -37,10 +38,16 @@ export function readCliToken(dataDir: string): string {
 export class HttpBackend implements CliBackend {
   readonly mode = 'http' as const;
   private readonly client: TRPCClient<AppRouter>;
+  private readonly headers: Record<string, string>;
 
-  constructor(baseUrl: string, token: string, asUser: string | null) {
+  constructor(
+    private readonly baseUrl: string,
+    token: string,
+    asUser: string | null,
+  ) {
     const headers: Record<string, string> = { authorization: `Bearer ${token}` };
     if (asUser) headers[CLI_USER_HEADER] = asUser;
+    this.headers = headers;
     // What is not a tRPC answer (no server, a proxy's error page) is reported here, in words.
     const answered: typeof fetch = async (url, init) => {
       let response: Response;
@@ -165,6 +172,49 @@ export class HttpBackend implements CliBackend {
     }
     onProgress(status);
     return status;
+  }
+
+  /** Each file streamed to POST /api/import as it is read from disk; the server parses as it arrives. */
+  async importFiles(inputs: ImportInput[], onProgress?: (progress: ImportProgress) => void): Promise<ImportReport> {
+    const report = emptyReport();
+    const progress: ImportProgress = {
+      bytesDone: 0,
+      bytesTotal: inputs.every((input) => input.size !== null) ? inputs.reduce((sum, input) => sum + (input.size ?? 0), 0) : null,
+      filesDone: 0,
+      filesTotal: inputs.length,
+      sessions: 0,
+    };
+    onProgress?.({ ...progress });
+    for (const input of inputs) {
+      const counted = (async function* () {
+        for await (const chunk of input.open()) {
+          progress.bytesDone += chunk.length;
+          onProgress?.({ ...progress });
+          yield chunk;
+        }
+      })();
+      let response: Response;
+      try {
+        response = await fetch(`${this.baseUrl}/api/import?name=${encodeURIComponent(input.name)}`, {
+          method: 'POST',
+          headers: { ...this.headers, 'content-type': 'application/octet-stream' },
+          // undici streams an async iterable body as it is produced
+          body: counted as unknown as BodyInit,
+          duplex: 'half',
+        } as RequestInit);
+      } catch (error) {
+        throw new CliError(`the server at ${this.baseUrl} did not answer: ${(error as Error).message}`, 'unavailable');
+      }
+      const answer = (await response.json().catch(() => null)) as (ImportReport & { error?: string }) | null;
+      if (!response.ok || !answer || typeof answer.added !== 'number') {
+        throw new CliError(`importing ${input.name}: ${answer?.error ?? `the server answered ${response.status}`}`, response.status === 401 || response.status === 403 ? 'refused' : 'unavailable');
+      }
+      mergeReports(report, answer);
+      progress.filesDone++;
+      progress.sessions += answer.added + answer.updated;
+      onProgress?.({ ...progress });
+    }
+    return report;
   }
 
   async close(): Promise<void> {}

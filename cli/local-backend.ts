@@ -5,6 +5,8 @@ import { acquireDataDirLock } from '../lib/process/data-dir-lock.js';
 import { SearchIndex, SearchInputError, storeSource, type IndexStatus, type SearchHit } from '../lib/search/index.js';
 import { SessionStore, StoreError, type ListScope, type ProjectSummary, type SessionRow } from '../lib/store/index.js';
 import { CliError, type CliBackend, type ShownSession, type UserSummary } from './backend.js';
+import { redactMessage } from '../lib/redact/index.js';
+import { importInputs, type ImportInput, type ImportProgress, type ImportReport } from '../lib/import/index.js';
 
 const KIND_BY_CODE: Record<string, CliError['kind']> = {
   NOT_FOUND: 'not_found',
@@ -66,7 +68,9 @@ export class LocalBackend implements CliBackend {
       const user = this.actingUser();
       const workspaceRoot = join(this.dataDir, 'workspaces', user.id);
       mkdirSync(workspaceRoot, { recursive: true, mode: 0o700 });
-      this.store = await SessionStore.open({ stateDir: join(this.dataDir, 'users', user.id), workspaceRoot });
+      // The user's Settings choice holds here too: the CLI is one more way in.
+      const redactor = this.auth.users.prefsOf(user.id).redactSecrets ? redactMessage : null;
+      this.store = await SessionStore.open({ stateDir: join(this.dataDir, 'users', user.id), workspaceRoot, redactor });
     }
     return this.store;
   }
@@ -122,6 +126,10 @@ export class LocalBackend implements CliBackend {
 
   rename(sessionId: string, title: string): Promise<SessionRow> {
     return translated(async () => (await this.sessions()).updateSession(sessionId, { title }));
+  }
+
+  importFiles(inputs: ImportInput[], onProgress?: (progress: ImportProgress) => void): Promise<ImportReport> {
+    return translated(async () => importInputs(await this.sessions(), inputs, { onProgress }));
   }
 
   deleteSession(sessionId: string): Promise<void> {

@@ -7,6 +7,7 @@ import type { ListScope, SessionRow } from '../lib/store/index.js';
 import { CliError, type CliBackend, type ShownSession } from './backend.js';
 import { HttpBackend, readCliToken } from './http-backend.js';
 import { LocalBackend } from './local-backend.js';
+import { runImport } from './import-command.js';
 
 const SCOPES: readonly ListScope[] = ['active', 'archived', 'all'];
 
@@ -82,6 +83,20 @@ function one(args: string[], what: string, command: CommandSpec): string {
 }
 
 const COMMANDS: Record<string, CommandSpec> = {
+  'import files': {
+    usage: 'import <path>… [--watch] [--json]',
+    summary: 'import Claude Code / Codex transcripts, ChatGPT exports (files, folders, zips); --watch keeps importing as they grow',
+    async run(backend, args, values, output) {
+      const controller = new AbortController();
+      const stop = (): void => controller.abort();
+      if (values.watch) process.once('SIGINT', stop).once('SIGTERM', stop);
+      try {
+        await runImport(backend, args, { json: values.json === true, watch: values.watch === true, progressBar: process.stderr.isTTY === true, signal: controller.signal }, output);
+      } finally {
+        process.off('SIGINT', stop).off('SIGTERM', stop);
+      }
+    },
+  },
   'users add': {
     usage: 'users add <email> --password <pw> [--admin]',
     summary: 'create a user',
@@ -377,6 +392,7 @@ function parse(argv: string[]) {
       scope: { type: 'string' },
       limit: { type: 'string' },
       q: { type: 'string', short: 'q' },
+      watch: { type: 'boolean' },
     },
   });
 }
@@ -384,6 +400,8 @@ function parse(argv: string[]) {
 /** `archive <id>` is `sessions archive <id>`. */
 function normalise(positionals: string[]): string[] {
   const [first, ...rest] = positionals;
+  // `import <path>…`: the paths are the arguments (a path could be named like an action)
+  if (first === 'import') return ['import', 'files', ...rest];
   if (first === 'archive' || first === 'unarchive' || first === 'rename' || first === 'delete') return ['sessions', first, ...rest];
   return positionals;
 }

@@ -5,3 +5,5 @@ import type { AppRouter } from '@/server/api/root';
 export type RouterInputs = inferRouterInputs<AppRouter>;
 export type RouterOutputs = inferRouterOutputs<AppRouter>;
 export type { AppRouter };
+/** The answer of POST /api/import (one file's import report, DESIGN §10). */
+export type { ImportReport } from '@/server/http/import-upload';

@@ -39,6 +39,9 @@ export function AppHeader({ email, admin, onOpenSidebar, onShowShortcuts }: Prop
         <Link href="/chats" className={link('/chats')}>
           Chats
         </Link>
+        <Link href="/import" className={link('/import')}>
+          Import
+        </Link>
         <Link href="/settings" className={link('/settings')}>
           Settings
         </Link>

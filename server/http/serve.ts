@@ -11,12 +11,15 @@ import next from 'next';
 import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import { appRouter } from '@/server/api/root';
 import { createTRPCContext, trpcResponseMeta } from '@/server/api/trpc';
+import { importUpload } from '@/server/http/import-upload';
 import { settleForwardedHeaders } from '@/server/auth/proxy';
 import { answerRateLimitedSignIns } from '@/server/auth/sign-in-status';
 import { startServer } from '@/server/startup';
 import { MAX_BODY_BYTES } from './body-limit';
 import { serveMcpNode } from '@/server/mcp/http';
 import { serveEvents } from './node-events';
+import { serveProxy } from '@/server/proxy/handler';
+import { PROXY_PREFIX } from '@/server/proxy/routes';
 import { NON_PAGE_CSP, STATIC_SECURITY_HEADERS } from './security-headers';
 
 const { values } = parseArgs({
@@ -35,6 +38,14 @@ function requestHeaders(raw: http.IncomingHttpHeaders): Headers {
     else if (Array.isArray(value)) for (const item of value) headers.append(name, item);
   }
   return headers;
+}
+
+/** A fetch Response (the route handlers' shape) written to node's response. */
+async function sendResponse(res: http.ServerResponse, response: Response, extra: Record<string, string>): Promise<void> {
+  const headers: Record<string, string> = { ...extra };
+  response.headers.forEach((value, name) => (headers[name] = value));
+  const body = Buffer.from(await response.arrayBuffer());
+  res.writeHead(response.status, headers).end(body);
 }
 
 const API_HEADERS: Record<string, string> = { ...STATIC_SECURITY_HEADERS, 'content-security-policy': NON_PAGE_CSP };
@@ -59,6 +70,15 @@ const server = http.createServer((req, res) => {
   const url = req.url ?? '/';
   // Before anything reads them: forwarded headers count only from a trusted proxy.
   settleForwardedHeaders(req.headers, req.socket.remoteAddress);
+  if (url.startsWith(PROXY_PREFIX)) {
+    // The recording proxy (DESIGN §12): node's http end to end, each upstream chunk written as it comes.
+    serveProxy(req, res).catch((error: unknown) => {
+      console.error('[proxy]', (error as Error).message);
+      if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' }).end('{"error":{"message":"the proxy failed"}}');
+      else res.destroy();
+    });
+    return;
+  }
   if (url.startsWith('/api/trpc/')) {
     for (const [name, value] of Object.entries(API_HEADERS)) res.setHeader(name, value);
     void handleTrpc(req, res);
@@ -80,6 +100,17 @@ const server = http.createServer((req, res) => {
       if (!res.headersSent) res.writeHead(500).end();
       else res.end();
     });
+    return;
+  }
+  if (req.method === 'POST' && (url === '/api/import' || url.startsWith('/api/import?'))) {
+    // Straight from the socket: an export of hundreds of MB streams into the parser, never buffered.
+    importUpload(requestHeaders(req.headers), new URL(url, 'http://localhost'), req)
+      .then((response) => sendResponse(res, response, API_HEADERS))
+      .catch((error: unknown) => {
+        console.error('[import]', error);
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'the import failed; see the server log' }));
+        else res.end();
+      });
     return;
   }
   if (req.method === 'POST' && url.startsWith('/api/auth/callback/credentials')) answerRateLimitedSignIns(req, res);

@@ -4,7 +4,7 @@ import { contentOf, nodeRoleOf, toMessage } from '../dag/message-shape.js';
 import { type StoreContext } from '../session/store-context.js';
 import type { Message, MessageRole, StoredNode } from '../types.js';
 import { withSession } from '../session/session-access.js';
-import { uniqueNodeId, writeNode } from '../session/append-node.js';
+import { addRedacted, uniqueNodeId, writeNode } from '../session/append-node.js';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../json-depth.js';
 import { assertMessageSize } from '../dag/message-size.js';
 
@@ -48,9 +48,11 @@ function validate(input: AppendMessageInput): void {
  * moves only when the new node's parent is the head; the same id with the same content is
  * idempotent, with other content a CONFLICT.
  */
-export function appendMessage(ctx: StoreContext, sessionId: string, input: AppendMessageInput): Promise<Message> {
-  validate(input);
-  assertMessageSize(input, ctx.maxMessageBytes);
+export function appendMessage(ctx: StoreContext, sessionId: string, given: AppendMessageInput): Promise<Message> {
+  validate(given);
+  assertMessageSize(given, ctx.maxMessageBytes);
+  // Before the idempotency check too: a retried append of a secret compares as its redacted self.
+  const { message: input, count: redacted } = ctx.redactor ? ctx.redactor(given) : { message: given, count: 0 };
   return withSession(ctx, sessionId, (session) => {
     if (input.id !== undefined) {
       const stored = session.graph.get(input.id);
@@ -83,6 +85,7 @@ export function appendMessage(ctx: StoreContext, sessionId: string, input: Appen
       reads: [],
       metadata,
     };
+    if (redacted > 0) addRedacted(session, redacted);
     return writeNode(ctx, session, node);
   });
 }

@@ -16,7 +16,7 @@ import {
 import { HISTORY_DIR, META_FILE } from './session-files.js';
 
 /** The committer of every session repo, as OpenProgram writes it. */
-const SESSION_AUTHOR = { name: 'OpenProgram', email: 'openprogram@local' } as const;
+export const SESSION_AUTHOR = { name: 'OpenProgram', email: 'openprogram@local' } as const;
 const BRANCH_REF = 'refs/heads/main';
 
 function gitdirOf(repoDir: string): string {

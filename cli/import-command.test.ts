@@ -1,0 +1,72 @@
+import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { LocalBackend } from './local-backend.js';
+import { runImport } from './import-command.js';
+import { run } from './main.js';
+
+const FIXTURES = join(import.meta.dirname, '..', '..', 'shared', 'fixtures', 'import');
+const SESSION_FILE = '3f6c1d2e-8a4b-4c7d-9e1f-2a3b4c5d6e7f.jsonl';
+
+async function cli(dataDir: string, ...args: string[]): Promise<{ code: number; out: string[]; err: string[] }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await run(['--data', dataDir, ...args], { out: (line) => out.push(line), err: (line) => err.push(line) }, {} as NodeJS.ProcessEnv);
+  return { code, out, err };
+}
+
+describe('cli import', () => {
+  const dirs: string[] = [];
+  afterEach(() => dirs.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+  async function dataDir(): Promise<string> {
+    const dir = mkdtempSync(join(tmpdir(), 'em-cli-import-'));
+    dirs.push(dir);
+    expect((await cli(dir, 'users', 'add', 'admin@cli.test', '--password', 'a long password', '--admin')).code).toBe(0);
+    return dir;
+  }
+
+  it('--json prints one report object; the second run adds nothing', async () => {
+    const dir = await dataDir();
+    const first = await cli(dir, 'import', '--json', join(FIXTURES, 'codex'), join(FIXTURES, 'chatgpt', 'conversations.json'));
+    expect(first.code).toBe(0);
+    expect(first.out).toHaveLength(1);
+    expect(JSON.parse(first.out[0]!)).toEqual({ added: 5, updated: 0, unchanged: 0, alreadyRecorded: 0, ignoredLines: 0, redacted: 0, skipped: expect.any(Array) });
+    const second = await cli(dir, 'import', '--json', join(FIXTURES, 'codex'), join(FIXTURES, 'chatgpt', 'conversations.json'));
+    expect(JSON.parse(second.out[0]!)).toMatchObject({ added: 0, unchanged: 5 });
+    const listed = await cli(dir, 'sessions', 'list', '--json');
+    expect((JSON.parse(listed.out[0]!) as { id: string }[]).map((row) => row.id)).toContain('chatgpt-6a1f0c2e-5b7d-4e8f-9a0b-1c2d3e4f5a01');
+  });
+
+  it('a missing path is an error, and nothing is imported', async () => {
+    const dir = await dataDir();
+    const result = await cli(dir, 'import', join(dir, 'nowhere'));
+    expect(result.code).toBe(1);
+    expect(result.err.join('\n')).toMatch(/no such file or folder/);
+  });
+
+  it('--watch imports a new turn as the transcript grows, until stopped', async () => {
+    const dir = await dataDir();
+    const projects = join(dir, 'claude-projects', '-home-user-proj');
+    mkdirSync(projects, { recursive: true });
+    const transcript = join(projects, SESSION_FILE);
+    copyFileSync(join(FIXTURES, 'claude-code', '-home-user-proj', SESSION_FILE), transcript);
+    const backend = LocalBackend.open(dir, null);
+    const out: string[] = [];
+    const controller = new AbortController();
+    try {
+      const watching = runImport(backend, [join(dir, 'claude-projects')], { json: true, watch: true, progressBar: false, watchIntervalMs: 100, signal: controller.signal }, { out: (line) => out.push(line), err: () => {} });
+      await expect.poll(() => out.length).toBe(1);
+      expect(JSON.parse(out[0]!)).toMatchObject({ added: 1 });
+      const line = { type: 'user', uuid: 'cc000000-0000-4000-8000-000000000077', parentUuid: 'cc000000-0000-4000-8000-000000000023', sessionId: '3f6c1d2e-8a4b-4c7d-9e1f-2a3b4c5d6e7f', timestamp: '2026-11-20T11:00:00.000Z', message: { role: 'user', content: 'and one more' } };
+      appendFileSync(transcript, `${JSON.stringify(line)}\n`);
+      await expect.poll(() => out.length, { timeout: 5000 }).toBe(2);
+      expect(JSON.parse(out[1]!)).toMatchObject({ updated: 1, added: 0 });
+      controller.abort();
+      await watching;
+    } finally {
+      controller.abort();
+      await backend.close();
+    }
+  });
+});

@@ -1,0 +1,213 @@
+'use client';
+
+import Link from 'next/link';
+import { useRef, useState, type FormEvent } from 'react';
+import { Button } from '@/components/ui/button';
+import { FormMessage } from '@/components/ui/form-message';
+import type { ImportReport } from '@/trpc/types';
+
+/** What a folder pick brings that the server imports: transcripts, rollouts, exports. */
+const IMPORTABLE = /(?:\.jsonl|(?:^|\/)conversations(?:-\d+)?\.json|\.zip)$/;
+
+interface Picked {
+  file: File;
+  /** its path inside a picked folder, else its name: the report names it so */
+  name: string;
+}
+
+function emptyReport(): ImportReport {
+  return { added: 0, updated: 0, unchanged: 0, alreadyRecorded: 0, ignoredLines: 0, redacted: 0, skipped: [] };
+}
+
+/** One file as the raw body of POST /api/import, streamed from disk by the browser, with upload progress. */
+function upload(picked: Picked, onBytes: (sent: number) => void): Promise<ImportReport> {
+  return new Promise((resolve, reject) => {
+    const request = new XMLHttpRequest();
+    request.open('POST', `/api/import?name=${encodeURIComponent(picked.name)}`);
+    request.setRequestHeader('content-type', 'application/octet-stream');
+    request.responseType = 'json';
+    request.upload.onprogress = (event) => onBytes(event.loaded);
+    request.onload = () => {
+      const body = request.response as (ImportReport & { error?: string }) | null;
+      if (request.status === 200 && body && typeof body.added === 'number') resolve(body);
+      else reject(new Error(body?.error ?? `the server answered ${request.status}`));
+    };
+    request.onerror = () => reject(new Error('the upload was interrupted; importing again adds only what is missing'));
+    request.send(picked.file);
+  });
+}
+
+function plural(count: number, one: string, many = `${one}s`): string {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
+/** The Import page's form (DESIGN §7 names): files or a folder, one upload per file, one report. */
+export function ImportForm() {
+  const filesInput = useRef<HTMLInputElement>(null);
+  const folderInput = useRef<HTMLInputElement>(null);
+  const [picked, setPicked] = useState<Picked[]>([]);
+  const [running, setRunning] = useState(false);
+  const [percent, setPercent] = useState<number | null>(null);
+  const [status, setStatus] = useState('');
+  const [report, setReport] = useState<ImportReport | null>(null);
+  const [error, setError] = useState<string | undefined>();
+
+  function choose() {
+    const fromFiles = [...(filesInput.current?.files ?? [])].map((file) => ({ file, name: file.name }));
+    const fromFolder = [...(folderInput.current?.files ?? [])]
+      .map((file) => ({ file, name: file.webkitRelativePath || file.name }))
+      .filter((entry) => IMPORTABLE.test(entry.name));
+    setPicked([...fromFiles, ...fromFolder]);
+    setError(undefined);
+  }
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (picked.length === 0) {
+      setError('Choose files or a folder to import first.');
+      return;
+    }
+    setRunning(true);
+    setError(undefined);
+    setReport(null);
+    const total = picked.reduce((sum, entry) => sum + entry.file.size, 0) || 1;
+    let done = 0;
+    setPercent(0);
+    const merged = emptyReport();
+    try {
+      for (const [index, entry] of picked.entries()) {
+        setStatus(`Importing ${entry.name} (${index + 1} of ${picked.length})…`);
+        const answer = await upload(entry, (sent) => setPercent(Math.min(99, Math.round(((done + sent) / total) * 100))));
+        done += entry.file.size;
+        setPercent(Math.round((done / total) * 100));
+        merged.added += answer.added;
+        merged.updated += answer.updated;
+        merged.unchanged += answer.unchanged;
+        merged.alreadyRecorded += answer.alreadyRecorded;
+        merged.ignoredLines += answer.ignoredLines;
+        merged.redacted += answer.redacted;
+        merged.skipped.push(...answer.skipped);
+        setReport({ ...merged, skipped: [...merged.skipped] });
+      }
+      setPercent(100);
+      setStatus(`Imported ${plural(picked.length, 'file')}.`);
+    } catch (failure) {
+      setError((failure as Error).message);
+      setStatus('');
+    } finally {
+      setRunning(false);
+    }
+  }
+
+  return (
+    <div className="space-y-4">
+      <form onSubmit={onSubmit} className="space-y-4 rounded-lg border border-neutral-200 p-4 dark:border-neutral-800">
+        <div className="grid gap-4 sm:grid-cols-2">
+          <label className="block space-y-1 text-sm">
+            <span className="font-medium">Files to import</span>
+            <input
+              ref={filesInput}
+              type="file"
+              multiple
+              accept=".jsonl,.json,.zip,application/zip,application/json"
+              onChange={choose}
+              disabled={running}
+              className="block w-full text-sm file:mr-3 file:rounded-md file:border file:border-neutral-300 file:bg-white file:px-3 file:py-1.5 file:text-sm dark:file:border-neutral-700 dark:file:bg-neutral-900 dark:file:text-neutral-100"
+            />
+            <span className="block text-xs text-neutral-500 dark:text-neutral-400">.jsonl transcripts, conversations.json, or the export zip</span>
+          </label>
+          <label className="block space-y-1 text-sm">
+            <span className="font-medium">Folder to import</span>
+            <input
+              ref={folderInput}
+              type="file"
+              multiple
+              onChange={choose}
+              disabled={running}
+              {...{ webkitdirectory: '' }}
+              className="block w-full text-sm file:mr-3 file:rounded-md file:border file:border-neutral-300 file:bg-white file:px-3 file:py-1.5 file:text-sm dark:file:border-neutral-700 dark:file:bg-neutral-900 dark:file:text-neutral-100"
+            />
+            <span className="block text-xs text-neutral-500 dark:text-neutral-400">e.g. ~/.claude/projects or ~/.codex/sessions</span>
+          </label>
+        </div>
+        <div className="flex flex-wrap items-center gap-3">
+          <Button type="submit" disabled={running}>
+            Import
+          </Button>
+          <span className="text-sm text-neutral-600 dark:text-neutral-400">{picked.length > 0 ? `${plural(picked.length, 'file')} chosen` : 'Nothing chosen yet'}</span>
+        </div>
+        {percent !== null ? (
+          <div className="space-y-1">
+            <div
+              role="progressbar"
+              aria-label="Import progress"
+              aria-valuemin={0}
+              aria-valuemax={100}
+              aria-valuenow={percent}
+              className="h-2 w-full overflow-hidden rounded bg-neutral-200 dark:bg-neutral-800"
+            >
+              <div className="h-full bg-blue-600 transition-[width]" style={{ width: `${percent}%` }} />
+            </div>
+            <p className="text-sm text-neutral-600 dark:text-neutral-400" aria-live="polite">
+              {status}
+            </p>
+          </div>
+        ) : null}
+        <FormMessage error={error} />
+      </form>
+      {report ? <ImportReportView report={report} /> : null}
+    </div>
+  );
+}
+
+function ImportReportView({ report }: { report: ImportReport }) {
+  return (
+    <section aria-label="Import report" className="space-y-3 rounded-lg border border-neutral-200 p-4 dark:border-neutral-800">
+      <h2 className="text-lg font-semibold">Import report</h2>
+      <dl className="grid grid-cols-2 gap-x-4 gap-y-1 text-sm sm:grid-cols-3">
+        {(
+          [
+            ['Sessions added', report.added],
+            ['Sessions updated', report.updated],
+            ['Unchanged', report.unchanged],
+            ['Already recorded by the proxy', report.alreadyRecorded],
+            ['Unknown lines ignored', report.ignoredLines],
+            ['Secrets redacted', report.redacted],
+          ] as const
+        ).map(([label, value]) => (
+          <div key={label} className="flex justify-between gap-2 border-b border-neutral-100 py-1 dark:border-neutral-800">
+            <dt className="text-neutral-600 dark:text-neutral-400">{label}</dt>
+            <dd className="font-medium tabular-nums">{value}</dd>
+          </div>
+        ))}
+      </dl>
+      {report.skipped.length > 0 ? (
+        <div className="space-y-1">
+          <h3 className="text-sm font-semibold">Left out ({report.skipped.length})</h3>
+          <ul className="max-h-64 space-y-1 overflow-auto text-sm">
+            {report.skipped.map((entry, index) => (
+              <li key={`${entry.file}:${entry.line}:${index}`} className="break-words">
+                <code className="text-xs">
+                  {entry.file}
+                  {entry.line > 0 ? `:${entry.line}` : ''}
+                </code>{' '}
+                <span className="text-neutral-600 dark:text-neutral-400">{entry.reason}</span>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : (
+        <p className="text-sm text-neutral-600 dark:text-neutral-400">Nothing was left out.</p>
+      )}
+      {report.added + report.updated > 0 ? (
+        <p className="text-sm">
+          The sessions are in the sidebar and on the{' '}
+          <Link href="/chats" className="text-blue-700 underline dark:text-blue-400">
+            Chats page
+          </Link>
+          .
+        </p>
+      ) : null}
+    </section>
+  );
+}
