@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { PlainReason, WorkerAnswer } from './render-protocol';
+import { RENDER_NICE, type PlainReason, type WorkerAnswer } from './render-protocol';
 
 /**
  * How long one message may take to render. Ordinary messages take milliseconds and a long reply
@@ -50,11 +50,14 @@ const versions = process.versions as Record<string, string | undefined>;
 /**
  * Node loads TypeScript through tsx, registered inside the new thread (a `--import tsx` in
  * execArgv is not applied to a worker's entry on Node 20); Bun and Deno run TypeScript as is.
+ * On Node the priority is lowered first, as render-worker.ts does, so tsx's loader thread and
+ * esbuild, started from this one, inherit it.
  */
 function startWorker(entry: string): Worker {
   if (versions['bun'] || versions['deno']) return new Worker(entry);
   const url = JSON.stringify(pathToFileURL(entry).href);
-  return new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${url}); })`, {
+  const lowerPriority = `try { require('node:os').setPriority(Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop()), ${RENDER_NICE}); } catch {}`;
+  return new Worker(`${lowerPriority} import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${url}); })`, {
     eval: true,
     execArgv: [],
     // Ample for the largest message rendered (markdown.tsx caps the size); a leak ends this thread, not the server.
