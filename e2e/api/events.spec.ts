@@ -184,3 +184,27 @@ test('project_commit_skipped reaches the stream when a dirty tree gets no agent 
     stream.close();
   }
 });
+
+test('a large message is replayed from the buffer as its id and first characters, marked truncated; a small one whole', async ({ user }) => {
+  const cookie = await cookieHeaderOf(user.api);
+  const stream = await openEvents({ cookie });
+  await createSession(user.api, { id: 'big-events', title: 'Big events' });
+  const last = await stream.waitFor((e) => e.type === 'session_created');
+  stream.close();
+
+  const large = `Report\n${'r'.repeat(200_000)}`;
+  const big = await appendMessage(user.api, 'big-events', { id: 'big1', role: 'user', content: large, input: { huge: 'i'.repeat(100_000) } });
+  const small = await appendMessage(user.api, 'big-events', { id: 'small1', role: 'assistant', content: 'a short reply' });
+
+  const resumed = await openEvents({ cookie }, last.id!);
+  try {
+    await resumed.waitFor((e) => e.type === 'message_appended' && (e.data as { message: { id: string } }).message.id === 'small1');
+    const appended = resumed.events.filter((e) => e.type === 'message_appended').map((e) => (e.data as { message: Record<string, unknown> }).message);
+    expect(appended[0]).toEqual({ ...big, content: large.slice(0, 1_000), input: null, truncated: true });
+    expect(appended[1]).toEqual(small);
+    // The whole message is a read away.
+    expect(big.content).toBe(large);
+  } finally {
+    resumed.close();
+  }
+});

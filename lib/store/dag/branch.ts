@@ -3,17 +3,26 @@ import { toMessage } from './message-shape.js';
 import { secondsToMs } from '../time.js';
 import type { BranchInfo, BranchMessage, SessionMeta, StoredNode } from '../types.js';
 
-/** Root → head messages with the forks (siblings) and tool calls of each. */
-export function branchMessages(graph: SessionGraph, headId: string | null, include?: (node: StoredNode) => boolean): BranchMessage[] {
+/**
+ * Root → head messages with the forks (siblings) and tool calls of each. `from: 'memory'` gives
+ * large messages as their stubs (first characters, no input) instead of reading their files.
+ */
+export function branchMessages(
+  graph: SessionGraph,
+  headId: string | null,
+  include?: (node: StoredNode) => boolean,
+  from: 'files' | 'memory' = 'files',
+): BranchMessage[] {
+  const whole = from === 'files' ? (node: StoredNode) => graph.full(node) : (node: StoredNode) => node;
   const out: BranchMessage[] = [];
   // A plain loop: this runs over 10,000-message branches, where every allocation shows.
   for (const node of graph.branchTo(headId, include)) {
     if (!isConversationMessage(node)) continue;
     const siblings = graph.siblingsOf(node);
     const calls = graph.toolCallsOf(node.id);
-    const message = toMessage(graph.full(node)) as BranchMessage;
+    const message = toMessage(whole(node)) as BranchMessage;
     message.siblings = include ? siblings.filter((id) => include(graph.get(id)!)) : siblings.slice();
-    message.toolCalls = calls.length === 0 ? [] : (include ? calls.filter(include) : calls).map((call) => toMessage(graph.full(call)));
+    message.toolCalls = calls.length === 0 ? [] : (include ? calls.filter(include) : calls).map((call) => toMessage(whole(call)));
     out.push(message);
   }
   return out;

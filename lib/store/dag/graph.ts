@@ -1,5 +1,5 @@
 import type { StoredNode } from '../types.js';
-import { INLINE_NODE_CHARS, STUB_CONTENT_CHARS, stubOf } from './node-stub.js';
+import { INLINE_NODE_CHARS, STUB_MAX_CHARS, stubOf } from './node-stub.js';
 
 /** A user or model message: what a branch is made of and what can fork. */
 export function isConversationMessage(node: StoredNode): boolean {
@@ -48,11 +48,11 @@ export class SessionGraph {
     let node = whole;
     let kept = fileChars ?? 0;
     // Past its budget a session keeps even mid-sized nodes as stubs, so many of them cannot add up.
-    const large = fileChars !== undefined && (fileChars > INLINE_NODE_CHARS || (this.retainedChars > SESSION_INLINE_CHARS && fileChars > STUB_CHARS));
+    const large = fileChars !== undefined && (fileChars > INLINE_NODE_CHARS || (this.retainedChars > SESSION_INLINE_CHARS && fileChars > STUB_MAX_CHARS));
     if (this.files && large) {
       node = stubOf(whole);
       this.onDisk.add(node.id);
-      kept = STUB_CHARS;
+      kept = STUB_MAX_CHARS;
     }
     this.retainedChars += kept + NODE_OVERHEAD_CHARS;
     this.byId.set(node.id, node);
@@ -155,8 +155,7 @@ export class SessionGraph {
 }
 
 const NO_NODES: StoredNode[] = [];
-/** A stub's content and metadata at most, and the object, map and index entries of any node. */
-const STUB_CHARS = STUB_CONTENT_CHARS + 1_024 + 256;
+/** The object, map and index entries of any node. */
 const NODE_OVERHEAD_CHARS = 300;
 /** What one session keeps whole in memory before every node larger than a stub becomes one. */
 export const SESSION_INLINE_CHARS = 16 * 1024 * 1024;

@@ -1,6 +1,8 @@
 import { secondsToMs } from '../time.js';
-import type { Message, MessageRole, StoredNode } from '../types.js';
+import type { AppendedMessage, Message, MessageRole, StoredNode } from '../types.js';
 import { callerOf } from './graph.js';
+import { contentOf } from './node-content.js';
+import { EVENT_INLINE_CHARS, stubOf } from './node-stub.js';
 
 /** Node role ↔ API role: llm is assistant (or system by metadata.role), code is tool. */
 export function messageRoleOf(node: StoredNode): MessageRole {
@@ -16,12 +18,7 @@ export function nodeRoleOf(role: MessageRole): 'user' | 'llm' | 'code' {
   return 'llm';
 }
 
-/** The text of a node: a string as it is, anything else as JSON text. */
-export function contentOf(node: StoredNode): string {
-  if (typeof node.output === 'string') return node.output;
-  if (node.output === null || node.output === undefined) return '';
-  return JSON.stringify(node.output);
-}
+export { contentOf };
 
 export function toMessage(node: StoredNode): Message {
   return {
@@ -36,4 +33,10 @@ export function toMessage(node: StoredNode): Message {
     metadata: node.metadata,
     createdAt: secondsToMs(node.created_at),
   };
+}
+
+/** The message as message_appended carries it: whole when small, else the stub marked `truncated`. */
+export function appendedMessageOf(node: StoredNode, fileChars: number): AppendedMessage {
+  if (fileChars <= EVENT_INLINE_CHARS) return toMessage(node);
+  return { ...toMessage(stubOf(node)), truncated: true };
 }

@@ -1,6 +1,9 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import type { StoredNode } from '../types.js';
-import { appendedMessageOf, EVENT_INLINE_CHARS, previewPrefix, STUB_CONTENT_CHARS, stubOf } from './node-stub.js';
+import { appendedMessageOf } from './message-shape.js';
+import { EVENT_INLINE_CHARS, previewPrefix, STUB_CONTENT_CHARS, stubOf } from './node-stub.js';
 
 function node(fields: Partial<StoredNode> = {}): StoredNode {
   return { id: 'n1', created_at: 1_800_000_000, seq: 3, role: 'llm', name: 'model', input: null, output: 'hi', caller: '', predecessor: 'p1', reads: [], metadata: {}, ...fields };
@@ -33,6 +36,24 @@ describe('the stub of a large node', () => {
 
   it('keeps a tool result\'s JSON as the start of its text', () => {
     expect(stubOf(node({ role: 'code', output: { rows: [1, 2, 3] } })).output).toBe('{"rows":[1,2,3]}');
+  });
+
+  it('does not keep the content alive: a stub\'s text is a copy, not a view into the original', () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const stubs: StoredNode[] = [];
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    for (let i = 0; i < 50; i++) {
+      // Built at run time: a literal would live in the code anyway.
+      const output = `${i} ${Math.random()}`.padEnd(2_000_000, 'x');
+      stubs.push(stubOf(node({ id: `n${i}`, output, name: output.slice(0, 100_000) })));
+    }
+    gc();
+    const retained = process.memoryUsage().heapUsed - before;
+    expect(stubs).toHaveLength(50);
+    // 100 MB of content went in; the stubs hold 50,000 characters of it (a view would hold all).
+    expect(retained).toBeLessThan(10_000_000);
   });
 
   it('never cuts a surrogate pair in half', () => {

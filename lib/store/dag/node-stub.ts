@@ -1,5 +1,5 @@
-import type { AppendedMessage, StoredNode } from '../types.js';
-import { contentOf, toMessage } from './message-shape.js';
+import type { StoredNode } from '../types.js';
+import { contentOf } from './node-content.js';
 
 /**
  * What the in-memory DAG keeps of a large node. A session stays open in memory for as long as the
@@ -13,12 +13,20 @@ export const STUB_CONTENT_CHARS = 1_000;
 const STUB_METADATA_CHARS = 1_024;
 const STUB_METADATA_VALUE_CHARS = 200;
 const STRUCTURAL_KEYS = new Set(['role', 'display']);
+/** The most a stub holds: its content, its metadata and its other fields. */
+export const STUB_MAX_CHARS = STUB_CONTENT_CHARS + STUB_METADATA_CHARS + 256;
 
-/** The first `max` UTF-16 units, never ending in half a surrogate pair. */
+/**
+ * The first `max` UTF-16 units, never ending in half a surrogate pair, as a string of its own:
+ * V8's slice of a long string is a view that keeps the whole string alive, which would make
+ * every stub hold its full content after all. A UTF-16 round trip copies it, lone surrogates
+ * and all.
+ */
 export function previewPrefix(text: string, max: number): string {
   if (text.length <= max) return text;
   const code = text.charCodeAt(max - 1);
-  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
+  const view = text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
+  return Buffer.from(view, 'utf16le').toString('utf16le');
 }
 
 function stubMetadata(metadata: Record<string, unknown>): Record<string, unknown> {
@@ -60,9 +68,3 @@ export function stubOf(node: StoredNode): StoredNode {
  * 1,000 events per user for reconnecting tabs; whole messages there would be up to a gigabyte.
  */
 export const EVENT_INLINE_CHARS = 4 * 1024;
-
-/** The message as message_appended carries it: whole when small, else the stub marked `truncated`. */
-export function appendedMessageOf(node: StoredNode, fileChars: number): AppendedMessage {
-  if (fileChars <= EVENT_INLINE_CHARS) return toMessage(node);
-  return { ...toMessage(stubOf(node)), truncated: true };
-}

@@ -1,8 +1,7 @@
 import { ConflictError } from '../errors.js';
 import { assertNodeId, newNodeId } from '../ids.js';
-import { toMessage } from '../dag/message-shape.js';
+import { appendedMessageOf, toMessage } from '../dag/message-shape.js';
 import { isConversationMessage } from '../dag/graph.js';
-import { appendedMessageOf } from '../dag/node-stub.js';
 import { previewOf } from '../registry/preview.js';
 import { nodeFileName, writeMetaInPlace, writeNodeFile } from '../repo/session-files.js';
 import { type OpenSession, type StoreContext } from './store-context.js';

@@ -1,4 +1,5 @@
 import { branchMessages } from '../dag/branch.js';
+import { contentOf } from '../dag/node-content.js';
 import { runInBackground, type OpenSession, type StoreContext } from './store-context.js';
 import { cleanModelTitle, titleFromText } from '../titles/truncate.js';
 import { RETITLE_AT_TURNS } from '../titles/title-model.js';
@@ -15,14 +16,17 @@ export async function maybeAutoTitle(ctx: StoreContext, session: OpenSession): P
   // Count first: building the branch's messages is the expensive part, needed only at a threshold.
   const turn = session.graph.userCountTo(session.meta.head_id);
   if (!RETITLE_AT_TURNS.includes(turn)) return;
-  const branch = branchMessages(session.graph, session.meta.head_id);
+  // From memory: a title needs the first characters of each message, not files of a megabyte.
+  const branch = branchMessages(session.graph, session.meta.head_id, undefined, 'memory');
   const lastTitledTurn = typeof session.meta['_title_turn'] === 'number' ? (session.meta['_title_turn'] as number) : 0;
   if (turn <= lastTitledTurn) return;
 
   let phaseOneTitle: string | null = null;
   if (turn === 1 || !session.meta._auto_titled) {
     const firstUser = branch.find((message) => message.role === 'user');
-    phaseOneTitle = titleFromText(firstUser?.content ?? '');
+    // Whole: attachment markers to strip may run past a stub's first characters.
+    const firstNode = firstUser ? session.graph.get(firstUser.id) : undefined;
+    phaseOneTitle = titleFromText(firstNode ? contentOf(session.graph.full(firstNode)) : '');
     await updateSessionFields(ctx, session, {
       title: phaseOneTitle,
       _auto_titled: true,

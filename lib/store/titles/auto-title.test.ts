@@ -105,6 +105,27 @@ describe('automatic titles', () => {
     expect((await store.getSession('s')).title).toBe('Title at 16');
   });
 
+  it('asks the model with the first characters of large messages, and titles from the whole first one', async () => {
+    const model = new ControlledModel();
+    const { store } = await fresh(model);
+    // An attachment block longer than a stub keeps in memory: the title must skip all of it.
+    const block = `<file name="notes.txt">\n${'n'.repeat(20_000)}\n</file>`;
+    await turn(store, 's', `${block}\nThe real question`, 'r'.repeat(300_000));
+    expect((await store.getSession('s')).title).toBe('The real question');
+    model.answer('');
+    await store.idle();
+    for (let i = 2; i <= 6; i++) {
+      await turn(store, 's', `turn ${i} ${'u'.repeat(300_000)}`, 'a'.repeat(300_000));
+      if (model.pending > 0) model.answer(`Title at ${i}`);
+      await store.idle();
+    }
+    expect(model.requests).toHaveLength(2);
+    const later = model.requests[1]!.messages;
+    expect(later).toHaveLength(12);
+    // Each message is its first 1,000 characters: 12 of 300,000 would be 3.6 MB to a title model.
+    for (const message of later.slice(2)) expect(message.content.length).toBe(1_000);
+  });
+
   it('regenerate runs the model now without setting the lock', async () => {
     const model = new ControlledModel();
     const { store } = await fresh(model);
