@@ -94,51 +94,79 @@ export async function benchProxy(): Promise<Record<string, number>> {
     const directHeaders = { 'x-api-key': 'sk-bench', 'anthropic-version': '2023-06-01' };
     // Pass-through: the agent's own key, our token beside it; one session per phase, retries in it.
     const proxyHeaders = (session: string) => ({ ...directHeaders, 'x-entity-memory-token': token, 'x-entity-memory-session': session });
-    const body = streamedBody('bench [[words:46]]');
+    let committed: ((at: number) => void) | null = null;
+    stream = await openEventStream(BASE, token, (type, at) => {
+      if (type === 'turn_committed') committed?.(at);
+    });
+    /** An agent's conversation: each call sends the history so far and a new message, as agents do. */
+    const conversation = (session: string) => {
+      const history: unknown[] = [];
+      let turn = 0;
+      return {
+        next(): { prompt: string; body: string } {
+          const prompt = `${session} turn ${turn++} [[words:46]]`;
+          return { prompt, body: streamedBody(prompt, history) };
+        },
+        answered(prompt: string, answer: Timing): void {
+          history.push({ role: 'user', content: prompt }, { role: 'assistant', content: [{ type: 'text', text: textOf(answer.text) }] });
+        },
+      };
+    };
 
-    // First byte, sequential, direct and proxied alternated so both see the same machine.
+    // First byte, sequential, direct and proxied alternated so both see the same machine. Each
+    // proxied call waits for the previous one's turn commit, as an agent's next call comes after
+    // its tools ran: the figure is the proxy's path, not a commit still running from the last call.
     const directTtfb: number[] = [];
     const proxyTtfb: number[] = [];
+    const sequential = conversation('ttfb');
     for (let i = 0; i < SEQUENTIAL + WARMUP; i++) {
+      const { prompt, body } = sequential.next();
       const straight = await timedPost(direct, agent, directHeaders, body);
+      const done = new Promise<number>((resolve) => (committed = resolve));
       const through = await timedPost(proxied, agent, proxyHeaders('bench-ttfb'), body);
-      if (through.text !== straight.text) throw new Error('the proxy changed the bytes');
+      sequential.answered(prompt, through);
+      await done;
       if (i >= WARMUP) {
         directTtfb.push(straight.ttfb);
         proxyTtfb.push(through.ttfb);
       }
     }
+    // The client's bytes are the upstream's.
+    const check = streamedBody('bytes [[words:46]]');
+    const [straight, through] = [await timedPost(direct, agent, directHeaders, check), await timedPost(proxied, agent, proxyHeaders('bench-bytes'), check)];
+    if (through.text !== straight.text) throw new Error('the proxy changed the bytes');
 
-    // The whole exchange, 20 clients at once.
-    const concurrent = async (url: string, headers: Record<string, string>) => {
+    // The whole exchange, 20 agents at once, each in its own growing conversation (recording included).
+    const concurrent = async (url: string, headers: (client: number) => Record<string, string>) => {
       const totals: number[] = [];
       await Promise.all(
-        Array.from({ length: CLIENTS }, async () => {
-          for (let i = 0; i < PER_CLIENT; i++) totals.push((await timedPost(url, agent, headers, body)).total);
+        Array.from({ length: CLIENTS }, async (_, client) => {
+          const talk = conversation(`client-${client}`);
+          for (let i = 0; i < PER_CLIENT; i++) {
+            const { prompt, body } = talk.next();
+            const answer = await timedPost(url, agent, headers(client), body);
+            talk.answered(prompt, answer);
+            totals.push(answer.total);
+          }
         }),
       );
       return totals;
     };
-    await concurrent(direct, directHeaders);
-    const directTotals = await concurrent(direct, directHeaders);
-    await concurrent(proxied, proxyHeaders('bench-concurrent'));
-    const proxyTotals = await concurrent(proxied, proxyHeaders('bench-concurrent'));
+    await concurrent(direct, () => directHeaders);
+    const directTotals = await concurrent(direct, () => directHeaders);
+    const proxyTotals = await concurrent(proxied, (client) => proxyHeaders(`bench-concurrent-${client}`));
 
     // Last byte → committed turn, in a conversation that grows.
     await new Promise((resolve) => setTimeout(resolve, 2_000)); // the background recordings of the phases above
-    let committed: ((at: number) => void) | null = null;
-    stream = await openEventStream(BASE, token, (type, at) => {
-      if (type === 'turn_committed') committed?.(at);
-    });
     const record: number[] = [];
-    const history: unknown[] = [];
+    const recorded = conversation('record');
     for (let i = 0; i < RECORDS; i++) {
-      const prompt = `turn ${i} of the recording bench [[words:20]]`;
       const done = new Promise<number>((resolve) => (committed = resolve));
-      const answer = await timedPost(proxied, agent, proxyHeaders('bench-record'), streamedBody(prompt, history));
+      const { prompt, body } = recorded.next();
+      const answer = await timedPost(proxied, agent, proxyHeaders('bench-record'), body);
+      recorded.answered(prompt, answer);
       const at = await done;
       if (i >= 5) record.push(at - answer.endedAt);
-      history.push({ role: 'user', content: prompt }, { role: 'assistant', content: [{ type: 'text', text: textOf(answer.text) }] });
     }
     return {
       proxy_added_ttfb_p50_ms: round(p50(proxyTtfb) - p50(directTtfb)),

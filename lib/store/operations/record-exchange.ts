@@ -190,7 +190,8 @@ export function recordExchange(ctx: StoreContext, input: RecordExchangeInput): P
       const dir = join(session.dir, 'context', 'commits');
       mkdirSync(dir, { recursive: true, mode: DIR_MODE });
       const context = redacted({ output: input.context ?? {}, input: null, metadata: {} } as StoredNode, false).output as Record<string, unknown>;
-      atomicWriteFileSync(join(dir, `${reply.id}.json`), `${JSON.stringify({ ...context, system: systemHash })}\n`);
+      // Not fsynced here: the turn commit that follows fsyncs what it adds (DESIGN §4.2).
+      atomicWriteFileSync(join(dir, `${reply.id}.json`), `${JSON.stringify({ ...context, system: systemHash })}\n`, { durable: false });
     }
     const head = parent;
     const fields: Record<string, unknown> = {};
@@ -208,7 +209,7 @@ function storeSystemPrompt(session: OpenSession, text: string): string {
   const path = join(dir, `${hash}.txt`);
   if (!existsSync(path)) {
     mkdirSync(dir, { recursive: true, mode: DIR_MODE });
-    atomicWriteFileSync(path, text);
+    atomicWriteFileSync(path, text, { durable: false });
   }
   return hash;
 }
