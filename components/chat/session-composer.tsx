@@ -83,12 +83,23 @@ export function SessionComposer({
   return (
     <div className="space-y-3">
       <StreamingReply sessionId={sessionId} since={since} />
-      <TurnStatus status={detail?.status ?? 'idle'} running={running} error={lastError} />
+      <TurnStatus status={detail?.status ?? 'idle'} running={running} error={lastError} interruption={detail?.interruption ?? null} />
       <NoModelNotice />
       <Composer
         {...composer}
         onSend={() => void onSend()}
-        onStop={() => cancel.mutate({ sessionId }, { onSettled: refresh, onError: (failure) => toast.error(failure.message) })}
+        onStop={() =>
+          cancel.mutate(
+            { sessionId },
+            {
+              onSettled: refresh,
+              onSuccess: (result) => {
+                if (!result.cancelled) toast.info('Nothing was running: the turn had already ended.');
+              },
+              onError: (failure) => toast.error(failure.message),
+            },
+          )
+        }
         running={running}
         sending={pending}
         projectChip={chip}

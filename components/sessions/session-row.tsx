@@ -5,6 +5,7 @@ import { Check, Loader2, Pin } from 'lucide-react';
 import Link from 'next/link';
 import { memo } from 'react';
 import { cn } from '@/components/ui/cn';
+import { agentLabel } from './agent-label';
 import { displayTitle } from './display-title';
 import { useSessionListControls } from './session-list-context';
 import { SessionMenu } from './session-menu';
@@ -22,13 +23,14 @@ interface Props {
 
 /**
  * A session in the sidebar or the Chats page: a link named by its displayed title, with Unread
- * and Running markers inside it and its project under it; the row menu from "⋯" or right-click.
+ * and Running markers inside it and its project and agent under it; the row menu from "⋯" or right-click.
  */
 export const SessionRowItem = memo(function SessionRowItem({ row, active, index }: Props) {
   const { actions, renamingId, stopRename, selection } = useSessionListControls();
   const title = displayTitle(row);
   const renaming = renamingId === row.id;
   const running = row.status === 'running';
+  const agent = agentLabel(row);
 
   return (
     <SessionMenu row={row} title={title} kind="context">
@@ -81,6 +83,7 @@ export const SessionRowItem = memo(function SessionRowItem({ row, active, index 
             </span>
             <span className="truncate text-xs text-neutral-500 dark:text-neutral-400">
               {row.project}
+              {agent ? ` · ${agent}` : ''}
               {row.archived ? ' · archived' : ''}
               {row.status === 'failed' ? ' · failed' : ''}
             </span>

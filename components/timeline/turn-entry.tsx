@@ -16,7 +16,7 @@ const ROLE_STYLE: Record<string, string> = {
 };
 
 function roleWord(node: TimelineTurn['nodes'][number]): string {
-  if (node.name === 'project/relocate') return 'record';
+  if (node.name === 'project/relocate' || node.name === 'turn/interrupted') return 'record';
   return node.role;
 }
 

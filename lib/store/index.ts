@@ -6,9 +6,9 @@ export { isSessionId, SESSION_ID_PATTERN, NODE_ID_PATTERN, PROJECT_ID_PATTERN, C
 export { exceedsJsonDepth, MAX_JSON_DEPTH } from './json-depth.js';
 export type { TitleModel, TitleRequest } from './titles/title-model.js';
 export type { CreateSessionInput } from './operations/create-session.js';
-export type { AppendMessageInput } from './operations/append-message.js';
+export type { AppendMessageInput, AppendOptions } from './operations/append-message.js';
 export type { UpdateSessionInput } from './operations/update-session.js';
-export type { BeginTurnResult, FinalizeTurnInput, FinalizeTurnResult } from './operations/commit-turn.js';
+export type { BeginTurnResult, FinalizeTurnInput, FinalizeTurnResult, InterruptTurnResult } from './operations/commit-turn.js';
 export type { CommitPage } from './session/commit-page.js';
 export type { NodePage } from './operations/read-branch.js';
 export type { SessionAt, TurnRef } from './operations/session-at.js';

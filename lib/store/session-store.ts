@@ -14,16 +14,26 @@ import { ProjectStore } from './projects/index.js';
 import { FileRecovery } from './recovery/file-recovery.js';
 import { nowSeconds } from './time.js';
 import type { TitleModel } from './titles/title-model.js';
-import type { BranchInfo, BranchMessage, ListFilter, ListOptions, ListPage, Message, SessionDetail, SessionRow, StoredNode } from './types.js';
+import type { AgentSummary, BranchInfo, BranchMessage, ListFilter, ListOptions, ListPage, Message, SessionDetail, SessionRow, StoredNode } from './types.js';
 import { createSession, type CreateSessionInput } from './operations/create-session.js';
-import { appendMessage, type AppendMessageInput } from './operations/append-message.js';
+import { appendMessage, type AppendMessageInput, type AppendOptions } from './operations/append-message.js';
 import { appendRecordNode } from './session/append-node.js';
-import { countSessions, getSession, listSessions } from './operations/list-sessions.js';
+import { countSessions, getSession, listAgents, listSessions } from './operations/list-sessions.js';
 import { setArchived, updateSession, type UpdateSessionInput } from './operations/update-session.js';
 import { deleteSession } from './operations/delete-session.js';
 import { getBranch, getNodes, listBranches, listNodes, type NodePage } from './operations/read-branch.js';
 import { retry, setHead } from './operations/move-head.js';
-import { beginTurn, finalizeTurn, type BeginTurnResult, type FinalizeTurnInput, type FinalizeTurnResult } from './operations/commit-turn.js';
+import {
+  beginTurn,
+  finalizeTurn,
+  interruptTurn,
+  sweepIdleTurns,
+  type BeginTurnResult,
+  type FinalizeTurnInput,
+  type FinalizeTurnResult,
+  type InterruptTurnResult,
+} from './operations/commit-turn.js';
+import type { TurnInterruptReason } from './types.js';
 import { listCommits, type CommitPage } from './session/commit-page.js';
 import { getBranchWindow, getTipOf, type BranchWindowOptions } from './operations/branch-window.js';
 import { sessionAt, type SessionAt } from './operations/session-at.js';
@@ -64,6 +74,17 @@ export interface SessionStoreOptions {
   compactIntervalMs?: number;
   /** seconds; injectable so tests can age sessions */
   now?: () => number;
+  /** a turn with no activity this long (ms) is ended by itself; 0 turns the sweep off. Default OPENPROGRAM_TURN_IDLE_MS or 10 minutes */
+  turnIdleMs?: number;
+}
+
+const DEFAULT_TURN_IDLE_MS = 10 * 60_000;
+
+/** OPENPROGRAM_TURN_IDLE_MS: a non-negative integer (0: never), else the default. */
+export function turnIdleMsFromEnv(value = process.env['OPENPROGRAM_TURN_IDLE_MS']): number {
+  if (value === undefined || value.trim() === '') return DEFAULT_TURN_IDLE_MS;
+  const ms = Number(value);
+  return Number.isSafeInteger(ms) && ms >= 0 ? ms : DEFAULT_TURN_IDLE_MS;
 }
 
 function cacheCapFromEnv(): number {
@@ -80,11 +101,18 @@ export class SessionStore {
   readonly startup: StartupReport;
   private readonly ctx: StoreContext;
   private closed = false;
+  /** the limit of the idle sweep (ms; 0: off) */
+  readonly turnIdleMs: number;
+  private readonly idleTimer: NodeJS.Timeout | null;
 
-  private constructor(ctx: StoreContext, startup: StartupReport) {
+  private constructor(ctx: StoreContext, startup: StartupReport, turnIdleMs: number) {
     this.ctx = ctx;
     this.events = ctx.events;
     this.startup = startup;
+    this.turnIdleMs = turnIdleMs;
+    // Checked often enough that a turn ends within a quarter of the limit past it, at most once a minute.
+    this.idleTimer = turnIdleMs > 0 ? setInterval(() => void this.sweepIdleTurns(), Math.max(250, Math.min(60_000, turnIdleMs / 4))) : null;
+    this.idleTimer?.unref();
   }
 
   static async open(options: SessionStoreOptions): Promise<SessionStore> {
@@ -122,7 +150,7 @@ export class SessionStore {
       background: new Set(),
     };
     try {
-      return new SessionStore(ctx, await startUp(ctx));
+      return new SessionStore(ctx, await startUp(ctx), options.turnIdleMs ?? turnIdleMsFromEnv());
     } catch (error) {
       await ctx.writer.abandon();
       throw error;
@@ -146,6 +174,10 @@ export class SessionStore {
   listSessions(options?: ListOptions): ListPage {
     return listSessions(this.ctx, options);
   }
+  /** The agents (agentId, source) that wrote sessions, with counts: the Chats page's filter. */
+  listAgents(filter?: Pick<ListFilter, 'scope'>): AgentSummary[] {
+    return listAgents(this.ctx, filter);
+  }
   countSessions(filter?: ListFilter): number {
     return countSessions(this.ctx, filter);
   }
@@ -163,8 +195,9 @@ export class SessionStore {
   }
 
   // Messages and branches
-  async appendMessage(sessionId: string, message: AppendMessageInput): Promise<Message> {
-    return appendMessage(this.ctx, sessionId, message);
+  /** `byAgent`: written through an agent's credentials (a token), so an assistant message marks the session unread (DESIGN §7). */
+  async appendMessage(sessionId: string, message: AppendMessageInput, options?: AppendOptions): Promise<Message> {
+    return appendMessage(this.ctx, sessionId, message, options);
   }
   appendRecordNode(sessionId: string, build: (seq: number, now: number) => StoredNode): Promise<Message> {
     return appendRecordNode(this.ctx, sessionId, build);
@@ -198,8 +231,18 @@ export class SessionStore {
   }
 
   // Turns and the timeline
-  async beginTurn(sessionId: string): Promise<BeginTurnResult> {
-    return beginTurn(this.ctx, sessionId);
+  /** `selfTimed`: the server drives this turn with its own time limit (the chat), so the idle sweep leaves it. */
+  async beginTurn(sessionId: string, options?: { selfTimed?: boolean }): Promise<BeginTurnResult> {
+    return beginTurn(this.ctx, sessionId, options);
+  }
+  /** Ends a running turn no caller will finalise: `cancelled`, a turn/interrupted note, one session commit. */
+  async interruptTurn(sessionId: string, reason: TurnInterruptReason): Promise<InterruptTurnResult> {
+    return interruptTurn(this.ctx, sessionId, { reason, idleMs: this.turnIdleMs });
+  }
+  /** The idle sweep once (the timer runs it): every turn quiet for turnIdleMs ends. Returns their ids. */
+  async sweepIdleTurns(): Promise<string[]> {
+    if (this.closed || this.turnIdleMs <= 0) return [];
+    return sweepIdleTurns(this.ctx, this.turnIdleMs);
   }
   async finalizeTurn(sessionId: string, input?: FinalizeTurnInput): Promise<FinalizeTurnResult> {
     return finalizeTurn(this.ctx, sessionId, input);
@@ -306,6 +349,7 @@ export class SessionStore {
     if (this.closed) return;
     await this.idle();
     this.closed = true;
+    if (this.idleTimer) clearInterval(this.idleTimer);
     // Background log writes and compaction finish, then index.json gets everything and the log empties.
     await this.ctx.writer.close();
   }

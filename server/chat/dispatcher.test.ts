@@ -103,13 +103,22 @@ describe('the chat dispatcher', () => {
 
     const slow = await chat.send('u1', store, { content: 'long [[delay:50]] [[words:200]]' });
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(await chat.cancel('u1', slow.sessionId)).toEqual({ cancelled: true });
+    expect(await chat.cancel('u1', store, slow.sessionId)).toEqual({ cancelled: true });
     const detail = await store.getSession(slow.sessionId);
     expect(detail.status).toBe('cancelled');
     const reply = (await store.getBranch(slow.sessionId))[1]!;
     expect(reply.metadata['cancelled']).toBe(true);
     expect(reply.content.length).toBeGreaterThan(0);
     expect(reply.content).not.toContain('word200');
+  });
+
+  it('Stop ends an agent\'s turn it does not run as interrupted, and says when nothing ran', async () => {
+    const { row } = await store.createSession({ agentId: 'bot', source: 'api' });
+    expect(await chat.cancel('u1', store, row.id)).toEqual({ cancelled: false });
+    await store.beginTurn(row.id);
+    await store.appendMessage(row.id, { role: 'user', content: 'then the agent died' });
+    expect(await chat.cancel('u1', store, row.id)).toEqual({ cancelled: true });
+    expect(await store.getSession(row.id)).toMatchObject({ status: 'cancelled', turnCount: 1, interruption: { reason: 'stopped' } });
   });
 
   it('ends failed when the model takes longer than the timeout', async () => {

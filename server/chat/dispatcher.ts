@@ -92,7 +92,7 @@ export class ChatDispatcher {
         const parent = (await store.getNodes(id)).find((node) => node.id === input.parentId);
         if (!parent) throw new NotFoundError(`unknown message: ${input.parentId}`);
       }
-      turn = (await store.beginTurn(id)).turn;
+      turn = (await store.beginTurn(id, { selfTimed: true })).turn;
       try {
         user = await store.appendMessage(id, {
           role: 'user',
@@ -125,7 +125,7 @@ export class ChatDispatcher {
     let parentId: string | null;
     try {
       ({ parentId } = await store.retry(sessionId, assistantId));
-      turn = (await store.beginTurn(sessionId)).turn;
+      turn = (await store.beginTurn(sessionId, { selfTimed: true })).turn;
     } catch (error) {
       this.release(userId, sessionId);
       throw error;
@@ -134,18 +134,23 @@ export class ChatDispatcher {
     return { sessionId, parentId };
   }
 
-  /** Stop the model call; the turn ends `cancelled`. Resolves once it has ended. */
-  async cancel(userId: string, sessionId: string): Promise<{ cancelled: boolean }> {
-    const running = this.running.get(`${userId}/${sessionId}`);
-    if (!running) return { cancelled: false };
-    running.abort.abort();
-    await running.done;
-    return { cancelled: true };
+  /**
+   * Stop: the chat's own turn has its model call aborted; any other running turn (an agent's
+   * that was never finalised) is ended by the store as interrupted. Both end `cancelled`, and
+   * this resolves once they have. `cancelled: false` only when no turn was running at all.
+   */
+  async cancel(userId: string, store: SessionStore, sessionId: string): Promise<{ cancelled: boolean }> {
+    if (await this.stop(userId, sessionId)) return { cancelled: true };
+    return { cancelled: (await store.interruptTurn(sessionId, 'stopped')).interrupted };
   }
 
-  /** Before a delete: stop and wait, so nothing writes into a session being removed. */
-  async stop(userId: string, sessionId: string): Promise<void> {
-    await this.cancel(userId, sessionId);
+  /** The chat's own turn only: abort and wait (before a delete, so nothing writes into a session being removed). */
+  async stop(userId: string, sessionId: string): Promise<boolean> {
+    const running = this.running.get(`${userId}/${sessionId}`);
+    if (!running) return false;
+    running.abort.abort();
+    await running.done;
+    return true;
   }
 
   /** Every running turn (tests, shutdown). */

@@ -19,6 +19,11 @@ export interface AppendMessageInput {
   metadata?: Record<string, unknown>;
 }
 
+export interface AppendOptions {
+  /** written by an agent rather than the person reading (the server decides: an API token) */
+  byAgent?: boolean;
+}
+
 const ROLES: readonly MessageRole[] = ['user', 'assistant', 'tool', 'system'];
 
 function validate(input: AppendMessageInput): void {
@@ -47,7 +52,7 @@ function validate(input: AppendMessageInput): void {
  * moves only when the new node's parent is the head; the same id with the same content is
  * idempotent, with other content a CONFLICT.
  */
-export function appendMessage(ctx: StoreContext, sessionId: string, input: AppendMessageInput): Promise<Message> {
+export function appendMessage(ctx: StoreContext, sessionId: string, input: AppendMessageInput, options: AppendOptions = {}): Promise<Message> {
   validate(input);
   return withSession(ctx, sessionId, (session) => {
     if (input.id !== undefined) {
@@ -80,6 +85,7 @@ export function appendMessage(ctx: StoreContext, sessionId: string, input: Appen
       reads: [],
       metadata,
     };
-    return writeNode(ctx, session, node);
+    // DESIGN §7: an agent's reply is news for the person, until they open the session.
+    return writeNode(ctx, session, node, { markUnread: options.byAgent === true && input.role === 'assistant' });
   });
 }

@@ -33,7 +33,7 @@ export function uniqueNodeId(session: OpenSession): string {
 }
 
 /** Node file, then meta.json, then memory; the registry follows within the debounce window. */
-export function writeNode(ctx: StoreContext, session: OpenSession, node: StoredNode): Message {
+export function writeNode(ctx: StoreContext, session: OpenSession, node: StoredNode, options: { markUnread?: boolean } = {}): Message {
   const isRecord = node.caller === 'ROOT';
   const fileName = nodeFileName(node, session.seqWidth);
   ctx.writer.journal(session.id);
@@ -52,11 +52,17 @@ export function writeNode(ctx: StoreContext, session: OpenSession, node: StoredN
     meta.preview = preview;
     registryFields.preview = preview;
   }
+  if (options.markUnread) {
+    meta.unread = true;
+    registryFields.unread = true;
+  }
   writeMetaInPlace(session.dir, meta);
   session.meta = meta;
   session.graph.add(node);
   session.fileNames.set(node.id, fileName);
   if (session.commit) session.uncommitted.push(fileName);
+  const turn = ctx.turns.get(session.id);
+  if (turn) turn.lastActivityAt = ctx.now();
 
   const message = toMessage(node);
   const changed = ctx.registry.patch(session.id, registryFields);
@@ -64,7 +70,7 @@ export function writeNode(ctx: StoreContext, session: OpenSession, node: StoredN
   ctx.events.emit('message_appended', { sessionId: session.id, message });
   if (!isRecord) {
     const entry = ctx.registry.get(session.id)!;
-    ctx.events.emit('session_updated', { id: session.id, ...changedRowFields(ctx, entry, ['updated_at', 'preview']) });
+    ctx.events.emit('session_updated', { id: session.id, ...changedRowFields(ctx, entry, ['updated_at', 'preview', ...(changed.includes('unread') ? ['unread'] : [])]) });
   }
   return message;
 }

@@ -36,10 +36,14 @@ export const chatRouter = createTRPCRouter({
     .input(z.object({ sessionId: sessionIdInput, assistantId: nodeIdInput }).strict())
     .mutation(({ ctx, input }) => getChatDispatcher().retry(ctx.user.id, ctx.store, ctx.sessionId, input.assistantId)),
 
-  /** Stops the model call; the turn ends `cancelled`. `cancelled: false` when nothing was running. */
+  /**
+   * Stop: ends the running turn, the chat's (its model call aborted) or an agent's that never
+   * finalised (a turn/interrupted note, a session commit); either ends `cancelled`.
+   * `cancelled: false` when nothing was running.
+   */
   cancel: sessionProcedure
     .input(z.object({ sessionId: sessionIdInput }).strict())
-    .mutation(({ ctx }) => getChatDispatcher().cancel(ctx.user.id, ctx.sessionId)),
+    .mutation(({ ctx }) => getChatDispatcher().cancel(ctx.user.id, ctx.store, ctx.sessionId)),
 
   /** Whether a turn runs now, and the last failure of this process, for a tab that opens late. */
   state: sessionProcedure.input(z.object({ sessionId: sessionIdInput }).strict()).query(({ ctx }) => {
