@@ -1,6 +1,6 @@
 import { chmodSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { AuthStore, isUserId } from '@/lib/auth/index';
+import { AuthStore, isUserId, ProjectRootsFile } from '@/lib/auth/index';
 import { EventHub } from '@/server/events/hub';
 import { RepackQueue, SessionStore, type TitleModel } from '@/lib/store/index';
 import { ModelService } from '@/server/chat/models';
@@ -24,6 +24,10 @@ interface Runtime {
   openedStores: UserStore[];
   /** the model of chat and titles: admin settings, OPENPROGRAM_LLM_*, or a detected local server */
   models: ModelService;
+  /** extra project roots per user: the admin's (data/auth/project-roots.json) and OPENPROGRAM_ALLOWED_ROOTS */
+  roots: ProjectRootsFile;
+  /** OPENPROGRAM_ALLOWED_ROOTS read once, after the users exist */
+  envRoots: Promise<void> | null;
 }
 
 /** OPENPROGRAM_MAX_STREAMS_PER_USER raises or lowers the cap of open event streams (default 20). */
@@ -52,6 +56,8 @@ function runtime(): Runtime {
       repackQueue: new RepackQueue(),
       openedStores: [],
       models: new ModelService(join(dataDir, 'auth')),
+      roots: new ProjectRootsFile(join(dataDir, 'auth'), dataDir),
+      envRoots: null,
     };
     // Sign-ins that end (disable, password change or reset) close their event streams at once.
     const hub = current.hub;
@@ -78,6 +84,24 @@ export function getModelService(): ModelService {
   return runtime().models;
 }
 
+/** The project roots of every user, OPENPROGRAM_ALLOWED_ROOTS loaded (its unusable entries logged) before the first answer. */
+export async function getProjectRoots(): Promise<ProjectRootsFile> {
+  const current = runtime();
+  current.envRoots ??= current.roots
+    .loadEnv(process.env.OPENPROGRAM_ALLOWED_ROOTS, (user) => (current.auth.users.get(user) ?? current.auth.users.findByEmail(user))?.id ?? null)
+    .then((errors) => errors.forEach((error) => console.warn(`[roots] OPENPROGRAM_ALLOWED_ROOTS: ${error}`)));
+  await current.envRoots;
+  return current.roots;
+}
+
+/** After an admin changed a user's roots: the open store takes them at once. */
+export async function applyProjectRoots(userId: string): Promise<void> {
+  const opening = runtime().userStores.get(userId);
+  if (!opening) return;
+  const store = await opening.catch(() => null);
+  store?.setExtraRoots((await getProjectRoots()).rootsOf(userId));
+}
+
 /**
  * The session store of one user (`<DATA>/users/<userId>`, workspace `<DATA>/workspaces/<userId>`),
  * opened on first use and shared by every request after it. Its events go to the user's streams.
@@ -92,7 +116,8 @@ export function getUserStore(userId: string): Promise<UserStore> {
     opening = (async () => {
       const workspaceRoot = join(dataDir, 'workspaces', userId);
       mkdirSync(workspaceRoot, { recursive: true, mode: 0o700 });
-      const store = await SessionStore.open({ stateDir: join(dataDir, 'users', userId), workspaceRoot, repackQueue, titleModel });
+      const allowedRoots = (await getProjectRoots()).rootsOf(userId);
+      const store = await SessionStore.open({ stateDir: join(dataDir, 'users', userId), workspaceRoot, allowedRoots, repackQueue, titleModel });
       hub.attach(userId, store.events);
       // A chat turn the last process did not finish ends failed, with what it had written committed.
       await failInterruptedTurns(store);

@@ -38,6 +38,9 @@ export function AppHeader({ email, admin, onOpenSidebar, onShowShortcuts }: Prop
         <Link href="/chats" className={link('/chats')}>
           Chats
         </Link>
+        <Link href="/projects" className={link('/projects')}>
+          Projects
+        </Link>
         <Link href="/settings" className={link('/settings')}>
           Settings
         </Link>

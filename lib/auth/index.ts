@@ -5,3 +5,4 @@ export { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './password.js';
 export { SignInRateLimiter, DEFAULT_SIGN_IN_RULES, type RateLimitRule } from './rate-limit.js';
 export { API_TOKEN_PREFIX, CLI_TOKEN_PREFIX } from './token-secret.js';
 export { EMAIL_MAX_LENGTH, USER_ID_PATTERN, isUserId, normaliseEmail, UserStore, type PublicUser, type UserRecord } from './users.js';
+export { checkRoot, parseRootsEnv, ProjectRootsFile, type ProjectRoot } from './project-roots.js';

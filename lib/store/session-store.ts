@@ -47,7 +47,8 @@ import { relocateProject } from './operations/relocate-project.js';
 import { setWorkdirs } from './operations/set-workdirs.js';
 import { redoTurn, snapshotBeforeEdit, undoTurn, type UndoOutcome } from './operations/undo-turn.js';
 import { resolveSessionAttachment, saveSessionAttachment } from './operations/session-attachments.js';
-import type { ProjectCommit, ProjectDetail, ProjectSummary } from './projects/index.js';
+import type { ProjectCommit, ProjectDetail, ProjectInspection, ProjectSummary } from './projects/index.js';
+import { listProjectsWithCounts } from './operations/list-projects.js';
 import { listProjectCommits, projectCommitDiff } from './operations/project-commits.js';
 import { setProjectAutoCommit } from './operations/set-project-auto-commit.js';
 import { unregisterProject } from './operations/unregister-project.js';
@@ -286,8 +287,25 @@ export class SessionStore {
   get projects(): ProjectStore {
     return this.ctx.projects;
   }
+  /** Every project with its session count, counted in the registry (archived ones included). */
   async listProjects(): Promise<ProjectSummary[]> {
-    return this.ctx.projects.list();
+    return listProjectsWithCounts(this.ctx);
+  }
+  /** What adding this folder as a project would do (exists, a repository, already a project, what stops a git init). */
+  async inspectProject(path: string): Promise<ProjectInspection> {
+    return this.ctx.projects.inspect(path);
+  }
+  /** The workspace root first, then the roots an admin added. */
+  get allowedRoots(): readonly string[] {
+    return this.ctx.allowedRoots;
+  }
+  /** The roots an admin gave this user, besides the workspace: from the next call on. */
+  setExtraRoots(roots: readonly string[]): void {
+    const workspace = this.ctx.projects.workspaceRoot;
+    const next = [workspace, ...roots.map((root) => resolve(root)).filter((root) => root !== workspace)];
+    this.ctx.projects.setAllowedRoots(next);
+    this.ctx.allowedRoots = next;
+    this.ctx.trustedRoots = [this.ctx.stateDir, ...next];
   }
   async createProject(path: string, name?: string): Promise<ProjectDetail & { created: boolean }> {
     return this.ctx.projects.resolve(path, name);
