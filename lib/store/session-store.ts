@@ -55,6 +55,7 @@ import { unregisterProject } from './operations/unregister-project.js';
 import { sessionCommits } from './operations/session-commits.js';
 import type { AttachmentUpload, ResolvedAttachment, SavedAttachment } from './repo/attachments.js';
 import { writeContextFile } from './operations/context-file.js';
+import { getChatSettings, setChatSettings, type ChatSettings } from './operations/chat-settings.js';
 
 export interface SessionStoreOptions {
   /** an OpenProgram state directory (sessions/, projects/) */
@@ -275,6 +276,14 @@ export class SessionStore {
     return redoTurn(this.ctx, sessionId, turn);
   }
   /** context/commits/<replyId>.json: what was sent to the model for that reply. */
+  /** The chat's model pick and system prompt (context/chat.json). */
+  async getChatSettings(sessionId: string): Promise<ChatSettings> {
+    return getChatSettings(this.ctx, sessionId);
+  }
+  /** Given fields replace the stored ones; a change appends a chat/settings record node. */
+  async setChatSettings(sessionId: string, patch: { model?: string | null; systemPrompt?: string | null }): Promise<ChatSettings> {
+    return setChatSettings(this.ctx, sessionId, patch);
+  }
   async writeContextFile(sessionId: string, replyId: string, context: unknown): Promise<void> {
     return writeContextFile(this.ctx, sessionId, replyId, context);
   }

@@ -121,6 +121,25 @@ describe('the chat dispatcher', () => {
     expect(await store.getSession(row.id)).toMatchObject({ status: 'cancelled', turnCount: 1, interruption: { reason: 'stopped' } });
   });
 
+  it('runs a chat on the model it picked, with its own system prompt after ours', async () => {
+    const picking = new ChatDispatcher({
+      publish: (_user, event) => events.push(event),
+      chatModel: async (requested) => ({ model: createChatClient({ baseUrl: server.url, model: requested ?? 'unit-model', timeoutMs: 5_000 }) }),
+    });
+    const { sessionId } = await picking.send('u1', store, { content: 'first pick-me', model: 'picked-model' });
+    await picking.idle();
+    expect(await store.getChatSettings(sessionId)).toEqual({ model: 'picked-model', systemPrompt: null });
+    await store.setChatSettings(sessionId, { systemPrompt: 'Answer like a pirate.' });
+    await picking.send('u1', store, { sessionId, content: 'second pick-me' });
+    await picking.idle();
+    const received = server.requests.filter((request) => JSON.stringify(request.body.messages).includes('pick-me') && !JSON.stringify(request.body.messages).includes('descriptive title'));
+    expect(received.map((request) => request.body.model)).toEqual(['picked-model', 'picked-model']);
+    const system = String(received[1]!.body.messages![0]!.content);
+    expect(system.startsWith('You are the assistant of Entity Memory')).toBe(true);
+    expect(system.endsWith('\n\nAnswer like a pirate.')).toBe(true);
+    expect(String(received[0]!.body.messages![0]!.content)).not.toContain('pirate');
+  });
+
   it('ends failed when the model takes longer than the timeout', async () => {
     const model = createChatClient({ baseUrl: server.url, model: 'unit-model', timeoutMs: 300 });
     const impatient = new ChatDispatcher({ publish: (_user, event) => events.push(event), chatModel: async () => ({ model }) });

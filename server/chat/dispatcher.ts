@@ -14,7 +14,8 @@ import type { ChatEvent } from '@/server/events/live-events';
 export interface DispatcherDeps {
   /** to every open tab of that user (the event hub) */
   publish(userId: string, event: ChatEvent): void;
-  chatModel(): Promise<{ model: ChatModel } | { model: null; reason: string }>;
+  /** `requested`: the chat's own pick, used when the server offers it (else the configured model) */
+  chatModel(requested?: string | null): Promise<{ model: ChatModel } | { model: null; reason: string }>;
 }
 
 export interface SendInput {
@@ -24,6 +25,8 @@ export interface SendInput {
   attachmentIds?: string[];
   /** edit and resend: the new user message follows this one (null: a new first message) */
   parentId?: string | null;
+  /** the model for this chat from now on (kept in its context/chat.json) */
+  model?: string;
 }
 
 interface Running {
@@ -58,7 +61,8 @@ export class ChatDispatcher {
   async send(userId: string, store: SessionStore, input: SendInput): Promise<{ sessionId: string; userMessageId: string }> {
     const content = input.content.trim();
     if (content === '') throw new InvalidInputError('content must not be empty');
-    const resolved = await this.deps.chatModel();
+    const picked = input.model ?? (input.sessionId !== undefined && store.hasSession(input.sessionId) ? (await store.getChatSettings(input.sessionId)).model : null);
+    const resolved = await this.deps.chatModel(picked);
     if (!resolved.model) throw new PreconditionError(`${WHY_NO_MODEL}: ${resolved.reason}`);
     const model = resolved.model;
 
@@ -94,6 +98,7 @@ export class ChatDispatcher {
       }
       turn = (await store.beginTurn(id, { selfTimed: true })).turn;
       try {
+        if (input.model !== undefined) await store.setChatSettings(id, { model: input.model });
         user = await store.appendMessage(id, {
           role: 'user',
           content,
@@ -118,7 +123,7 @@ export class ChatDispatcher {
 
   /** Retry: a new reply beside the one given (branch.retry moves the head back to its parent). */
   async retry(userId: string, store: SessionStore, sessionId: string, assistantId: string): Promise<{ sessionId: string; parentId: string | null }> {
-    const resolved = await this.deps.chatModel();
+    const resolved = await this.deps.chatModel(store.hasSession(sessionId) ? (await store.getChatSettings(sessionId)).model : null);
     if (!resolved.model) throw new PreconditionError(`${WHY_NO_MODEL}: ${resolved.reason}`);
     this.reserve(userId, sessionId);
     let turn: number;
