@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { toast } from 'sonner';
 import { useLiveEvents } from '@/components/live/live-events-provider';
 import { useTRPC } from '@/trpc/client';
+import { SessionModelSelect, SystemPromptButton } from './chat-settings-controls';
 import { Composer } from './composer';
 import { NoModelNotice } from './no-model-notice';
 import { ProjectChipReadOnly, ProjectPicker } from './project-chip';
@@ -102,7 +103,13 @@ export function SessionComposer({
         }
         running={running}
         sending={pending}
-        projectChip={chip}
+        projectChip={
+          <>
+            {chip}
+            <SessionModelSelect sessionId={sessionId} disabled={running} />
+            <SystemPromptButton sessionId={sessionId} />
+          </>
+        }
       />
     </div>
   );
