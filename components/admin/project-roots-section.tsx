@@ -56,32 +56,23 @@ export function ProjectRootsSection({ initialRoots, users }: { initialRoots: Roo
         one user only.
       </p>
       {list.length > 0 ? (
-        <table className="w-full text-left text-sm">
-          <thead className="text-xs uppercase text-neutral-500">
-            <tr>
-              <th scope="col" className="py-1 pr-3 font-medium">User</th>
-              <th scope="col" className="py-1 pr-3 font-medium">Folder</th>
-              <th scope="col" className="py-1 font-medium"><span className="sr-only">Actions</span></th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.map((root) => (
-              <tr key={`${root.userId}:${root.path}`} className="border-t border-neutral-200 dark:border-neutral-800">
-                <td className="max-w-40 truncate py-2 pr-3">{emailOf(root)}</td>
-                <td className="break-all py-2 pr-3 font-mono text-xs">{root.path}</td>
-                <td className="py-2 text-right">
-                  {root.from === 'env' ? (
-                    <span className="text-xs text-neutral-500">from OPENPROGRAM_ALLOWED_ROOTS</span>
-                  ) : (
-                    <Button variant="secondary" className="px-2 py-1 text-xs" aria-label={`Remove ${root.path} from ${emailOf(root)}`} onClick={() => void onRemove(root)}>
-                      Remove
-                    </Button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <ul aria-label="Project folders of users" className="divide-y divide-neutral-200 rounded-md border border-neutral-200 dark:divide-neutral-800 dark:border-neutral-800">
+          {list.map((root) => (
+            <li key={`${root.userId}:${root.path}`} className="flex flex-wrap items-center gap-x-3 gap-y-1 px-3 py-2 text-sm">
+              <div className="min-w-0 flex-1">
+                <p className="truncate font-medium">{emailOf(root)}</p>
+                <p className="break-all font-mono text-xs text-neutral-600 dark:text-neutral-400">{root.path}</p>
+              </div>
+              {root.from === 'env' ? (
+                <span className="text-xs text-neutral-500">from OPENPROGRAM_ALLOWED_ROOTS</span>
+              ) : (
+                <Button variant="secondary" className="px-2 py-1 text-xs" aria-label={`Remove ${root.path} from ${emailOf(root)}`} onClick={() => void onRemove(root)}>
+                  Remove
+                </Button>
+              )}
+            </li>
+          ))}
+        </ul>
       ) : (
         <p className="text-sm text-neutral-500 dark:text-neutral-400">No extra folders yet.</p>
       )}

@@ -17,7 +17,8 @@ const FROZEN = 'A session keeps its project after its first turn: its turns ran 
 /** After the first turn the project is frozen (DESIGN §4.6, operations.zh.md): shown, not chosen; a click says why. */
 export function ProjectChipReadOnly({ name }: { name: string }) {
   return (
-    <button type="button" aria-disabled="true" title={FROZEN} onClick={() => toast.info(FROZEN)} className={`${chip} cursor-default`}>
+    // Not disabled: a click says why it cannot change, which a disabled button could not.
+    <button type="button" title={FROZEN} onClick={() => toast.info(FROZEN)} className={`${chip} cursor-help`}>
       <FolderGit2 size={16} aria-hidden />
       <span className="truncate">Project: {name}</span>
     </button>

@@ -110,6 +110,7 @@ export function ChatsView({ initialScope, initialQuery, initialAgent = null, ori
         <label className="flex items-center gap-2 text-sm text-neutral-600 dark:text-neutral-400">
           Agent
           <select
+            aria-label="Agent"
             value={agent ? JSON.stringify([agent.agentId, agent.source]) : ''}
             onChange={(event) => {
               const value = event.target.value;

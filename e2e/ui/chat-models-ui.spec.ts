@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { captureViews, expect, getSession, MODEL_URL, mutate, query, signInBrowser, test } from '../fixtures';
 import { SessionPage } from '../pages/session';
 
@@ -65,7 +67,17 @@ test('a model picked for a chat reaches the model server as that model id, with 
   expect(refused.body.error?.message).toBe('model gpt-imaginary is not offered here (offered: e2e-model, test-model, test-title-model)');
 });
 
+/** A loopback port nothing listens on (bound, then closed). */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
 test('saving an unreachable model URL says what failed; the server\'s models are offered in a dropdown', async ({ browser, adminApi }) => {
+  const deadUrl = `http://127.0.0.1:${await closedPort()}/v1`;
   const context = await browser.newContext();
   await signInBrowser(context, adminApi);
   const page = await context.newPage();
@@ -78,10 +90,11 @@ test('saving an unreachable model URL says what failed; the server\'s models are
     await listed.selectOption('test-model');
     await expect(form.getByRole('textbox', { name: 'Model', exact: true })).toHaveValue('test-model');
 
-    await form.getByRole('textbox', { name: 'Server URL (OpenAI-compatible, …/v1)' }).fill('http://127.0.0.1:9/v1');
+    await form.getByRole('textbox', { name: 'Server URL (OpenAI-compatible, …/v1)' }).fill(deadUrl);
     await form.getByRole('button', { name: 'Save model' }).click();
-    await expect(page.getByText('Saved, but the model server does not answer: http://127.0.0.1:9/v1/models: the connection was refused (is the server running, on that port?). Chat will fail until it does.')).toBeVisible();
+    await expect(page.getByText(`Saved, but the model server does not answer: ${deadUrl}/models: the connection was refused (is the server running, on that port?). Chat will fail until it does.`)).toBeVisible();
     await expect(page.getByText(/^Model in use/)).toHaveCount(0);
+    await form.scrollIntoViewIfNeeded();
     await captureViews(page, 'first-hour-admin-model-unreachable');
 
     // The same form on a server that answers: in use, and said so.

@@ -103,6 +103,7 @@ test('who wrote it: the agent on rows and the header, an unread dot for an agent
 });
 
 test('a project added from the Projects page (git init offered) is picked in the composer and used by a chat turn', async ({ page, context, user }) => {
+  await query(user.api, 'project.roots'); // opens the user's store, which makes the workspace
   const folder = join(realpathSync(workspaceOf(user.id)), 'fh-notes');
   mkdirSync(folder, { recursive: true });
   writeFileSync(join(folder, 'README.md'), 'my notes\n');
@@ -136,7 +137,7 @@ test('a project added from the Projects page (git init offered) is picked in the
   await page.getByRole('button', { name: 'Send' }).click();
   await expect(page).toHaveURL(/\/sessions\/[A-Za-z0-9_-]+$/);
   const sessionId = new URL(page.url()).pathname.split('/').pop()!;
-  await expect(new SessionPage(page).message('Assistant')).toContainText('Tool result', { timeout: 20_000 });
+  await expect(new SessionPage(page).message('Assistant').last()).toContainText('Tool result', { timeout: 20_000 });
   await expect.poll(async () => (await getSession(user.api, sessionId)).status, { timeout: 20_000 }).toBe('idle');
 
   const detail: SessionDetail = await getSession(user.api, sessionId);
@@ -144,12 +145,15 @@ test('a project added from the Projects page (git init offered) is picked in the
   expect(readFileSync(join(folder, 'todo.txt'), 'utf8')).toBe('buy milk\n');
   expect(git(folder, 'log', '-1', '--format=%an|%s')).toMatch(new RegExp(`^agent \\(.* via OpenProgram\\)\\|\\[agent ${sessionId}\\] turn 1: Write it down`));
   // Frozen now: the chip says so instead of offering a move.
-  await expect(page.getByRole('button', { name: 'Project: fh-notes' })).toHaveAttribute('aria-disabled', 'true');
-  await page.getByRole('button', { name: 'Project: fh-notes' }).click();
+  const frozen = page.getByRole('button', { name: 'Project: fh-notes' });
+  await expect(frozen).toHaveAccessibleDescription(/keeps its project after its first turn/);
+  await frozen.click();
+  await expect(page.getByRole('menuitem')).toHaveCount(0);
   await expect(page.getByText(/keeps its project after its first turn/).first()).toBeVisible();
 });
 
 test('a project added from the composer\'s chip becomes the chat\'s project; the phone drawer links to Projects', async ({ page, context, user }) => {
+  await query(user.api, 'project.roots');
   const folder = join(realpathSync(workspaceOf(user.id)), 'fh-chip');
   mkdirSync(folder, { recursive: true });
   await signInBrowser(context, user.api);
@@ -194,13 +198,23 @@ test('an admin gives a user a project folder outside their workspace; the user a
   await form.getByRole('textbox', { name: 'Folder (absolute path)' }).fill(outside);
   await form.getByRole('button', { name: 'Add folder' }).click();
   await expect(section.getByRole('status')).toHaveText(`${user.email} may now add projects inside ${outside}.`);
-  await expect(section.getByRole('cell', { name: outside })).toBeVisible();
+  const folders = section.getByRole('list', { name: 'Project folders of users' });
+  await expect(folders.getByRole('listitem').filter({ hasText: user.email })).toContainText(outside);
   // The same folder for another user: refused, with the rule.
   await form.getByRole('combobox', { name: 'User' }).selectOption({ label: 'admin@e2e.test' });
   await form.getByRole('textbox', { name: 'Folder (absolute path)' }).fill(join(outside, 'site'));
   await form.getByRole('button', { name: 'Add folder' }).click();
   await expect(section.getByRole('alert')).toContainText('no two users share a root');
+  await section.scrollIntoViewIfNeeded();
   await captureViews(admin, 'first-hour-admin-project-folders');
+  // Removed again, and the user's next call is refused.
+  await folders.getByRole('button', { name: `Remove ${outside} from ${user.email}` }).click();
+  await expect(section.getByRole('status')).toHaveText(`Removed ${outside} from ${user.email}'s folders.`);
+  expect((await query(user.api, 'project.inspect', { path: join(outside, 'site') })).status).toBe(403);
+  await form.getByRole('combobox', { name: 'User' }).selectOption({ label: user.email });
+  await form.getByRole('textbox', { name: 'Folder (absolute path)' }).fill(outside);
+  await form.getByRole('button', { name: 'Add folder' }).click();
+  await expect(section.getByRole('status')).toHaveText(`${user.email} may now add projects inside ${outside}.`);
   await adminContext.close();
 
   const added = await mutate<{ name: string; path: string }>(user.api, 'project.create', { path: join(outside, 'site'), name: 'Site' });
