@@ -1,6 +1,6 @@
 import { chmodSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { AuthStore, isUserId, ProxyUpstreams } from '@/lib/auth/index';
+import { AuthStore, isUserId, ProjectRootsFile, ProxyUpstreams } from '@/lib/auth/index';
 import { EventHub } from '@/server/events/hub';
 import { RepackQueue, SessionStore, type TitleModel } from '@/lib/store/index';
 import { SearchIndex, storeSource } from '@/lib/search/index';
@@ -32,6 +32,10 @@ interface Runtime {
   models: ModelService;
   /** the recording proxy's upstreams and stored provider keys, per user */
   proxyUpstreams: ProxyUpstreams;
+  /** extra project roots per user: the admin's (data/auth/project-roots.json) and OPENPROGRAM_ALLOWED_ROOTS */
+  roots: ProjectRootsFile;
+  /** OPENPROGRAM_ALLOWED_ROOTS read once, after the users exist */
+  envRoots: Promise<void> | null;
 }
 
 /** OPENPROGRAM_MAX_STREAMS_PER_USER raises or lowers the cap of open event streams (default 20). */
@@ -63,6 +67,8 @@ function runtime(): Runtime {
       openedIndexes: [],
       models: new ModelService(join(dataDir, 'auth')),
       proxyUpstreams: new ProxyUpstreams(join(dataDir, 'auth', 'proxy-upstreams.json')),
+      roots: new ProjectRootsFile(join(dataDir, 'auth'), dataDir),
+      envRoots: null,
     };
     // Sign-ins that end (disable, password change or reset) close their event streams at once.
     const hub = current.hub;
@@ -93,6 +99,24 @@ export function getModelService(): ModelService {
   return runtime().models;
 }
 
+/** The project roots of every user, OPENPROGRAM_ALLOWED_ROOTS loaded (its unusable entries logged) before the first answer. */
+export async function getProjectRoots(): Promise<ProjectRootsFile> {
+  const current = runtime();
+  current.envRoots ??= current.roots
+    .loadEnv(process.env.OPENPROGRAM_ALLOWED_ROOTS, (user) => (current.auth.users.get(user) ?? current.auth.users.findByEmail(user))?.id ?? null)
+    .then((errors) => errors.forEach((error) => console.warn(`[roots] OPENPROGRAM_ALLOWED_ROOTS: ${error}`)));
+  await current.envRoots;
+  return current.roots;
+}
+
+/** After an admin changed a user's roots: the open store takes them at once. */
+export async function applyProjectRoots(userId: string): Promise<void> {
+  const opening = runtime().userStores.get(userId);
+  if (!opening) return;
+  const store = await opening.catch(() => null);
+  store?.setExtraRoots((await getProjectRoots()).rootsOf(userId));
+}
+
 /**
  * The session store of one user (`<DATA>/users/<userId>`, workspace `<DATA>/workspaces/<userId>`),
  * opened on first use and shared by every request after it. Its events go to the user's streams.
@@ -107,7 +131,8 @@ export function getUserStore(userId: string): Promise<UserStore> {
     opening = (async () => {
       const workspaceRoot = join(dataDir, 'workspaces', userId);
       mkdirSync(workspaceRoot, { recursive: true, mode: 0o700 });
-      const store = await SessionStore.open({ stateDir: join(dataDir, 'users', userId), workspaceRoot, repackQueue, titleModel, redactor: redactorFor(userId) });
+      const allowedRoots = (await getProjectRoots()).rootsOf(userId);
+      const store = await SessionStore.open({ stateDir: join(dataDir, 'users', userId), workspaceRoot, allowedRoots, repackQueue, titleModel, redactor: redactorFor(userId) });
       hub.attach(userId, store.events);
       // Attached before any request can write: no append is missed. Opening a valid index takes
       // milliseconds; one that must be rebuilt is filled in the background.

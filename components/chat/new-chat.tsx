@@ -5,6 +5,7 @@ import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { toast } from 'sonner';
 import { useTRPC } from '@/trpc/client';
+import { ModelSelect } from './chat-settings-controls';
 import { Composer } from './composer';
 import { NoModelNotice } from './no-model-notice';
 import { ProjectPicker } from './project-chip';
@@ -23,6 +24,7 @@ export function NewChat() {
   const create = useMutation(trpc.session.create.mutationOptions());
   const remove = useMutation(trpc.session.delete.mutationOptions());
   const projectId = draft.projectId;
+  const [model, setModel] = useState<string | null>(null);
 
   async function onSend() {
     setSending(true);
@@ -31,7 +33,7 @@ export function NewChat() {
       const project = projectId !== 'default' ? { projectId } : {};
       // Uploads need a session to belong to: with files, the session is made first.
       if (files.length > 0) made = (await create.mutateAsync({ source: 'web', ...project })).id;
-      const sessionId = await sendDraft(made ? { sessionId: made } : project);
+      const sessionId = await sendDraft(made ? { sessionId: made } : project, model ? { model } : {});
       router.push(`/sessions/${sessionId}`);
     } catch (error) {
       // Never an empty shell: a session made only for these uploads goes if the message did not.
@@ -54,7 +56,12 @@ export function NewChat() {
         onStop={() => undefined}
         running={false}
         sending={sending}
-        projectChip={<ProjectPicker projectId={projectId} onChange={(id) => update({ projectId: id })} />}
+        projectChip={
+          <>
+            <ProjectPicker projectId={projectId} onChange={(id) => update({ projectId: id })} />
+            <ModelSelect value={model} onChange={setModel} />
+          </>
+        }
       />
     </div>
   );

@@ -1,17 +1,24 @@
 'use client';
 
+import * as Dialog from '@radix-ui/react-dialog';
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import { useQuery } from '@tanstack/react-query';
-import { Check, ChevronDown, FolderGit2 } from 'lucide-react';
+import { Check, ChevronDown, FolderGit2, FolderPlus, X } from 'lucide-react';
+import { useState } from 'react';
+import { toast } from 'sonner';
+import { AddProjectForm } from '@/components/projects/add-project-form';
 import { useTRPC } from '@/trpc/client';
 
 const chip =
   'inline-flex max-w-64 items-center gap-1 rounded-md border border-neutral-200 px-2 py-1 text-xs text-neutral-700 focus-visible:ring-2 focus-visible:ring-blue-600 focus-visible:outline-none dark:border-neutral-700 dark:text-neutral-300';
 
-/** After the first turn the project is frozen (DESIGN §4.6): shown, not chosen. */
+const FROZEN = 'A session keeps its project after its first turn: its turns ran and were committed in that folder. Start a new chat to work in another project.';
+
+/** After the first turn the project is frozen (DESIGN §4.6, operations.zh.md): shown, not chosen; a click says why. */
 export function ProjectChipReadOnly({ name }: { name: string }) {
   return (
-    <button type="button" aria-disabled="true" title="The project is fixed after the first turn" className={`${chip} cursor-default`}>
+    // Not disabled: a click says why it cannot change, which a disabled button could not.
+    <button type="button" title={FROZEN} onClick={() => toast.info(FROZEN)} className={`${chip} cursor-help`}>
       <FolderGit2 size={16} aria-hidden />
       <span className="truncate">Project: {name}</span>
     </button>
@@ -25,7 +32,9 @@ export function ProjectPicker({ projectId, onChange }: { projectId: string; onCh
   const list = projects.data ?? [];
   const current = list.find((project) => project.id === projectId) ?? list.find((project) => project.isDefault);
   const name = current?.name ?? 'Home';
+  const [adding, setAdding] = useState(false);
   return (
+    <>
     <DropdownMenu.Root>
       <DropdownMenu.Trigger className={`${chip} hover:bg-neutral-100 dark:hover:bg-neutral-800`}>
         <FolderGit2 size={16} aria-hidden />
@@ -47,8 +56,38 @@ export function ProjectPicker({ projectId, onChange }: { projectId: string; onCh
             </DropdownMenu.Item>
           ))}
           {list.length === 0 ? <div className="px-2 py-1.5 text-neutral-500">Loading projects…</div> : null}
+          <DropdownMenu.Separator className="my-1 h-px bg-neutral-200 dark:bg-neutral-800" />
+          <DropdownMenu.Item
+            onSelect={() => setAdding(true)}
+            className="flex cursor-pointer items-center gap-2 rounded px-2 py-1.5 outline-none data-[highlighted]:bg-neutral-100 dark:data-[highlighted]:bg-neutral-800"
+          >
+            <FolderPlus size={16} aria-hidden />
+            Add project…
+          </DropdownMenu.Item>
         </DropdownMenu.Content>
       </DropdownMenu.Portal>
     </DropdownMenu.Root>
+    <Dialog.Root open={adding} onOpenChange={setAdding}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="fixed inset-0 z-50 bg-black/40" />
+        <Dialog.Content className="fixed left-1/2 top-1/2 z-50 max-h-[calc(100vh-2rem)] w-[min(40rem,calc(100vw-2rem))] -translate-x-1/2 -translate-y-1/2 space-y-3 overflow-y-auto rounded-lg border border-neutral-200 bg-white p-5 shadow-xl focus:outline-none dark:border-neutral-800 dark:bg-neutral-900">
+          <div className="flex items-start justify-between gap-2">
+            <Dialog.Title className="text-base font-semibold">Add project</Dialog.Title>
+            <Dialog.Close aria-label="Close" className="rounded-md p-1 text-neutral-500 hover:bg-neutral-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 dark:hover:bg-neutral-800">
+              <X size={16} aria-hidden />
+            </Dialog.Close>
+          </div>
+          <Dialog.Description className="text-sm text-neutral-600 dark:text-neutral-400">The new project becomes this chat&apos;s project.</Dialog.Description>
+          <AddProjectForm
+            autoFocus
+            onAdded={(project) => {
+              setAdding(false);
+              onChange(project.id);
+            }}
+          />
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+    </>
   );
 }

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { toast } from 'sonner';
 import { useLiveEvents } from '@/components/live/live-events-provider';
 import { useTRPC } from '@/trpc/client';
+import { SessionModelSelect, SystemPromptButton } from './chat-settings-controls';
 import { Composer } from './composer';
 import { NoModelNotice } from './no-model-notice';
 import { ProjectChipReadOnly, ProjectPicker } from './project-chip';
@@ -83,15 +84,32 @@ export function SessionComposer({
   return (
     <div className="space-y-3">
       <StreamingReply sessionId={sessionId} since={since} />
-      <TurnStatus status={detail?.status ?? 'idle'} running={running} error={lastError} />
+      <TurnStatus status={detail?.status ?? 'idle'} running={running} error={lastError} interruption={detail?.interruption ?? null} />
       <NoModelNotice />
       <Composer
         {...composer}
         onSend={() => void onSend()}
-        onStop={() => cancel.mutate({ sessionId }, { onSettled: refresh, onError: (failure) => toast.error(failure.message) })}
+        onStop={() =>
+          cancel.mutate(
+            { sessionId },
+            {
+              onSettled: refresh,
+              onSuccess: (result) => {
+                if (!result.cancelled) toast.info('Nothing was running: the turn had already ended.');
+              },
+              onError: (failure) => toast.error(failure.message),
+            },
+          )
+        }
         running={running}
         sending={pending}
-        projectChip={chip}
+        projectChip={
+          <>
+            {chip}
+            <SessionModelSelect sessionId={sessionId} disabled={running} />
+            <SystemPromptButton sessionId={sessionId} />
+          </>
+        }
       />
     </div>
   );

@@ -2,8 +2,18 @@
 
 import { AlertTriangle, Loader2, OctagonX } from 'lucide-react';
 
-/** How the last turn ended when that needs saying: running, failed (with why), or stopped. */
-export function TurnStatus({ status, running, error }: { status: string; running: boolean; error: string | null }) {
+/** How the last turn ended when that needs saying: running, failed (with why), or stopped (and by what, when it was ended from outside). */
+export function TurnStatus({
+  status,
+  running,
+  error,
+  interruption = null,
+}: {
+  status: string;
+  running: boolean;
+  error: string | null;
+  interruption?: { reason: 'stopped' | 'idle'; note: string } | null;
+}) {
   if (running) {
     return (
       <p role="status" className="flex items-center gap-2 text-sm text-neutral-600 dark:text-neutral-400">
@@ -26,9 +36,12 @@ export function TurnStatus({ status, running, error }: { status: string; running
     return (
       <p role="status" className="flex items-center gap-2 text-sm text-neutral-600 dark:text-neutral-400">
         <OctagonX size={16} aria-hidden />
-        Stopped. What arrived before is kept.
+        {interruption?.reason === 'idle'
+          ? `${interruption.note} What arrived before is kept.`
+          : 'Stopped. What arrived before is kept.'}
       </p>
     );
   }
   return null;
 }
+

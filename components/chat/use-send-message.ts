@@ -23,11 +23,11 @@ export function useSendMessage(scope: string) {
   const send = useMutation(trpc.chat.send.mutationOptions());
 
   /** Resolves with the id of the session the message went to. */
-  async function sendDraft(target: SendTarget): Promise<string> {
+  async function sendDraft(target: SendTarget, options: { model?: string } = {}): Promise<string> {
     const content = draft.text;
     const attachmentIds: string[] = [];
     if ('sessionId' in target) for (const file of files) attachmentIds.push((await uploadAttachment(target.sessionId, file)).id);
-    const { sessionId } = await send.mutateAsync({ ...target, content, ...(attachmentIds.length > 0 ? { attachmentIds } : {}) });
+    const { sessionId } = await send.mutateAsync({ ...target, content, ...options, ...(attachmentIds.length > 0 ? { attachmentIds } : {}) });
     clear();
     setFiles([]);
     return sessionId;

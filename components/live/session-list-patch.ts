@@ -17,6 +17,7 @@ export function rowMatches(input: SessionListInput, row: SessionRow): boolean | 
   if (input.unread !== undefined && row.unread !== input.unread) return false;
   if (input.status !== undefined && row.status !== input.status) return false;
   if (input.source !== undefined && row.source !== input.source) return false;
+  if (input.agentId !== undefined && row.agentId !== input.agentId) return false;
   const q = input.q?.trim().toLowerCase();
   if (q && !`${row.title ?? ''}\n${row.preview ?? ''}`.toLowerCase().includes(q)) return false;
   if (input.projectId !== undefined) return undefined;

@@ -1,6 +1,8 @@
 'use client';
 
-import { useState, type FormEvent } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState, type FormEvent } from 'react';
+import { useTRPC } from '@/trpc/client';
 
 const field = 'block w-full rounded-md border border-neutral-300 bg-white px-3 py-2 text-sm dark:border-neutral-700 dark:bg-neutral-900';
 
@@ -24,6 +26,24 @@ export function ModelFields({ settings, env, pending, onSave }: ModelFieldsProps
     });
   }
   const set = (key: keyof typeof form) => (event: { target: { value: string } }) => setForm((current) => ({ ...current, [key]: event.target.value }));
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [listing, setListing] = useState<{ state: 'idle' | 'loading' } | { state: 'ok'; models: string[] } | { state: 'error'; error: string }>({ state: 'idle' });
+  async function listModels() {
+    setListing({ state: 'loading' });
+    const baseUrl = form.baseUrl.trim();
+    try {
+      const result = await queryClient.fetchQuery({ ...trpc.models.serverModels.queryOptions(baseUrl ? { baseUrl } : {}), staleTime: 0 });
+      setListing(result.ok ? { state: 'ok', models: result.models } : { state: 'error', error: result.error });
+    } catch (failure) {
+      setListing({ state: 'error', error: (failure as Error).message });
+    }
+  }
+  // The stored server's list at once, so the dropdown is there when the page opens.
+  useEffect(() => {
+    if (settings.baseUrl || env.baseUrl) void listModels();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
   return (
     <>
       <form onSubmit={onSubmit} aria-label="Model settings" className="grid gap-3 sm:grid-cols-2">
@@ -35,6 +55,37 @@ export function ModelFields({ settings, env, pending, onSave }: ModelFieldsProps
           <span>Model</span>
           <input className={field} value={form.model} onChange={set('model')} placeholder={env.model ?? 'llama3.1'} />
         </label>
+        <div className="space-y-1 text-sm sm:col-span-2">
+          <div className="flex flex-wrap items-end gap-2">
+            {listing.state === 'ok' && listing.models.length > 0 ? (
+              <label className="min-w-0 flex-1 space-y-1">
+                <span>Models on the server</span>
+                <select
+                  className={field}
+                  value={listing.models.includes(form.model.trim()) ? form.model.trim() : ''}
+                  onChange={(event) => event.target.value && setForm((current) => ({ ...current, model: event.target.value }))}
+                >
+                  <option value="">Pick one to use it as the model…</option>
+                  {listing.models.map((model) => (
+                    <option key={model} value={model}>
+                      {model}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            ) : null}
+            <button type="button" onClick={() => void listModels()} disabled={listing.state === 'loading'} className="rounded-md border border-neutral-300 px-3 py-2 text-sm dark:border-neutral-700">
+              {listing.state === 'loading' ? 'Asking the server…' : 'List the server\'s models'}
+            </button>
+          </div>
+          {listing.state === 'error' ? (
+            <p role="status" className="text-xs text-red-700 dark:text-red-400">
+              Could not list the models: {listing.error}
+            </p>
+          ) : listing.state === 'ok' && listing.models.length === 0 ? (
+            <p role="status" className="text-xs text-neutral-500">The server answers but lists no models.</p>
+          ) : null}
+        </div>
         <label className="space-y-1 text-sm">
           <span>Title model (optional)</span>
           <input className={field} value={form.titleModel} onChange={set('titleModel')} placeholder="the chat model" />

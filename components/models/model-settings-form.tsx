@@ -20,7 +20,11 @@ export function ModelSettingsForm() {
       onSuccess: (data) => {
         queryClient.setQueryData(trpc.models.get.queryKey(), data);
         void queryClient.invalidateQueries({ queryKey: trpc.chat.modelStatus.queryKey() });
-        toast.success(data.status.configured ? `Model in use: ${data.status.model}` : `No model in use: ${data.status.reason}`);
+        const check = data.connection;
+        if (!data.status.configured) toast.error(`No model in use: ${data.status.reason}`);
+        else if (check && !check.ok) toast.error(`Saved, but the model server does not answer: ${check.error}. Chat will fail until it does.`);
+        else if (check && !check.modelListed) toast.warning(`Saved. The server answers, but does not list ${data.status.model}${check.models.length ? ` (it lists ${check.models.join(', ')})` : ''}.`);
+        else toast.success(`Model in use: ${data.status.model} (the server answers)`);
       },
       onError: (error) => toast.error(error.message),
     }),

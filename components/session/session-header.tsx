@@ -1,11 +1,12 @@
 'use client';
 
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { FolderGit2, History } from 'lucide-react';
+import { Bot, FolderGit2, History } from 'lucide-react';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { toast } from 'sonner';
 import { useLiveEvents } from '@/components/live/live-events-provider';
+import { agentLabel } from '@/components/sessions/agent-label';
 import { useTRPC } from '@/trpc/client';
 import { displayTitle } from './display-title';
 import { StatusBadge } from './status-badge';
@@ -15,7 +16,7 @@ const CHIP =
   'inline-flex items-center gap-1.5 rounded-md border border-neutral-200 px-2 py-1 text-sm text-neutral-700 hover:bg-neutral-50 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 dark:border-neutral-800 dark:text-neutral-300 dark:hover:bg-neutral-900';
 
 /**
- * Title (level 1), status, project chip and the Timeline link. It reads `session.get` from the
+ * Title (level 1), status, project chip, the Timeline link and the agent that wrote it. It reads `session.get` from the
  * cache the server filled, and live `session_updated` events patch it (a rename shows at once).
  */
 export function SessionHeader({ sessionId }: { sessionId: string }) {
@@ -53,6 +54,12 @@ export function SessionHeader({ sessionId }: { sessionId: string }) {
           <History aria-hidden size={16} />
           Timeline
         </Link>
+        {agentLabel(session) ? (
+          <span className="inline-flex items-center gap-1.5 px-1 text-sm text-neutral-600 dark:text-neutral-400">
+            <Bot aria-hidden size={16} />
+            Written by {agentLabel(session)}
+          </span>
+        ) : null}
         {session.archived ? <span className="text-xs text-neutral-500">Archived</span> : null}
       </div>
     </header>

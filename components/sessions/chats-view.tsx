@@ -1,7 +1,7 @@
 'use client';
 
 import * as Tabs from '@radix-ui/react-tabs';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Archive, ArchiveRestore, MailOpen, Search, Trash2 } from 'lucide-react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { MessageHits } from '@/components/search/message-hits';
@@ -9,7 +9,8 @@ import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { useTRPC } from '@/trpc/client';
 import { ChatsEmptyState } from './chats-empty-state';
-import { chatsInput, SCOPES } from './list-inputs';
+import { agentOptionLabel } from './agent-label';
+import { chatsInput, SCOPES, type AgentFilter } from './list-inputs';
 import { SessionList } from './session-list';
 import type { SessionRow, SessionScope } from './session-types';
 import { useSessionActions } from './use-session-actions';
@@ -26,6 +27,7 @@ const BULK = [
 interface Props {
   initialScope: SessionScope;
   initialQuery: string;
+  initialAgent?: AgentFilter | null;
   origin: string;
   focusSearch: boolean;
 }
@@ -35,13 +37,15 @@ interface Props {
  * and search live in the URL (replaced in place, no server round trip); the other scopes of the
  * same search are prefetched, so switching tabs never shows an empty list.
  */
-export function ChatsView({ initialScope, initialQuery, origin, focusSearch }: Props) {
+export function ChatsView({ initialScope, initialQuery, initialAgent = null, origin, focusSearch }: Props) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const actions = useSessionActions();
   const [scope, setScope] = useState<SessionScope>(initialScope);
   const [text, setText] = useState(initialQuery);
   const [q, setQ] = useState(initialQuery);
+  const [agent, setAgent] = useState<AgentFilter | null>(initialAgent);
+  const agents = useQuery(trpc.session.agents.queryOptions({ scope: 'all' }));
   const [selected, setSelected] = useState<Map<string, SessionRow>>(() => new Map());
   const [confirmDelete, setConfirmDelete] = useState(false);
   const search = useRef<HTMLInputElement>(null);
@@ -59,20 +63,24 @@ export function ChatsView({ initialScope, initialQuery, origin, focusSearch }: P
     const params = new URLSearchParams();
     if (scope !== 'active') params.set('scope', scope);
     if (q) params.set('q', q);
+    if (agent) {
+      params.set('agent', agent.agentId);
+      params.set('source', agent.source);
+    }
     const query = params.toString();
     window.history.replaceState(null, '', query ? `/chats?${query}` : '/chats');
     setSelected(new Map());
-  }, [scope, q]);
+  }, [scope, q, agent]);
 
   useEffect(() => {
     for (const other of SCOPES) {
       if (other === scope) continue;
       void queryClient.prefetchInfiniteQuery({
-        ...trpc.session.list.infiniteQueryOptions(chatsInput(other, q), { getNextPageParam: (page) => page.nextCursor }),
+        ...trpc.session.list.infiniteQueryOptions(chatsInput(other, q, agent), { getNextPageParam: (page) => page.nextCursor }),
         staleTime: Infinity,
       });
     }
-  }, [q, scope, queryClient, trpc]);
+  }, [q, scope, agent, queryClient, trpc]);
 
   const selection = useMemo(
     () => ({
@@ -99,6 +107,30 @@ export function ChatsView({ initialScope, initialQuery, origin, focusSearch }: P
     <div className="mx-auto flex h-full max-w-5xl flex-col px-4 py-6">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-2xl font-semibold">Chats</h1>
+        <div className="flex w-full flex-wrap items-center gap-2 sm:w-auto">
+        <label className="flex items-center gap-2 text-sm text-neutral-600 dark:text-neutral-400">
+          Agent
+          <select
+            aria-label="Agent"
+            value={agent ? JSON.stringify([agent.agentId, agent.source]) : ''}
+            onChange={(event) => {
+              const value = event.target.value;
+              const [agentId, source] = value ? (JSON.parse(value) as [string, string]) : [];
+              setAgent(agentId !== undefined ? { agentId, source: source ?? '' } : null);
+            }}
+            className="max-w-48 rounded-md border border-neutral-300 bg-white px-2 py-2 text-sm text-neutral-900 focus:border-blue-600 focus:outline-none focus:ring-2 focus:ring-blue-600/30 dark:border-neutral-700 dark:bg-neutral-900 dark:text-neutral-100"
+          >
+            <option value="">All agents</option>
+            {(agents.data ?? []).map((each) => (
+              <option key={JSON.stringify([each.agentId, each.source])} value={JSON.stringify([each.agentId, each.source])}>
+                {agentOptionLabel(each)} ({each.sessions})
+              </option>
+            ))}
+            {agent && !(agents.data ?? []).some((each) => each.agentId === agent.agentId && each.source === agent.source) ? (
+              <option value={JSON.stringify([agent.agentId, agent.source])}>{agentOptionLabel(agent)} (0)</option>
+            ) : null}
+          </select>
+        </label>
         <label className="relative block w-full sm:w-80">
           <span className="sr-only">Search sessions</span>
           <Search size={16} aria-hidden className="pointer-events-none absolute left-2.5 top-1/2 -translate-y-1/2 text-neutral-400" />
@@ -113,6 +145,7 @@ export function ChatsView({ initialScope, initialQuery, origin, focusSearch }: P
             className="w-full rounded-md border border-neutral-300 bg-white py-2 pl-8 pr-3 text-sm focus:border-blue-600 focus:outline-none focus:ring-2 focus:ring-blue-600/30 dark:border-neutral-700 dark:bg-neutral-900"
           />
         </label>
+        </div>
       </div>
       <div className="mt-4 flex min-h-0 flex-1 flex-col gap-4 lg:flex-row">
       <Tabs.Root value={scope} onValueChange={(value) => setScope(value as SessionScope)} className="order-2 flex min-h-0 flex-1 flex-col lg:order-1">
@@ -151,7 +184,7 @@ export function ChatsView({ initialScope, initialQuery, origin, focusSearch }: P
         {SCOPES.map((value) => (
           <Tabs.Content key={value} value={value} className="flex min-h-0 flex-1 flex-col focus-visible:outline-none">
             <SessionList
-              input={chatsInput(value, q)}
+              input={chatsInput(value, q, agent)}
               keepPrevious
               selection={selection}
               className="flex-1 pt-1"

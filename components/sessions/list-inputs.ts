@@ -13,8 +13,25 @@ export function parseScope(value: unknown): SessionScope {
   return SCOPES.includes(value as SessionScope) ? (value as SessionScope) : 'active';
 }
 
-/** The Chats page's list of one scope and search. */
-export function chatsInput(scope: SessionScope, q: string): SessionListInput {
+/** One writer of sessions, as the Chats page filters by it (both fields: `main` writes from the web and the API). */
+export interface AgentFilter {
+  agentId: string;
+  source: string;
+}
+
+/** `?agent=<id>&source=<source>` of the Chats page's URL; anything else is no filter. */
+export function parseAgentFilter(agent: unknown, source: unknown): AgentFilter | null {
+  if (typeof agent !== 'string' || agent === '' || agent.length > 200) return null;
+  return { agentId: agent, source: typeof source === 'string' ? source.slice(0, 200) : '' };
+}
+
+/** The Chats page's list of one scope and search, and of one agent when filtered. */
+export function chatsInput(scope: SessionScope, q: string, agent: AgentFilter | null = null): SessionListInput {
   const query = q.trim().slice(0, 500);
-  return query ? { scope, q: query, limit: SESSION_PAGE_SIZE } : { scope, limit: SESSION_PAGE_SIZE };
+  return {
+    scope,
+    ...(query ? { q: query } : {}),
+    ...(agent ? { agentId: agent.agentId, source: agent.source } : {}),
+    limit: SESSION_PAGE_SIZE,
+  };
 }

@@ -23,14 +23,14 @@ interface Props {
 
 /**
  * A session in the sidebar or the Chats page: a link named by its displayed title, with Unread
- * and Running markers inside it and its project under it; the row menu from "⋯" or right-click.
+ * and Running markers inside it and its project and agent under it; the row menu from "⋯" or right-click.
  */
 export const SessionRowItem = memo(function SessionRowItem({ row, active, index }: Props) {
   const { actions, renamingId, stopRename, selection } = useSessionListControls();
   const title = displayTitle(row);
   const renaming = renamingId === row.id;
   const running = row.status === 'running';
-  const agent = agentLabel(row.source);
+  const agent = agentLabel(row);
 
   return (
     <SessionMenu row={row} title={title} kind="context">

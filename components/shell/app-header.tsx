@@ -39,6 +39,9 @@ export function AppHeader({ email, admin, onOpenSidebar, onShowShortcuts }: Prop
         <Link href="/chats" className={link('/chats')}>
           Chats
         </Link>
+        <Link href="/projects" className={link('/projects')}>
+          Projects
+        </Link>
         <Link href="/import" className={link('/import')}>
           Import
         </Link>

@@ -1,6 +1,6 @@
 'use client';
 
-import { MessagesSquare, SquarePen } from 'lucide-react';
+import { FolderGit2, MessagesSquare, SquarePen } from 'lucide-react';
 import Link from 'next/link';
 import { SIDEBAR_PINNED, SIDEBAR_RECENT } from '@/components/sessions/list-inputs';
 import { SessionList } from '@/components/sessions/session-list';
@@ -23,6 +23,9 @@ export function Sidebar() {
         </Link>
         <Link href="/chats" className={ACTION}>
           <MessagesSquare size={16} aria-hidden /> All chats
+        </Link>
+        <Link href="/projects" className={ACTION}>
+          <FolderGit2 size={16} aria-hidden /> Projects
         </Link>
       </div>
       <SessionList

@@ -17,7 +17,8 @@ const ROLE_STYLE: Record<string, string> = {
 };
 
 function roleWord(node: TimelineTurn['nodes'][number]): string {
-  if (node.name === 'project/relocate') return 'record';
+  if (node.name === 'project/relocate' || node.name === 'turn/interrupted') return 'record';
+  if (node.name === 'chat/settings') return 'settings';
   return node.role;
 }
 

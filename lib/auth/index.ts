@@ -6,3 +6,4 @@ export { SignInRateLimiter, DEFAULT_SIGN_IN_RULES, type RateLimitRule } from './
 export { API_TOKEN_PREFIX, CLI_TOKEN_PREFIX } from './token-secret.js';
 export { ProxyUpstreams, defaultUpstreamUrl, UPSTREAM_NAME_PATTERN, BUILT_IN_UPSTREAMS, type Upstream, type UpstreamKind, type UpstreamView } from './proxy-upstreams.js';
 export { EMAIL_MAX_LENGTH, USER_ID_PATTERN, isUserId, normaliseEmail, UserStore, type PublicUser, type UserRecord, DEFAULT_PREFS, type UserPrefs } from './users.js';
+export { checkRoot, parseRootsEnv, ProjectRootsFile, type ProjectRoot } from './project-roots.js';

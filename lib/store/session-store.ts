@@ -15,16 +15,26 @@ import { FileRecovery } from './recovery/file-recovery.js';
 import { nowSeconds } from './time.js';
 import { maxMessageBytesFromEnv } from './dag/message-size.js';
 import type { TitleModel } from './titles/title-model.js';
-import type { Redactor, BranchInfo, BranchMessage, ListFilter, ListOptions, ListPage, Message, SessionDetail, SessionRow, StoredNode } from './types.js';
+import type { Redactor, AgentSummary, BranchInfo, BranchMessage, ListFilter, ListOptions, ListPage, Message, SessionDetail, SessionRow, StoredNode } from './types.js';
 import { createSession, type CreateSessionInput } from './operations/create-session.js';
-import { appendMessage, type AppendMessageInput } from './operations/append-message.js';
+import { appendMessage, type AppendMessageInput, type AppendOptions } from './operations/append-message.js';
 import { appendRecordNode } from './session/append-node.js';
-import { countSessions, getRow, getSession, listSessions } from './operations/list-sessions.js';
+import { countSessions, getRow, getSession, listAgents, listSessions } from './operations/list-sessions.js';
 import { setArchived, updateSession, type UpdateSessionInput } from './operations/update-session.js';
 import { deleteSession } from './operations/delete-session.js';
 import { getBranch, getNodes, listBranches, listNodes, type NodePage } from './operations/read-branch.js';
 import { retry, setHead } from './operations/move-head.js';
-import { beginTurn, finalizeTurn, type BeginTurnResult, type FinalizeTurnInput, type FinalizeTurnResult } from './operations/commit-turn.js';
+import {
+  beginTurn,
+  finalizeTurn,
+  interruptTurn,
+  sweepIdleTurns,
+  type BeginTurnResult,
+  type FinalizeTurnInput,
+  type FinalizeTurnResult,
+  type InterruptTurnResult,
+} from './operations/commit-turn.js';
+import type { TurnInterruptReason } from './types.js';
 import { listCommits, type CommitPage } from './session/commit-page.js';
 import { getBranchAround, getBranchWindow, getTipOf, type BranchAround, type BranchWindowOptions } from './operations/branch-window.js';
 import { sessionAt, type SessionAt } from './operations/session-at.js';
@@ -38,7 +48,8 @@ import { relocateProject } from './operations/relocate-project.js';
 import { setWorkdirs } from './operations/set-workdirs.js';
 import { redoTurn, snapshotBeforeEdit, undoTurn, type UndoOutcome } from './operations/undo-turn.js';
 import { resolveSessionAttachment, saveSessionAttachment } from './operations/session-attachments.js';
-import type { ProjectCommit, ProjectDetail, ProjectSummary } from './projects/index.js';
+import type { ProjectCommit, ProjectDetail, ProjectInspection, ProjectSummary } from './projects/index.js';
+import { listProjectsWithCounts } from './operations/list-projects.js';
 import { listProjectCommits, projectCommitDiff } from './operations/project-commits.js';
 import { setProjectAutoCommit } from './operations/set-project-auto-commit.js';
 import { unregisterProject } from './operations/unregister-project.js';
@@ -47,6 +58,7 @@ import type { AttachmentUpload, ResolvedAttachment, SavedAttachment } from './re
 import { writeContextFile } from './operations/context-file.js';
 import { recordExchange, type RecordExchangeInput, type RecordExchangeResult } from './operations/record-exchange.js';
 import { importSession, type ImportSessionInput, type ImportSessionResult } from './operations/import-session.js';
+import { getChatSettings, setChatSettings, type ChatSettings } from './operations/chat-settings.js';
 
 export interface SessionStoreOptions {
   /** an OpenProgram state directory (sessions/, projects/) */
@@ -73,6 +85,17 @@ export interface SessionStoreOptions {
   now?: () => number;
   /** secrets out of every message on the way in (lib/redact's redactMessage); default none */
   redactor?: Redactor | null;
+  /** a turn with no activity this long (ms) is ended by itself; 0 turns the sweep off. Default OPENPROGRAM_TURN_IDLE_MS or 10 minutes */
+  turnIdleMs?: number;
+}
+
+const DEFAULT_TURN_IDLE_MS = 10 * 60_000;
+
+/** OPENPROGRAM_TURN_IDLE_MS: a non-negative integer (0: never), else the default. */
+export function turnIdleMsFromEnv(value = process.env['OPENPROGRAM_TURN_IDLE_MS']): number {
+  if (value === undefined || value.trim() === '') return DEFAULT_TURN_IDLE_MS;
+  const ms = Number(value);
+  return Number.isSafeInteger(ms) && ms >= 0 ? ms : DEFAULT_TURN_IDLE_MS;
 }
 
 const DEFAULT_CACHE_CHARS = 64 * 1024 * 1024;
@@ -91,11 +114,18 @@ export class SessionStore {
   readonly startup: StartupReport;
   private readonly ctx: StoreContext;
   private closed = false;
+  /** the limit of the idle sweep (ms; 0: off) */
+  readonly turnIdleMs: number;
+  private readonly idleTimer: NodeJS.Timeout | null;
 
-  private constructor(ctx: StoreContext, startup: StartupReport) {
+  private constructor(ctx: StoreContext, startup: StartupReport, turnIdleMs: number) {
     this.ctx = ctx;
     this.events = ctx.events;
     this.startup = startup;
+    this.turnIdleMs = turnIdleMs;
+    // Checked often enough that a turn ends within a quarter of the limit past it, at most once a minute.
+    this.idleTimer = turnIdleMs > 0 ? setInterval(() => void this.sweepIdleTurns(), Math.max(250, Math.min(60_000, turnIdleMs / 4))) : null;
+    this.idleTimer?.unref();
   }
 
   static async open(options: SessionStoreOptions): Promise<SessionStore> {
@@ -141,7 +171,7 @@ export class SessionStore {
       background: new Set(),
     };
     try {
-      return new SessionStore(ctx, await startUp(ctx));
+      return new SessionStore(ctx, await startUp(ctx), options.turnIdleMs ?? turnIdleMsFromEnv());
     } catch (error) {
       await ctx.writer.abandon();
       throw error;
@@ -177,6 +207,10 @@ export class SessionStore {
   listSessions(options?: ListOptions): ListPage {
     return listSessions(this.ctx, options);
   }
+  /** The agents (agentId, source) that wrote sessions, with counts: the Chats page's filter. */
+  listAgents(filter?: Pick<ListFilter, 'scope'>): AgentSummary[] {
+    return listAgents(this.ctx, filter);
+  }
   countSessions(filter?: ListFilter): number {
     return countSessions(this.ctx, filter);
   }
@@ -198,8 +232,9 @@ export class SessionStore {
   }
 
   // Messages and branches
-  async appendMessage(sessionId: string, message: AppendMessageInput): Promise<Message> {
-    return appendMessage(this.ctx, sessionId, message);
+  /** `byAgent`: written through an agent's credentials (a token), so an assistant message marks the session unread (DESIGN §7). */
+  async appendMessage(sessionId: string, message: AppendMessageInput, options?: AppendOptions): Promise<Message> {
+    return appendMessage(this.ctx, sessionId, message, options);
   }
   appendRecordNode(sessionId: string, build: (seq: number, now: number) => StoredNode): Promise<Message> {
     return appendRecordNode(this.ctx, sessionId, build);
@@ -251,8 +286,18 @@ export class SessionStore {
   }
 
   // Turns and the timeline
-  async beginTurn(sessionId: string): Promise<BeginTurnResult> {
-    return beginTurn(this.ctx, sessionId);
+  /** `selfTimed`: the server drives this turn with its own time limit (the chat), so the idle sweep leaves it. */
+  async beginTurn(sessionId: string, options?: { selfTimed?: boolean }): Promise<BeginTurnResult> {
+    return beginTurn(this.ctx, sessionId, options);
+  }
+  /** Ends a running turn no caller will finalise: `cancelled`, a turn/interrupted note, one session commit. */
+  async interruptTurn(sessionId: string, reason: TurnInterruptReason): Promise<InterruptTurnResult> {
+    return interruptTurn(this.ctx, sessionId, { reason, idleMs: this.turnIdleMs });
+  }
+  /** The idle sweep once (the timer runs it): every turn quiet for turnIdleMs ends. Returns their ids. */
+  async sweepIdleTurns(): Promise<string[]> {
+    if (this.closed || this.turnIdleMs <= 0) return [];
+    return sweepIdleTurns(this.ctx, this.turnIdleMs);
   }
   async finalizeTurn(sessionId: string, input?: FinalizeTurnInput): Promise<FinalizeTurnResult> {
     return finalizeTurn(this.ctx, sessionId, input);
@@ -284,6 +329,14 @@ export class SessionStore {
     return redoTurn(this.ctx, sessionId, turn);
   }
   /** context/commits/<replyId>.json: what was sent to the model for that reply. */
+  /** The chat's model pick and system prompt (context/chat.json). */
+  async getChatSettings(sessionId: string): Promise<ChatSettings> {
+    return getChatSettings(this.ctx, sessionId);
+  }
+  /** Given fields replace the stored ones; a change appends a chat/settings record node. */
+  async setChatSettings(sessionId: string, patch: { model?: string | null; systemPrompt?: string | null }): Promise<ChatSettings> {
+    return setChatSettings(this.ctx, sessionId, patch);
+  }
   async writeContextFile(sessionId: string, replyId: string, context: unknown): Promise<void> {
     return writeContextFile(this.ctx, sessionId, replyId, context);
   }
@@ -296,8 +349,25 @@ export class SessionStore {
   get projects(): ProjectStore {
     return this.ctx.projects;
   }
+  /** Every project with its session count, counted in the registry (archived ones included). */
   async listProjects(): Promise<ProjectSummary[]> {
-    return this.ctx.projects.list();
+    return listProjectsWithCounts(this.ctx);
+  }
+  /** What adding this folder as a project would do (exists, a repository, already a project, what stops a git init). */
+  async inspectProject(path: string): Promise<ProjectInspection> {
+    return this.ctx.projects.inspect(path);
+  }
+  /** The workspace root first, then the roots an admin added. */
+  get allowedRoots(): readonly string[] {
+    return this.ctx.allowedRoots;
+  }
+  /** The roots an admin gave this user, besides the workspace: from the next call on. */
+  setExtraRoots(roots: readonly string[]): void {
+    const workspace = this.ctx.projects.workspaceRoot;
+    const next = [workspace, ...roots.map((root) => resolve(root)).filter((root) => root !== workspace)];
+    this.ctx.projects.setAllowedRoots(next);
+    this.ctx.allowedRoots = next;
+    this.ctx.trustedRoots = [this.ctx.stateDir, ...next];
   }
   async createProject(path: string, name?: string): Promise<ProjectDetail & { created: boolean }> {
     return this.ctx.projects.resolve(path, name);
@@ -359,6 +429,7 @@ export class SessionStore {
     if (this.closed) return;
     await this.idle();
     this.closed = true;
+    if (this.idleTimer) clearInterval(this.idleTimer);
     // Background log writes and compaction finish, then index.json gets everything and the log empties.
     await this.ctx.writer.close();
   }

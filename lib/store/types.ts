@@ -102,6 +102,19 @@ export interface SessionRow {
   project: string;
 }
 
+/** Why a turn was ended from outside: Stop pressed, or no activity for the idle limit. */
+export type TurnInterruptReason = 'stopped' | 'idle';
+
+/** How the last turn was ended from outside, as the API says it (milliseconds). */
+export interface TurnInterruption {
+  reason: TurnInterruptReason;
+  at: number;
+  /** the idle limit that ended it; null when Stop did */
+  idleMs: number | null;
+  /** the sentence the session shows (the turn/interrupted note's text) */
+  note: string;
+}
+
 export interface SessionDetail extends SessionRow {
   headId: string | null;
   /** secrets taken out on the way in (meta.json `redacted`, DESIGN §10) */
@@ -110,6 +123,8 @@ export interface SessionDetail extends SessionRow {
   turnCount: number;
   workdirs: string[];
   userTitled: boolean;
+  /** how the last turn was ended from outside (Stop on an agent's turn, the idle limit); null otherwise */
+  interruption: TurnInterruption | null;
 }
 
 /** What a redactor sees and gives back: the parts of a message written to disk. */
@@ -181,8 +196,16 @@ export interface ListFilter {
   unread?: boolean;
   status?: string;
   source?: string;
+  agentId?: string;
   projectId?: string;
   q?: string;
+}
+
+/** One writer of sessions as the Chats page's filter offers it: an agent id with its source, and how many sessions. */
+export interface AgentSummary {
+  agentId: string;
+  source: string;
+  sessions: number;
 }
 
 export interface ListOptions extends ListFilter {

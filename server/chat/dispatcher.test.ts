@@ -105,13 +105,41 @@ describe('the chat dispatcher', () => {
 
     const slow = await chat.send('u1', store, { content: 'long [[delay:50]] [[words:200]]' });
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(await chat.cancel('u1', slow.sessionId)).toEqual({ cancelled: true });
+    expect(await chat.cancel('u1', store, slow.sessionId)).toEqual({ cancelled: true });
     const detail = await store.getSession(slow.sessionId);
     expect(detail.status).toBe('cancelled');
     const reply = (await store.getBranch(slow.sessionId))[1]!;
     expect(reply.metadata['cancelled']).toBe(true);
     expect(reply.content.length).toBeGreaterThan(0);
     expect(reply.content).not.toContain('word200');
+  });
+
+  it('Stop ends an agent\'s turn it does not run as interrupted, and says when nothing ran', async () => {
+    const { row } = await store.createSession({ agentId: 'bot', source: 'api' });
+    expect(await chat.cancel('u1', store, row.id)).toEqual({ cancelled: false });
+    await store.beginTurn(row.id);
+    await store.appendMessage(row.id, { role: 'user', content: 'then the agent died' });
+    expect(await chat.cancel('u1', store, row.id)).toEqual({ cancelled: true });
+    expect(await store.getSession(row.id)).toMatchObject({ status: 'cancelled', turnCount: 1, interruption: { reason: 'stopped' } });
+  });
+
+  it('runs a chat on the model it picked, with its own system prompt after ours', async () => {
+    const picking = new ChatDispatcher({
+      publish: (_user, event) => events.push(event),
+      chatModel: async (requested) => ({ model: createChatClient({ baseUrl: server.url, model: requested ?? 'unit-model', timeoutMs: 5_000 }) }),
+    });
+    const { sessionId } = await picking.send('u1', store, { content: 'first pick-me', model: 'picked-model' });
+    await picking.idle();
+    expect(await store.getChatSettings(sessionId)).toEqual({ model: 'picked-model', systemPrompt: null });
+    await store.setChatSettings(sessionId, { systemPrompt: 'Answer like a pirate.' });
+    await picking.send('u1', store, { sessionId, content: 'second pick-me' });
+    await picking.idle();
+    const received = server.requests.filter((request) => JSON.stringify(request.body.messages).includes('pick-me') && !JSON.stringify(request.body.messages).includes('descriptive title'));
+    expect(received.map((request) => request.body.model)).toEqual(['picked-model', 'picked-model']);
+    const system = String(received[1]!.body.messages![0]!.content);
+    expect(system.startsWith('You are the assistant of Entity Memory')).toBe(true);
+    expect(system.endsWith('\n\nAnswer like a pirate.')).toBe(true);
+    expect(String(received[0]!.body.messages![0]!.content)).not.toContain('pirate');
   });
 
   it('ends failed when the model takes longer than the timeout', async () => {

@@ -14,7 +14,8 @@ import type { ChatEvent } from '@/server/events/live-events';
 export interface DispatcherDeps {
   /** to every open tab of that user (the event hub) */
   publish(userId: string, event: ChatEvent): void;
-  chatModel(): Promise<{ model: ChatModel } | { model: null; reason: string }>;
+  /** `requested`: the chat's own pick, used when the server offers it (else the configured model) */
+  chatModel(requested?: string | null): Promise<{ model: ChatModel } | { model: null; reason: string }>;
 }
 
 export interface SendInput {
@@ -24,6 +25,8 @@ export interface SendInput {
   attachmentIds?: string[];
   /** edit and resend: the new user message follows this one (null: a new first message) */
   parentId?: string | null;
+  /** the model for this chat from now on (kept in its context/chat.json) */
+  model?: string;
 }
 
 interface Running {
@@ -58,7 +61,8 @@ export class ChatDispatcher {
   async send(userId: string, store: SessionStore, input: SendInput): Promise<{ sessionId: string; userMessageId: string }> {
     const content = input.content.trim();
     if (content === '') throw new InvalidInputError('content must not be empty');
-    const resolved = await this.deps.chatModel();
+    const picked = input.model ?? (input.sessionId !== undefined && store.hasSession(input.sessionId) ? (await store.getChatSettings(input.sessionId)).model : null);
+    const resolved = await this.deps.chatModel(picked);
     if (!resolved.model) throw new PreconditionError(`${WHY_NO_MODEL}: ${resolved.reason}`);
     const model = resolved.model;
 
@@ -92,8 +96,9 @@ export class ChatDispatcher {
         const parent = (await store.getNodes(id)).find((node) => node.id === input.parentId);
         if (!parent) throw new NotFoundError(`unknown message: ${input.parentId}`);
       }
-      turn = (await store.beginTurn(id)).turn;
+      turn = (await store.beginTurn(id, { selfTimed: true })).turn;
       try {
+        if (input.model !== undefined) await store.setChatSettings(id, { model: input.model });
         user = await store.appendMessage(id, {
           role: 'user',
           content,
@@ -118,14 +123,14 @@ export class ChatDispatcher {
 
   /** Retry: a new reply beside the one given (branch.retry moves the head back to its parent). */
   async retry(userId: string, store: SessionStore, sessionId: string, assistantId: string): Promise<{ sessionId: string; parentId: string | null }> {
-    const resolved = await this.deps.chatModel();
+    const resolved = await this.deps.chatModel(store.hasSession(sessionId) ? (await store.getChatSettings(sessionId)).model : null);
     if (!resolved.model) throw new PreconditionError(`${WHY_NO_MODEL}: ${resolved.reason}`);
     this.reserve(userId, sessionId);
     let turn: number;
     let parentId: string | null;
     try {
       ({ parentId } = await store.retry(sessionId, assistantId));
-      turn = (await store.beginTurn(sessionId)).turn;
+      turn = (await store.beginTurn(sessionId, { selfTimed: true })).turn;
     } catch (error) {
       this.release(userId, sessionId);
       throw error;
@@ -134,18 +139,23 @@ export class ChatDispatcher {
     return { sessionId, parentId };
   }
 
-  /** Stop the model call; the turn ends `cancelled`. Resolves once it has ended. */
-  async cancel(userId: string, sessionId: string): Promise<{ cancelled: boolean }> {
-    const running = this.running.get(`${userId}/${sessionId}`);
-    if (!running) return { cancelled: false };
-    running.abort.abort();
-    await running.done;
-    return { cancelled: true };
+  /**
+   * Stop: the chat's own turn has its model call aborted; any other running turn (an agent's
+   * that was never finalised) is ended by the store as interrupted. Both end `cancelled`, and
+   * this resolves once they have. `cancelled: false` only when no turn was running at all.
+   */
+  async cancel(userId: string, store: SessionStore, sessionId: string): Promise<{ cancelled: boolean }> {
+    if (await this.stop(userId, sessionId)) return { cancelled: true };
+    return { cancelled: (await store.interruptTurn(sessionId, 'stopped')).interrupted };
   }
 
-  /** Before a delete: stop and wait, so nothing writes into a session being removed. */
-  async stop(userId: string, sessionId: string): Promise<void> {
-    await this.cancel(userId, sessionId);
+  /** The chat's own turn only: abort and wait (before a delete, so nothing writes into a session being removed). */
+  async stop(userId: string, sessionId: string): Promise<boolean> {
+    const running = this.running.get(`${userId}/${sessionId}`);
+    if (!running) return false;
+    running.abort.abort();
+    await running.done;
+    return true;
   }
 
   /** Every running turn (tests, shutdown). */

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { createChatClient, timeoutFromEnv, type ChatModel } from '@/lib/llm/chat-client';
 import { detectLocalServers, type DetectedServer } from '@/lib/llm/detect-local';
-import { ModelSettingsFile, resolveModel, type ModelChoice, type ModelSettings, type ModelSource } from '@/lib/llm/model-config';
+import { ModelSettingsFile, normalizeBaseUrl, resolveModel, type ModelChoice, type ModelSettings, type ModelSource } from '@/lib/llm/model-config';
+import { fetchModelList, type ModelListResult } from '@/lib/llm/model-list';
 import { titleModelFrom } from './title-model';
 import { PreconditionError, type TitleModel } from '@/lib/store/index';
 
@@ -24,6 +25,19 @@ export interface ModelAdminView {
 
 export type ModelSettingsPatch = Partial<ModelSettings>;
 
+/** The test a save runs: does the server answer, and does it serve the model? */
+export type ConnectionCheck =
+  | { ok: true; baseUrl: string; models: string[]; modelListed: boolean }
+  | { ok: false; baseUrl: string | null; error: string };
+
+/** What a person may pick for a chat: the configured model first, then the others its server lists. */
+export interface ChatModelChoices {
+  defaultModel: string | null;
+  models: string[];
+}
+
+const MODEL_LIST_TTL_MS = 60_000;
+
 const DETECT_TTL_MS = 15_000;
 
 /**
@@ -34,6 +48,7 @@ export class ModelService {
   readonly file: ModelSettingsFile;
   private detected: { at: number; servers: DetectedServer[] } | null = null;
   private clients = new Map<string, ChatModel>();
+  private listed: { key: string; at: number; result: ModelListResult } | null = null;
 
   constructor(authDir: string, private readonly env: Readonly<Record<string, string | undefined>> = process.env) {
     this.file = new ModelSettingsFile(join(authDir, 'models.json'));
@@ -80,18 +95,64 @@ export class ModelService {
     };
   }
 
-  async update(patch: ModelSettingsPatch): Promise<ModelAdminView> {
+  /** Saves, then tests what is now in use: a URL that does not answer is said, not hidden behind "Model in use". */
+  async update(patch: ModelSettingsPatch): Promise<ModelAdminView & { connection: ConnectionCheck | null }> {
     this.file.update(patch);
     this.clients.clear();
+    this.listed = null;
     if (patch.detectLocal) this.detected = null;
-    return this.adminView();
+    const view = await this.adminView();
+    return { ...view, connection: await this.checkConnection() };
   }
 
-  /** The chat model now, or the reason there is none. */
-  async chatModel(): Promise<{ model: ChatModel; choice: ModelChoice } | { model: null; reason: string }> {
+  /** GET /models of the model server in use (null when none is configured). */
+  async checkConnection(): Promise<ConnectionCheck | null> {
+    const { choice } = await this.resolve();
+    if (!choice) return null;
+    const result = await this.listOf(choice.baseUrl, choice.apiKey, true);
+    if (!result.ok) return { ok: false, baseUrl: choice.baseUrl, error: result.error };
+    return { ok: true, baseUrl: choice.baseUrl, models: result.models, modelListed: result.models.includes(choice.model) };
+  }
+
+  /**
+   * The models a server lists, for the admin's model field: `baseUrl` as typed (not saved yet),
+   * else the one in use. The stored key goes only to the URL it was stored for.
+   */
+  async serverModels(baseUrl?: string | null): Promise<ModelListResult> {
+    const stored = this.file.read();
+    const { choice } = await this.resolve();
+    const url = baseUrl ? normalizeBaseUrl(baseUrl) : choice?.baseUrl ?? null;
+    if (!url) return { ok: false, error: 'no server URL is set' };
+    const key = url === stored.baseUrl ? stored.apiKey : url === choice?.baseUrl ? choice.apiKey : null;
+    return this.listOf(url, key, true);
+  }
+
+  /** What a chat may run on: the configured model, then what its server lists (cached a minute). */
+  async chatChoices(): Promise<ChatModelChoices> {
+    const { choice } = await this.resolve();
+    if (!choice) return { defaultModel: null, models: [] };
+    const listed = await this.listOf(choice.baseUrl, choice.apiKey, false);
+    const others = listed.ok ? listed.models.filter((id) => id !== choice.model && id !== choice.titleModel) : [];
+    return { defaultModel: choice.model, models: [choice.model, ...others] };
+  }
+
+  /**
+   * The chat model now, or the reason there is none. `requested` (a chat's pick) is used when it
+   * is one of chatChoices, else the configured one: a pick the server stopped serving never fails a turn.
+   */
+  async chatModel(requested?: string | null): Promise<{ model: ChatModel; choice: ModelChoice } | { model: null; reason: string }> {
     const { choice, reason } = await this.resolve();
     if (!choice) return { model: null, reason: reason ?? 'no model is configured' };
-    return { model: this.client(choice, choice.model), choice };
+    const picked = requested && requested !== choice.model && (await this.chatChoices()).models.includes(requested) ? requested : choice.model;
+    return { model: this.client(choice, picked), choice };
+  }
+
+  private async listOf(baseUrl: string, apiKey: string | null, fresh: boolean): Promise<ModelListResult> {
+    const key = JSON.stringify([baseUrl, apiKey]);
+    if (!fresh && this.listed && this.listed.key === key && Date.now() - this.listed.at < MODEL_LIST_TTL_MS) return this.listed.result;
+    const result = await fetchModelList(baseUrl, { apiKey });
+    this.listed = { key, at: Date.now(), result };
+    return result;
   }
 
   /** For the store's title policy: whichever title model is configured at the moment of the call. */

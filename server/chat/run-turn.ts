@@ -34,10 +34,12 @@ const INLINE_ATTACHMENT_BYTES = 64 * 1024;
 
 const newReplyId = () => randomBytes(6).toString('hex');
 
-function systemPrompt(project: string): string {
+/** Ours first (what the tools are and where they work), then the chat's own prompt when it has one. */
+function systemPrompt(project: string, own: string | null): string {
   return [
     'You are the assistant of Entity Memory, which keeps this conversation as git history.',
     `The session's project folder is "${project}". Your file tools (read_file, write_file, list_directory, search_text) work inside it and the session's working directories only; paths are relative to the project folder.`,
+    ...(own ? ['', own] : []),
   ].join('\n');
 }
 
@@ -47,6 +49,7 @@ function systemPrompt(project: string): string {
  */
 export async function runTurn({ progress, store, sessionId, model, signal, publish }: TurnInput): Promise<TurnEnd> {
   const session = await store.getSession(sessionId);
+  const settings = await store.getChatSettings(sessionId);
   const written = new Set<string>();
   const tools = await toolContext(store, session.projectId, session.workdirs, sessionId, written);
   let end: TurnEnd = { status: 'idle', replyId: null, error: null };
@@ -55,7 +58,7 @@ export async function runTurn({ progress, store, sessionId, model, signal, publi
       const replyId = newReplyId();
       end.replyId = replyId;
       const branch = await store.getBranch(sessionId);
-      const messages = modelMessages(systemPrompt(session.project), branch, await attachmentTexts(store, sessionId, branch));
+      const messages = modelMessages(systemPrompt(session.project, settings.systemPrompt), branch, await attachmentTexts(store, sessionId, branch));
       const offered = call < MAX_MODEL_CALLS - 1 ? [...FILE_TOOLS] : [];
       await store.writeContextFile(sessionId, replyId, { model: model.model, tools: offered.map((tool) => tool.name), messages });
       let text = '';

@@ -8,7 +8,7 @@ const holder = globalThis as typeof globalThis & { [KEY]?: ChatDispatcher };
 export function getChatDispatcher(): ChatDispatcher {
   holder[KEY] ??= new ChatDispatcher({
     publish: (userId, event) => getEventHub().publish(userId, event),
-    chatModel: () => getModelService().chatModel(),
+    chatModel: (requested) => getModelService().chatModel(requested),
   });
   return holder[KEY];
 }

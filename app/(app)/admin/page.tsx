@@ -1,5 +1,6 @@
 import { notFound } from 'next/navigation';
 import { CreateUserForm } from '@/components/admin/create-user-form';
+import { ProjectRootsSection } from '@/components/admin/project-roots-section';
 import { SignupSwitch } from '@/components/admin/signup-switch';
 import { UserTable } from '@/components/admin/user-table';
 import { ModelsAdminSection } from '@/components/models/models-admin-section';
@@ -13,7 +14,7 @@ export default async function AdminPage() {
   const user = await requireUser();
   if (!user.admin) notFound();
   const api = await getServerCaller();
-  const [users, status] = await Promise.all([api.admin.listUsers(), api.auth.status()]);
+  const [users, status, roots] = await Promise.all([api.admin.listUsers(), api.auth.status(), api.admin.projectRoots()]);
   return (
     <div className="mx-auto max-w-5xl space-y-6 px-4 py-8">
       <h1 className="text-2xl font-semibold">Admin</h1>
@@ -28,6 +29,11 @@ export default async function AdminPage() {
       <Card>
         <TitledSection id="signup-title" title="Sign-up">
           <SignupSwitch initialOpen={status.signupOpen} />
+        </TitledSection>
+      </Card>
+      <Card>
+        <TitledSection id="project-roots-title" title="Project folders">
+          <ProjectRootsSection initialRoots={roots} users={users} />
         </TitledSection>
       </Card>
       <Card>

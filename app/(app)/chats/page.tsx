@@ -1,6 +1,6 @@
 import { headers } from 'next/headers';
 import { ChatsView } from '@/components/sessions/chats-view';
-import { chatsInput, parseScope, SCOPES } from '@/components/sessions/list-inputs';
+import { chatsInput, parseAgentFilter, parseScope, SCOPES } from '@/components/sessions/list-inputs';
 import { getQueryClient, HydrateClient, requireUser, trpc } from '@/trpc/server';
 
 export const metadata = { title: 'Chats · Entity Memory' };
@@ -20,16 +20,18 @@ export default async function ChatsPage({ searchParams }: { searchParams: Search
   const params = await searchParams;
   const scope = parseScope(params.scope);
   const q = typeof params.q === 'string' ? params.q.trim().slice(0, 500) : '';
+  const agent = parseAgentFilter(params.agent, params.source);
   // All three scopes of this search, so the tabs switch without a request.
   const queryClient = getQueryClient();
   await Promise.all(
     SCOPES.map((each) =>
-      queryClient.prefetchInfiniteQuery(trpc.session.list.infiniteQueryOptions(chatsInput(each, q), { getNextPageParam: (page) => page.nextCursor })),
+      queryClient.prefetchInfiniteQuery(trpc.session.list.infiniteQueryOptions(chatsInput(each, q, agent), { getNextPageParam: (page) => page.nextCursor })),
     ),
   );
+  await queryClient.prefetchQuery(trpc.session.agents.queryOptions({ scope: 'all' }));
   return (
     <HydrateClient>
-      <ChatsView initialScope={scope} initialQuery={q} origin={await requestOrigin()} focusSearch={params.focus === 'search'} />
+      <ChatsView initialScope={scope} initialQuery={q} initialAgent={agent} origin={await requestOrigin()} focusSearch={params.focus === 'search'} />
     </HydrateClient>
   );
 }

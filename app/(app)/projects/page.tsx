@@ -1,4 +1,6 @@
+import { AddProjectForm } from '@/components/projects/add-project-form';
 import { ProjectList } from '@/components/projects/project-list';
+import { TitledSection } from '@/components/ui/titled-section';
 import { getServerCaller, requireUser } from '@/trpc/server';
 
 export const metadata = { title: 'Projects · Entity Memory' };
@@ -13,6 +15,9 @@ export default async function ProjectsPage() {
       <p className="text-sm text-neutral-600 dark:text-neutral-400">
         A project is a folder with its own git repository. At the end of each turn the agent&apos;s edits there are committed under its own name, beside your commits.
       </p>
+      <TitledSection id="add-project-title" title="Add project">
+        <AddProjectForm />
+      </TitledSection>
       <ProjectList initialProjects={projects} />
     </div>
   );

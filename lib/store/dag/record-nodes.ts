@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { InvalidInputError } from '../errors.js';
 import { assertProjectId } from '../ids.js';
+import type { TurnInterruptReason } from '../types.js';
 
 /**
  * A record node (a relocation, an undo): role `code`, caller `ROOT`, no predecessor, so
@@ -68,6 +69,43 @@ export function relocateNode(input: RelocateNodeInput, seq: number, createdAtSec
       // OpenProgram writes "(unset)" when the project had no path before.
       output: `${oldPath || '(unset)'} → ${input.newPath}`,
       metadata: { project_id: input.projectId, old_path: oldPath, new_path: input.newPath },
+    },
+    seq,
+    createdAtSeconds,
+  );
+}
+
+
+const INTERRUPTED_NODE_NAME = 'turn/interrupted';
+
+/** "1 minute", "10 minutes", "45 seconds": the idle limit as the note says it. */
+export function describeDuration(ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 60) return `${seconds} second${seconds === 1 ? '' : 's'}`;
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 120) return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+  const hours = Math.round(minutes / 60);
+  return `${hours} hours`;
+}
+
+/** The sentence the session shows for an interrupted turn. */
+export function interruptionNote(reason: TurnInterruptReason, idleMs: number | null): string {
+  return reason === 'idle'
+    ? `No activity for ${describeDuration(idleMs ?? 0)}: the turn was ended as cancelled.`
+    : 'Stopped: the turn was ended as cancelled.';
+}
+
+/**
+ * `turn/interrupted`: a running turn ended from outside (its agent never finalised). A record
+ * node like project/relocate, so the turn's commit names what happened on the timeline.
+ */
+export function interruptedTurnNode(input: { reason: TurnInterruptReason; idleMs: number | null }, seq: number, createdAtSeconds: number) {
+  return recordNode(
+    {
+      idPrefix: 'intr',
+      name: INTERRUPTED_NODE_NAME,
+      output: interruptionNote(input.reason, input.idleMs),
+      metadata: { reason: input.reason, ...(input.idleMs !== null ? { idle_ms: input.idleMs } : {}) },
     },
     seq,
     createdAtSeconds,

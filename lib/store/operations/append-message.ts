@@ -20,6 +20,11 @@ export interface AppendMessageInput {
   metadata?: Record<string, unknown>;
 }
 
+export interface AppendOptions {
+  /** written by an agent rather than the person reading (the server decides: an API token) */
+  byAgent?: boolean;
+}
+
 const ROLES: readonly MessageRole[] = ['user', 'assistant', 'tool', 'system'];
 
 function validate(input: AppendMessageInput): void {
@@ -48,7 +53,7 @@ function validate(input: AppendMessageInput): void {
  * moves only when the new node's parent is the head; the same id with the same content is
  * idempotent, with other content a CONFLICT.
  */
-export function appendMessage(ctx: StoreContext, sessionId: string, given: AppendMessageInput): Promise<Message> {
+export function appendMessage(ctx: StoreContext, sessionId: string, given: AppendMessageInput, options: AppendOptions = {}): Promise<Message> {
   validate(given);
   assertMessageSize(given, ctx.maxMessageBytes);
   // Before the idempotency check too: a retried append of a secret compares as its redacted self.
@@ -86,6 +91,7 @@ export function appendMessage(ctx: StoreContext, sessionId: string, given: Appen
       metadata,
     };
     if (redacted > 0) addRedacted(session, redacted);
-    return writeNode(ctx, session, node);
+    // DESIGN §7: an agent's reply is news for the person, until they open the session.
+    return writeNode(ctx, session, node, { markUnread: options.byAgent === true && input.role === 'assistant' });
   });
 }

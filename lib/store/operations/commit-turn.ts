@@ -11,6 +11,10 @@ import { updateSessionFields, withSession } from '../session/session-access.js';
 import { ensureCommitState, headDepth, pendingRetryRefs } from '../session/commit-state.js';
 import { maybeAutoTitle } from '../session/auto-title.js';
 import { DEFAULT_PROJECT_ID } from '../ids.js';
+import { interruptedTurnNode } from '../dag/record-nodes.js';
+import type { TurnInterruptReason } from '../types.js';
+import { writeNode } from '../session/append-node.js';
+import { INTERRUPTION_KEY } from '../session/interruption.js';
 
 export interface BeginTurnResult {
   turn: number;
@@ -23,7 +27,7 @@ export interface BeginTurnResult {
  * project whose folder is missing is refused with the location, never run in another folder.
  * The project's dirty paths are noted for the auto-commit at the end (DESIGN §4.8).
  */
-export function beginTurn(ctx: StoreContext, sessionId: string): Promise<BeginTurnResult> {
+export function beginTurn(ctx: StoreContext, sessionId: string, options: { selfTimed?: boolean } = {}): Promise<BeginTurnResult> {
   return withSession(ctx, sessionId, async (session) => {
     if (session.meta.status === 'running' || ctx.turns.has(sessionId)) throw new ConflictError('a turn is already running in this session');
     const projectId = ctx.registry.get(sessionId)!.project_id;
@@ -38,7 +42,12 @@ export function beginTurn(ctx: StoreContext, sessionId: string): Promise<BeginTu
       snapshot = await beginProjectTurn(where.path, { allowedRoots: ctx.allowedRoots });
     }
     const turn = turnCountOf(session) + 1;
-    ctx.turns.set(sessionId, { turn, projectId, projectPath, snapshot });
+    ctx.turns.set(sessionId, { turn, projectId, projectPath, snapshot, lastActivityAt: ctx.now(), selfTimed: options.selfTimed === true });
+    // The note of the previous turn's interruption is about that turn only.
+    if (INTERRUPTION_KEY in session.meta) {
+      const { [INTERRUPTION_KEY]: _previous, ...rest } = session.meta;
+      session.meta = rest as typeof session.meta;
+    }
     // Journaled and in meta.json: the registry may follow within the debounce window.
     await updateSessionFields(ctx, session, { status: 'running' }, { writeNow: false });
     return { turn, projectClean: snapshot ? snapshot.state === 'ok' && snapshot.clean : null };
@@ -186,6 +195,62 @@ async function commitProjectTurn(
     nestedGit = await findNestedGit(snapshot.projectPath, touched, snapshot.head);
   }
   return { sha: result.sha, skipped, nestedGit };
+}
+
+export interface InterruptTurnResult {
+  /** false when no turn was running (nothing changed) */
+  interrupted: boolean;
+  sessionCommit: string | null;
+}
+
+/**
+ * Ends a running turn from outside: Stop on a turn no process of ours drives (an agent that
+ * called turn.begin and went away), or the idle sweep. A `turn/interrupted` record node says
+ * so, and the turn is finalised `cancelled` with one session commit, like any finalize.
+ */
+export function interruptTurn(
+  ctx: StoreContext,
+  sessionId: string,
+  input: { reason: TurnInterruptReason; idleMs?: number },
+): Promise<InterruptTurnResult> {
+  return withSession(ctx, sessionId, async (session) => {
+    const running = ctx.turns.get(sessionId) ?? null;
+    if (!running && session.meta.status !== 'running') return { interrupted: false, sessionCommit: null };
+    ctx.turns.delete(sessionId);
+    const now = ctx.now();
+    const idleMs = input.reason === 'idle' ? (input.idleMs ?? 0) : null;
+    session.meta = { ...session.meta, [INTERRUPTION_KEY]: { reason: input.reason, at: now, ...(idleMs !== null ? { idle_ms: idleMs } : {}) } };
+    writeNode(ctx, session, interruptedTurnNode({ reason: input.reason, idleMs }, session.graph.lastSeq + 1, now));
+    try {
+      const result = await finalizeInSession(ctx, session, running, {}, 'cancelled');
+      return { interrupted: true, sessionCommit: result.sessionCommit };
+    } catch (error) {
+      if (session.meta.status === 'running') await updateSessionFields(ctx, session, { status: 'failed' }, { writeNow: false }).catch(() => {});
+      throw error;
+    }
+  });
+}
+
+/** The running turns with no activity for `idleMs` or more; the server's own (chat) turns never. */
+export function idleTurnIds(turns: ReadonlyMap<string, RunningTurn>, nowSeconds: number, idleMs: number): string[] {
+  const limit = idleMs / 1000;
+  return [...turns].filter(([, turn]) => !turn.selfTimed && nowSeconds - turn.lastActivityAt >= limit).map(([id]) => id);
+}
+
+/** Ends every idle turn (interruptTurn, reason `idle`); a session that fails is logged and left. */
+export async function sweepIdleTurns(ctx: StoreContext, idleMs: number): Promise<string[]> {
+  const ended: string[] = [];
+  for (const sessionId of idleTurnIds(ctx.turns, ctx.now(), idleMs)) {
+    try {
+      // Activity may have arrived while an earlier session was being ended.
+      const turn = ctx.turns.get(sessionId);
+      if (!turn || ctx.now() - turn.lastActivityAt < idleMs / 1000) continue;
+      if ((await interruptTurn(ctx, sessionId, { reason: 'idle', idleMs })).interrupted) ended.push(sessionId);
+    } catch (error) {
+      console.error(`[turns] could not end the idle turn of ${sessionId}:`, error);
+    }
+  }
+  return ended;
 }
 
 /** The user message that started the turn: the newest one it added, else the newest on the branch. */

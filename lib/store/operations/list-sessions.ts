@@ -2,8 +2,9 @@ import { InvalidInputError } from '../errors.js';
 import { encodeCursor } from '../registry/registry.js';
 import { type StoreContext } from '../session/store-context.js';
 import { toRow } from '../registry/row.js';
-import type { ListFilter, ListOptions, ListPage, SessionDetail, SessionMeta, SessionRow } from '../types.js';
+import type { AgentSummary, ListFilter, ListOptions, ListPage, SessionDetail, SessionMeta, SessionRow } from '../types.js';
 import { withSession } from '../session/session-access.js';
+import { INTERRUPTION_KEY, interruptionOf } from '../session/interruption.js';
 
 const DEFAULT_LIMIT = 50;
 const MAX_LIMIT = 200;
@@ -24,6 +25,20 @@ export function listSessions(ctx: StoreContext, options: ListOptions = {}): List
 export function getRow(ctx: StoreContext, sessionId: string): SessionRow | null {
   const entry = ctx.registry.get(sessionId);
   return entry ? toRow(ctx, entry) : null;
+}
+
+/** Every (agentId, source) pair that wrote a session of this scope, most sessions first, then by name. */
+export function listAgents(ctx: StoreContext, filter: Pick<ListFilter, 'scope'> = {}): AgentSummary[] {
+  const scope = filter.scope ?? 'all';
+  const counts = new Map<string, AgentSummary>();
+  for (const entry of ctx.registry.values()) {
+    if ((scope === 'active' && entry.archived) || (scope === 'archived' && !entry.archived)) continue;
+    const key = JSON.stringify([entry.agent_id, entry.source]);
+    const summary = counts.get(key);
+    if (summary) summary.sessions++;
+    else counts.set(key, { agentId: entry.agent_id, source: entry.source, sessions: 1 });
+  }
+  return [...counts.values()].sort((a, b) => b.sessions - a.sessions || a.agentId.localeCompare(b.agentId) || a.source.localeCompare(b.source));
 }
 
 export function countSessions(ctx: StoreContext, filter: ListFilter = {}): number {
@@ -47,6 +62,7 @@ export function getSession(ctx: StoreContext, sessionId: string): Promise<Sessio
       turnCount: typeof meta.turn_count === 'number' ? meta.turn_count : 0,
       workdirs: Array.isArray(meta.workdirs) ? meta.workdirs.filter((dir): dir is string => typeof dir === 'string') : [],
       userTitled: meta._user_titled === true,
+      interruption: interruptionOf(meta[INTERRUPTION_KEY]),
     };
   });
 }

@@ -5,7 +5,7 @@ import { ConflictError, ForbiddenPathError, InvalidInputError, NotFoundError, Pr
 import { DIR_MODE } from '../../fs/atomic-write.js';
 import { DEFAULT_PROJECT_ID, assertProjectId, assertSessionId, isProjectId } from '../ids.js';
 import { isInsideAny, realpathOrNull, resolveDirectoryInsideRoots, resolveInsideRoots } from './allowed-roots.js';
-import { ensureProjectRepo } from './init-project-repo.js';
+import { ensureProjectRepo, unignoredDependencyFolders } from './init-project-repo.js';
 import { isRecord, ProjectsFile, sessionIdsOf, type RawEntry, type Registry } from './projects-file.js';
 import { assertProjectName, slugify } from './project-names.js';
 import { nowSeconds, secondsToMs } from '../time.js';
@@ -40,22 +40,65 @@ export interface ProjectDetail extends ProjectSummary {
   createdAt: number;
 }
 
+export interface ProjectInspection {
+  path: string;
+  exists: boolean;
+  isRepository: boolean;
+  /** the project this folder already is (the default one for the workspace root), or null */
+  projectId: string | null;
+  /** dependency or build folders no .gitignore excludes: a git init here is refused */
+  initBlockers: string[];
+}
+
 export type WorkdirState = { state: 'ok'; path: string } | { state: 'missing'; path: string };
 
 export class ProjectStore {
   readonly stateDir: string;
   readonly workspaceRoot: string;
-  readonly allowedRoots: readonly string[];
+  private roots: readonly string[];
   readonly registryPath: string;
   private readonly file: ProjectsFile;
 
   constructor(options: ProjectStoreOptions) {
     this.stateDir = resolve(options.stateDir);
     this.workspaceRoot = resolve(options.workspaceRoot);
-    this.allowedRoots = (options.allowedRoots ?? [this.workspaceRoot]).map((r) => resolve(r));
-    if (this.allowedRoots.length === 0) throw new InvalidInputError('at least one allowed root is required');
+    this.roots = (options.allowedRoots ?? [this.workspaceRoot]).map((r) => resolve(r));
+    if (this.roots.length === 0) throw new InvalidInputError('at least one allowed root is required');
     this.registryPath = join(this.stateDir, 'projects', 'projects.json');
     this.file = new ProjectsFile(this.registryPath);
+  }
+
+  /** Where project folders may live: the workspace root first, then the roots an admin added. */
+  get allowedRoots(): readonly string[] {
+    return this.roots;
+  }
+
+  /** An admin changed the roots: checked from the next call on (every check resolves at the moment of use). */
+  setAllowedRoots(roots: readonly string[]): void {
+    if (roots.length === 0) throw new InvalidInputError('at least one allowed root is required');
+    this.roots = roots.map((r) => resolve(r));
+  }
+
+  /**
+   * What adding `path` as a project would do, without doing it: its real path, whether it exists
+   * and is a repository, the project it already is, and the dependency folders that would stop
+   * a `git init`. Outside the roots is the same FORBIDDEN as resolve.
+   */
+  async inspect(path: string): Promise<ProjectInspection> {
+    const real = await resolveInsideRoots(path, this.allowedRoots, { base: this.workspaceRoot, allowMissing: true });
+    const exists = (await realpathOrNull(real)) !== null;
+    if (exists && !(await isDir(real))) throw new PreconditionError(`not a directory: ${real}`);
+    const isHome = exists && real === (await realpathOrNull(this.workspaceRoot));
+    const isRepository = exists && (await locateGitDirs(real)) !== null;
+    this.file.reloadIfChanged();
+    const projectId = isHome ? DEFAULT_PROJECT_ID : exists ? await this.findByPath(real) : null;
+    return {
+      path: real,
+      exists,
+      isRepository,
+      projectId,
+      initBlockers: exists && !isRepository && !isHome ? await unignoredDependencyFolders(real) : [],
+    };
   }
 
   /** Construct and make sure the workspace root (the default project's folder) exists. */

@@ -252,6 +252,7 @@ function matcher(filter: ListFilter): (entry: RegistryEntry, text: string) => bo
     if (filter.unread !== undefined && entry.unread !== filter.unread) return false;
     if (filter.status !== undefined && entry.status !== filter.status) return false;
     if (filter.source !== undefined && entry.source !== filter.source) return false;
+    if (filter.agentId !== undefined && entry.agent_id !== filter.agentId) return false;
     if (filter.projectId !== undefined && entry.project_id !== filter.projectId) return false;
     if (q !== null && !text.includes(q)) return false;
     return true;

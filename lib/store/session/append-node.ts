@@ -39,7 +39,7 @@ export function uniqueNodeId(session: OpenSession): string {
 }
 
 /** Node file, then meta.json, then memory; the registry follows within the debounce window. */
-export function writeNode(ctx: StoreContext, session: OpenSession, node: StoredNode): Message {
+export function writeNode(ctx: StoreContext, session: OpenSession, node: StoredNode, options: { markUnread?: boolean } = {}): Message {
   const isRecord = node.caller === 'ROOT';
   const fileName = nodeFileName(node, session.seqWidth);
   ctx.writer.journal(session.id);
@@ -58,6 +58,10 @@ export function writeNode(ctx: StoreContext, session: OpenSession, node: StoredN
     meta.preview = preview;
     registryFields.preview = preview;
   }
+  if (options.markUnread) {
+    meta.unread = true;
+    registryFields.unread = true;
+  }
   writeMetaInPlace(session.dir, meta);
   session.meta = meta;
   session.graph.add(node, fileChars);
@@ -69,6 +73,8 @@ export function writeNode(ctx: StoreContext, session: OpenSession, node: StoredN
     ctx.cache.set(session.id, session);
   }
   if (session.commit) session.uncommitted.push(fileName);
+  const turn = ctx.turns.get(session.id);
+  if (turn) turn.lastActivityAt = ctx.now();
 
   const message = toMessage(node);
   const changed = ctx.registry.patch(session.id, registryFields);
@@ -76,7 +82,7 @@ export function writeNode(ctx: StoreContext, session: OpenSession, node: StoredN
   ctx.events.emit('message_appended', { sessionId: session.id, message: appendedMessageOf(node, fileChars) });
   if (!isRecord) {
     const entry = ctx.registry.get(session.id)!;
-    ctx.events.emit('session_updated', { id: session.id, ...changedRowFields(ctx, entry, ['updated_at', 'preview']) });
+    ctx.events.emit('session_updated', { id: session.id, ...changedRowFields(ctx, entry, ['updated_at', 'preview', ...(changed.includes('unread') ? ['unread'] : [])]) });
   }
   return message;
 }

@@ -34,6 +34,10 @@ export interface RunningTurn {
   projectId: string;
   projectPath: string | null;
   snapshot: ProjectTurnSnapshot | null;
+  /** seconds (ctx.now) of the begin or the newest node written since: the idle sweep reads it */
+  lastActivityAt: number;
+  /** a turn the server runs itself (the chat), bounded by its own model timeout: never swept */
+  selfTimed: boolean;
 }
 
 export interface StoreContext extends LocationsState {

@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { getAuthStore } from '@/server/runtime';
+import { AuthError } from '@/lib/auth/index';
+import { applyProjectRoots, getAuthStore, getProjectRoots } from '@/server/runtime';
 import { adminProcedure, createTRPCRouter } from '../trpc';
-import { emailInput, passwordInput, userIdInput } from '../schemas';
+import { emailInput, passwordInput, pathInput, userIdInput } from '../schemas';
 
 export const adminRouter = createTRPCRouter({
   createUser: adminProcedure
@@ -19,6 +20,31 @@ export const adminRouter = createTRPCRouter({
   resetPassword: adminProcedure
     .input(z.object({ userId: userIdInput, password: passwordInput }).strict())
     .mutation(({ input }) => getAuthStore().users.resetPassword(input.userId, input.password)),
+
+  /** Every extra project root (DESIGN §2), with the user's email; `from`: the Admin page or OPENPROGRAM_ALLOWED_ROOTS. */
+  projectRoots: adminProcedure.query(async () => {
+    const users = getAuthStore().users;
+    return (await getProjectRoots()).list().map((root) => ({ ...root, email: users.get(root.userId)?.email ?? null }));
+  }),
+
+  /** An existing folder outside the data directory that no other user's root overlaps; the user's open store takes it at once. */
+  addProjectRoot: adminProcedure
+    .input(z.object({ userId: userIdInput, path: pathInput }).strict())
+    .mutation(async ({ input }) => {
+      if (!getAuthStore().users.get(input.userId)) throw new AuthError('NOT_FOUND', 'no such user');
+      const root = await (await getProjectRoots()).add(input.userId, input.path);
+      await applyProjectRoots(input.userId);
+      return root;
+    }),
+
+  /** Projects already in it stay registered; their folder is refused until it is inside a root again. */
+  removeProjectRoot: adminProcedure
+    .input(z.object({ userId: userIdInput, path: pathInput }).strict())
+    .mutation(async ({ input }) => {
+      const result = (await getProjectRoots()).remove(input.userId, input.path);
+      await applyProjectRoots(input.userId);
+      return result;
+    }),
 
   setSignup: adminProcedure.input(z.object({ open: z.boolean() }).strict()).mutation(({ input }) => {
     getAuthStore().users.setSignupOpen(input.open);

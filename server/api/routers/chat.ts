@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_SYSTEM_PROMPT_CHARS, PreconditionError } from '@/lib/store/index';
 import { getChatDispatcher } from '@/server/chat/runtime';
 import { getModelService } from '@/server/runtime';
 import { createTRPCRouter, protectedProcedure, sessionProcedure, storeProcedure } from '../trpc';
@@ -10,6 +11,20 @@ const contentInput = z
   .refine((value) => value.trim() !== '', 'must not be empty')
   .refine((value) => [...value].length <= MAX_MESSAGE_CHARS, `must be at most ${MAX_MESSAGE_CHARS} characters`);
 const attachmentIdInput = z.string().min(1).max(255);
+const modelIdInput = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(200)
+  .refine((value) => !/[\u0000-\u001f\u007f]/.test(value), 'must not contain control characters');
+
+/** A chat may only pick what the server offers (the configured model or one its server lists). */
+async function assertOffered(model: string): Promise<void> {
+  const { models } = await getModelService().chatChoices();
+  if (!models.includes(model)) {
+    throw new PreconditionError(models.length > 0 ? `model ${model} is not offered here (offered: ${models.join(', ')})` : 'no model is configured');
+  }
+}
 
 /** Chat (DESIGN §5): a message in, the reply as chat_* events; one running turn per session. */
 export const chatRouter = createTRPCRouter({
@@ -26,20 +41,28 @@ export const chatRouter = createTRPCRouter({
           content: contentInput,
           attachmentIds: z.array(attachmentIdInput).max(20).optional(),
           parentId: nodeIdInput.nullish(),
+          model: modelIdInput.optional(),
         })
         .strict(),
     )
-    .mutation(({ ctx, input }) => getChatDispatcher().send(ctx.user.id, ctx.store, input)),
+    .mutation(async ({ ctx, input }) => {
+      if (input.model !== undefined) await assertOffered(input.model);
+      return getChatDispatcher().send(ctx.user.id, ctx.store, input);
+    }),
 
   /** A new reply beside an assistant message (branch.retry, then the model). */
   retry: sessionProcedure
     .input(z.object({ sessionId: sessionIdInput, assistantId: nodeIdInput }).strict())
     .mutation(({ ctx, input }) => getChatDispatcher().retry(ctx.user.id, ctx.store, ctx.sessionId, input.assistantId)),
 
-  /** Stops the model call; the turn ends `cancelled`. `cancelled: false` when nothing was running. */
+  /**
+   * Stop: ends the running turn, the chat's (its model call aborted) or an agent's that never
+   * finalised (a turn/interrupted note, a session commit); either ends `cancelled`.
+   * `cancelled: false` when nothing was running.
+   */
   cancel: sessionProcedure
     .input(z.object({ sessionId: sessionIdInput }).strict())
-    .mutation(({ ctx }) => getChatDispatcher().cancel(ctx.user.id, ctx.sessionId)),
+    .mutation(({ ctx }) => getChatDispatcher().cancel(ctx.user.id, ctx.store, ctx.sessionId)),
 
   /** Whether a turn runs now, and the last failure of this process, for a tab that opens late. */
   state: sessionProcedure.input(z.object({ sessionId: sessionIdInput }).strict()).query(({ ctx }) => {
@@ -51,6 +74,35 @@ export const chatRouter = createTRPCRouter({
       streaming: chat.streaming(ctx.user.id, ctx.sessionId),
     };
   }),
+
+  /** What a chat may run on: `{defaultModel, models}` (the configured model first, then the others its server lists). */
+  models: protectedProcedure.query(() => getModelService().chatChoices()),
+
+  /** The chat's model pick (null: the default) and system prompt, from its context/chat.json. */
+  settings: sessionProcedure.input(z.object({ sessionId: sessionIdInput }).strict()).query(({ ctx }) => ctx.store.getChatSettings(ctx.sessionId)),
+
+  /**
+   * Given fields replace the stored ones (null clears); from the next turn on. A model must be one
+   * chat.models offers; the change is noted in the session (a chat/settings record) and committed with the next turn.
+   */
+  setSettings: sessionProcedure
+    .input(
+      z
+        .object({
+          sessionId: sessionIdInput,
+          model: modelIdInput.nullable().optional(),
+          systemPrompt: z
+            .string()
+            .refine((value) => [...value].length <= MAX_SYSTEM_PROMPT_CHARS, `must be at most ${MAX_SYSTEM_PROMPT_CHARS} characters`)
+            .nullable()
+            .optional(),
+        })
+        .strict(),
+    )
+    .mutation(async ({ ctx, input: { sessionId: _id, ...patch } }) => {
+      if (patch.model) await assertOffered(patch.model);
+      return ctx.store.setChatSettings(ctx.sessionId, patch);
+    }),
 
   /** The model in use, or exactly why there is none (Settings, the composer). */
   modelStatus: protectedProcedure.query(() => getModelService().status()),

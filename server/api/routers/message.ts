@@ -43,7 +43,8 @@ export const messageRouter = createTRPCRouter({
    */
   append: sessionProcedure
     .input(z.object({ sessionId: sessionIdInput, message: messageInput }).strict())
-    .mutation(({ ctx, input }) => ctx.store.appendMessage(ctx.sessionId, input.message)),
+    // Who wrote it is the server's to say, never the input's: an API token is an agent (DESIGN §7's unread dot).
+    .mutation(({ ctx, input }) => ctx.store.appendMessage(ctx.sessionId, input.message, { byAgent: ctx.via === 'token' })),
 
   /**
    * Root → head (default the session head): user and assistant messages with siblings and toolCalls.

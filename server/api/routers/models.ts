@@ -28,6 +28,22 @@ export const modelsRouter = createTRPCRouter({
     )
     .mutation(({ input }) => getModelService().update(input)),
 
+  /** `GET <baseUrl>/models` of the URL typed (or the one in use): `{ok, models}` or `{ok: false, error}` in words. */
+  serverModels: adminProcedure
+    .input(
+      z
+        .object({
+          baseUrl: z
+            .string()
+            .max(2_000)
+            .refine((value) => /^https?:\/\//i.test(value.trim()), 'must be an http:// or https:// URL')
+            .optional(),
+        })
+        .strict()
+        .optional(),
+    )
+    .query(({ input }) => getModelService().serverModels(input?.baseUrl)),
+
   /** Local OpenAI-compatible servers on 127.0.0.1 (Ollama, LM Studio, llama.cpp, vLLM) and their models. */
   detect: adminProcedure.mutation(async () => ({ servers: await getModelService().detect(true) })),
 });

@@ -7,7 +7,18 @@ export const projectRouter = createTRPCRouter({
   /** `[{id, name, path, isDefault, pathMissing, sessionCount, autoCommit}]`, Home first. */
   list: storeProcedure.query(({ ctx }) => ctx.store.listProjects()),
 
-  /** `path` absolute or relative to the workspace root; the same folder always gives the same project. */
+  /** Where project folders may be: the workspace root (Home) first, then the roots an admin added. */
+  roots: storeProcedure.query(({ ctx }) => ({ roots: [...ctx.store.allowedRoots] })),
+
+  /** What create would do with this folder: `{path, exists, isRepository, projectId, initBlockers}`; outside the roots FORBIDDEN. */
+  inspect: storeProcedure
+    .input(z.object({ path: pathInput }).strict())
+    .query(({ ctx, input }) => ctx.store.inspectProject(input.path)),
+
+  /**
+   * `path` absolute or relative to the workspace root; the same folder always gives the same project.
+   * A missing folder is created and a folder without a repository gets `git init` (see project.inspect).
+   */
   create: storeProcedure
     .input(z.object({ path: pathInput, name: labelInput().optional() }).strict())
     .mutation(({ ctx, input }) => ctx.store.createProject(input.path, input.name)),

@@ -60,6 +60,7 @@ export const sessionRouter = createTRPCRouter({
           unread: z.boolean().optional(),
           status: statusInput.optional(),
           source: labelInput().optional(),
+          agentId: labelInput().optional(),
           projectId: projectIdInput.optional(),
           q: labelInput(500).optional(),
           limit: limitInput.optional(),
@@ -104,6 +105,10 @@ export const sessionRouter = createTRPCRouter({
     index.rebuild().catch((error: unknown) => console.error('[search] rebuild failed:', error));
     return index.status;
   }),
+  /** `[{agentId, source, sessions}]`: who wrote the sessions of a scope (default all), most first. */
+  agents: storeProcedure
+    .input(z.object({ scope: z.enum(['active', 'archived', 'all']).optional() }).strict().optional())
+    .query(({ ctx, input }) => ctx.store.listAgents(input ?? {})),
 
   /** The row plus headId, projectId, turnCount and workdirs. */
   get: sessionProcedure.input(z.object({ id: sessionIdInput }).strict()).query(({ ctx }) => ctx.store.getSession(ctx.sessionId)),
