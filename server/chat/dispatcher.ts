@@ -134,6 +134,29 @@ export class ChatDispatcher {
     return { sessionId, parentId };
   }
 
+  /**
+   * Answer again after a failed or stopped turn, from where it ended: a question or a tool result
+   * at the head is answered; a reply cut short at the head gets a new reply beside it.
+   */
+  async resume(userId: string, store: SessionStore, sessionId: string): Promise<{ sessionId: string }> {
+    const resolved = await this.deps.chatModel();
+    if (!resolved.model) throw new PreconditionError(`${WHY_NO_MODEL}: ${resolved.reason}`);
+    this.reserve(userId, sessionId);
+    let turn: number;
+    try {
+      const last = (await store.getBranch(sessionId)).at(-1);
+      if (!last) throw new PreconditionError('the session has no message to answer');
+      if (last.role === 'assistant') await store.retry(sessionId, last.id);
+      else if (last.role === 'system') throw new PreconditionError('the last message is a system message: send a message first');
+      turn = (await store.beginTurn(sessionId)).turn;
+    } catch (error) {
+      this.release(userId, sessionId);
+      throw error;
+    }
+    this.start(userId, store, sessionId, resolved.model, turn);
+    return { sessionId };
+  }
+
   /** Stop the model call; the turn ends `cancelled`. Resolves once it has ended. */
   async cancel(userId: string, sessionId: string): Promise<{ cancelled: boolean }> {
     const running = this.running.get(`${userId}/${sessionId}`);

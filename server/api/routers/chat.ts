@@ -36,6 +36,11 @@ export const chatRouter = createTRPCRouter({
     .input(z.object({ sessionId: sessionIdInput, assistantId: nodeIdInput }).strict())
     .mutation(({ ctx, input }) => getChatDispatcher().retry(ctx.user.id, ctx.store, ctx.sessionId, input.assistantId)),
 
+  /** Answers again after a failed or stopped turn, from the head (the turn status's Retry). */
+  resume: sessionProcedure
+    .input(z.object({ sessionId: sessionIdInput }).strict())
+    .mutation(({ ctx }) => getChatDispatcher().resume(ctx.user.id, ctx.store, ctx.sessionId)),
+
   /** Stops the model call; the turn ends `cancelled`. `cancelled: false` when nothing was running. */
   cancel: sessionProcedure
     .input(z.object({ sessionId: sessionIdInput }).strict())

@@ -1,6 +1,8 @@
 import { TRPCError } from '@trpc/server';
 import { notFound } from 'next/navigation';
+import { ChatView, ScrollToBottom } from '@/components/chat/chat-view';
 import { SessionComposer } from '@/components/chat/session-composer';
+import { StreamingReply } from '@/components/chat/streaming-reply';
 import { MarkRead } from '@/components/session/mark-read';
 import { SessionHeader } from '@/components/session/session-header';
 import { SessionMessages } from '@/components/session/session-messages';
@@ -39,12 +41,21 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
 
   return (
     <HydrateClient>
-      <div className="mx-auto max-w-3xl px-4 py-6">
-        <SessionHeader sessionId={id} />
-        <MarkRead sessionId={id} unread={session.unread} />
-        <SessionMessages sessionId={id} initial={messages} loadPage={loadMessagePage} renderedAt={renderedAt} />
-        <SessionComposer sessionId={id} since={renderedAt} />
-      </div>
+      <ChatView>
+        <div className="mx-auto max-w-3xl px-4 pt-6">
+          <SessionHeader sessionId={id} />
+          <MarkRead sessionId={id} unread={session.unread} />
+          <SessionMessages sessionId={id} initial={messages} loadPage={loadMessagePage} renderedAt={renderedAt} />
+          <div className="mt-6">
+            <StreamingReply sessionId={id} since={renderedAt} />
+          </div>
+          {/* Pinned: Stop and the message box stay in reach however long the reply grows. */}
+          <div className="sticky bottom-0 z-10 mt-6 bg-white pb-4 pt-2 dark:bg-neutral-950">
+            <ScrollToBottom />
+            <SessionComposer sessionId={id} since={renderedAt} />
+          </div>
+        </div>
+      </ChatView>
     </HydrateClient>
   );
 }

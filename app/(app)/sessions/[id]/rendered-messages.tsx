@@ -17,8 +17,9 @@ async function renderOne(sessionId: string, message: BranchMessage): Promise<Ren
   const attachments = attachmentsOf(message.metadata, message.content);
   const fork = message.siblings.length > 1;
   // Retry a reply, or edit and resend a question: either makes a new branch beside this one.
+  // A reply that called tools is a step of its turn: the turn's Retry is on its last reply only.
   const action =
-    message.role === 'assistant' ? (
+    message.role === 'assistant' && message.toolCalls.length === 0 ? (
       <RetryButton sessionId={sessionId} assistantId={message.id} />
     ) : message.role === 'user' ? (
       <EditAndResend sessionId={sessionId} messageId={message.id} parentId={message.parentId} content={message.content} />
