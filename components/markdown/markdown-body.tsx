@@ -1,12 +1,31 @@
-import type { ReactNode } from 'react';
+'use client';
+
+import 'katex/dist/katex.min.css';
+import type { MouseEvent, ReactNode } from 'react';
+import { toast } from 'sonner';
 import { cn } from '@/components/ui/cn';
 import styles from './markdown-body.module.css';
+
+/** The Copy button of a code block (server/render/rehype-code-frame.ts) copies the block's text. */
+function copyCode(event: MouseEvent<HTMLDivElement>) {
+  const button = (event.target as HTMLElement).closest('button[data-copy-code]');
+  const code = button?.closest('[data-code-block]')?.querySelector('pre');
+  if (!code) return;
+  navigator.clipboard.writeText(code.textContent ?? '').then(
+    () => toast.success('Code copied'),
+    (error: unknown) => toast.error(`Could not copy: ${(error as Error).message}`),
+  );
+}
 
 /**
  * Rendered Markdown (server-rendered elements inside). Code blocks carry shiki's `--shiki-light`
  * / `--shiki-dark` variables per token and the stylesheet picks one by the theme, so switching
- * themes is pure CSS.
+ * themes is pure CSS; formulas are KaTeX's markup with its stylesheet (bundled, no network).
  */
 export function MarkdownBody({ children, className }: { children: ReactNode; className?: string }) {
-  return <div className={cn(styles.body, className)}>{children}</div>;
+  return (
+    <div className={cn(styles.body, className)} onClick={copyCode}>
+      {children}
+    </div>
+  );
 }

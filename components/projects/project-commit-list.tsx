@@ -1,5 +1,6 @@
 import Link from 'next/link';
-import { formatTime, isoTime, shortSha } from '@/components/timeline/format-time';
+import { LocalTime } from '@/components/session/local-time';
+import { shortSha } from '@/components/timeline/format-time';
 import type { RouterOutputs } from '@/trpc/types';
 
 type ProjectCommit = RouterOutputs['project']['commits'][number];
@@ -20,7 +21,7 @@ export function ProjectCommitList({ commits, titles }: { commits: ProjectCommit[
             <p className="flex flex-wrap gap-x-3 text-xs text-neutral-500 dark:text-neutral-400">
               <code title={commit.sha}>{shortSha(commit.sha)}</code>
               <span>{commit.author}</span>
-              <time dateTime={isoTime(commit.createdAt)}>{formatTime(commit.createdAt)}</time>
+              <LocalTime ms={commit.createdAt} />
             </p>
             {commit.sessionId && commit.turn !== null ? (
               title !== null && title !== undefined ? (

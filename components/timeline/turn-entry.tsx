@@ -2,7 +2,8 @@ import Link from 'next/link';
 import { GitBranch, GitCommitHorizontal } from 'lucide-react';
 import { TurnFileUndo } from '@/components/chat/turn-file-undo';
 import type { RouterOutputs } from '@/trpc/types';
-import { formatTime, isoTime, shortSha } from './format-time';
+import { LocalTime } from '@/components/session/local-time';
+import { shortSha } from './format-time';
 import { skipReasonText } from './skip-reason';
 import { ProjectCommitDiff } from './project-commit-diff';
 
@@ -30,9 +31,7 @@ export function TurnEntry({ sessionId, projectId, turn }: { sessionId: string; p
         <h2 id={headingId} className="text-base font-semibold">
           Turn {turn.turn}
         </h2>
-        <time dateTime={isoTime(turn.createdAt)} className="text-xs text-neutral-500 dark:text-neutral-400">
-          {formatTime(turn.createdAt)}
-        </time>
+        <LocalTime ms={turn.createdAt} className="text-xs text-neutral-500 dark:text-neutral-400" />
         <code className="text-xs text-neutral-500 dark:text-neutral-400" title={turn.sha}>
           {shortSha(turn.sha)}
         </code>

@@ -1,9 +1,12 @@
 import 'server-only';
 import { MarkdownAsync, defaultUrlTransform } from 'react-markdown';
+import rehypeKatex from 'rehype-katex';
 import rehypeSanitize from 'rehype-sanitize';
 import remarkGfm from 'remark-gfm';
+import remarkMath from 'remark-math';
 import { LRUCache } from 'lru-cache';
 import type { ReactElement } from 'react';
+import { rehypeCodeFrame } from './rehype-code-frame';
 import { rehypeShiki } from './rehype-shiki';
 import { isSameOriginPath, rehypeRawAsText, rehypeTightenElements, SANITIZE_SCHEMA } from './rehype-tighten';
 
@@ -27,8 +30,9 @@ const rendered = (shared.__emRendered ??= new LRUCache<string, Promise<ReactElem
 function render(text: string): Promise<ReactElement> {
   return MarkdownAsync({
     children: text,
-    remarkPlugins: [remarkGfm],
-    rehypePlugins: [rehypeRawAsText, [rehypeSanitize, SANITIZE_SCHEMA], rehypeTightenElements, rehypeShiki],
+    remarkPlugins: [remarkGfm, remarkMath],
+    // KaTeX after sanitising: its markup is ours; the formula's text reaches it as text.
+    rehypePlugins: [rehypeRawAsText, [rehypeSanitize, SANITIZE_SCHEMA], rehypeTightenElements, [rehypeKatex, { throwOnError: false }], rehypeShiki, rehypeCodeFrame],
     urlTransform,
   });
 }

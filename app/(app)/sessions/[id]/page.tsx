@@ -1,8 +1,10 @@
 import { TRPCError } from '@trpc/server';
+import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { ChatView, ScrollToBottom } from '@/components/chat/chat-view';
 import { SessionComposer } from '@/components/chat/session-composer';
 import { StreamingReply } from '@/components/chat/streaming-reply';
+import { displayTitle } from '@/components/session/display-title';
 import { MarkRead } from '@/components/session/mark-read';
 import { SessionHeader } from '@/components/session/session-header';
 import { SessionMessages } from '@/components/session/session-messages';
@@ -19,6 +21,14 @@ async function orNotFound<T>(work: Promise<T>): Promise<T> {
     if (error instanceof TRPCError && (error.code === 'NOT_FOUND' || error.code === 'BAD_REQUEST')) notFound();
     throw error;
   }
+}
+
+/** The tab shows the session's title (the header keeps it current after a rename). */
+export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
+  await requireUser();
+  const { id } = await params;
+  const session = await (await getServerCaller()).session.get({ id }).catch(() => null);
+  return { title: session ? `${displayTitle(session)} · Entity Memory` : 'Session not found · Entity Memory' };
 }
 
 /** `/sessions/<id>`: the current branch, newest page first, rendered on the server. */

@@ -1,4 +1,5 @@
 import 'server-only';
+import { CopyMessage } from '@/components/chat/copy-message';
 import { EditAndResend } from '@/components/chat/edit-and-resend';
 import { RetryButton } from '@/components/chat/retry-button';
 import { MarkdownBody } from '@/components/markdown/markdown-body';
@@ -24,6 +25,7 @@ async function renderOne(sessionId: string, message: BranchMessage): Promise<Ren
     ) : message.role === 'user' ? (
       <EditAndResend sessionId={sessionId} messageId={message.id} parentId={message.parentId} content={message.content} />
     ) : null;
+  const copyable = message.content.trim() !== '';
   const node = (
     <MessageArticle
       message={message}
@@ -37,9 +39,10 @@ async function renderOne(sessionId: string, message: BranchMessage): Promise<Ren
             </div>
           ) : null}
           <AttachmentLinks sessionId={sessionId} attachments={attachments} />
-          {fork || action ? (
+          {fork || action || copyable ? (
             <div className="mt-2 flex flex-wrap items-center gap-2">
               {fork ? <BranchSwitcher sessionId={sessionId} messageId={message.id} siblings={message.siblings} /> : null}
+              {copyable ? <CopyMessage text={message.content} /> : null}
               {action}
             </div>
           ) : null}
