@@ -21,4 +21,5 @@ export { RepackQueue } from './repo/repack.js';
 export type { UndoOutcome } from './operations/undo-turn.js';
 export { runBulk, BULK_CONCURRENCY, type BulkResult } from './operations/bulk.js';
 export { ProjectStore, type ProjectSummary, type ProjectDetail, type ProjectCommit } from './projects/index.js';
+export type { ListedProjectCommit } from './operations/project-commits.js';
 export { MAX_ATTACHMENT_BYTES, type AttachmentUpload, type SavedAttachment, type ResolvedAttachment } from './repo/attachments.js';
