@@ -32,25 +32,29 @@ export function UserTable({ initialUsers, currentUserId }: { initialUsers: UserR
   return (
     <div className="space-y-2">
       <div className="overflow-x-auto">
-        <table className="w-full min-w-[32rem] text-left text-sm">
+        <table className="w-full text-left text-sm">
           <caption className="sr-only">Users</caption>
           <thead>
             <tr className="border-b border-neutral-200 dark:border-neutral-800">
               <th scope="col" className="py-2">Email</th>
-              <th scope="col" className="pr-2">Role</th>
-              <th scope="col">Status</th>
+              <th scope="col" className="hidden pr-2 sm:table-cell">Role</th>
+              <th scope="col" className="hidden sm:table-cell">Status</th>
               <th scope="col"><span className="sr-only">Actions</span></th>
             </tr>
           </thead>
           <tbody>
             {(users.data ?? []).map((user) => (
               <tr key={user.id} className="border-b border-neutral-100 dark:border-neutral-900">
-                <td className="py-2 pr-2 font-medium">
+                <td className="py-2 pr-2 font-medium break-all">
                   {user.email}
                   {user.id === currentUserId ? <span className="text-neutral-500"> (you)</span> : null}
+                  {/* On a phone the role and status columns fold in here, so the actions stay in view. */}
+                  <span className="block text-xs font-normal text-neutral-500 sm:hidden dark:text-neutral-400">
+                    {user.admin ? 'admin' : 'user'} · {user.disabled ? 'disabled' : 'active'}
+                  </span>
                 </td>
-                <td className="pr-2">{user.admin ? 'admin' : 'user'}</td>
-                <td>{user.disabled ? 'disabled' : 'active'}</td>
+                <td className="hidden pr-2 sm:table-cell">{user.admin ? 'admin' : 'user'}</td>
+                <td className="hidden sm:table-cell">{user.disabled ? 'disabled' : 'active'}</td>
                 <td className="py-1.5 pl-2 text-right">
                   <div className="flex flex-wrap justify-end gap-1.5">
                     <Button

@@ -9,13 +9,12 @@ import { SessionModelSelect, SystemPromptButton } from './chat-settings-controls
 import { Composer } from './composer';
 import { NoModelNotice } from './no-model-notice';
 import { ProjectChipReadOnly, ProjectPicker } from './project-chip';
-import { StreamingReply } from './streaming-reply';
 import { TurnStatus } from './turn-status';
 import { useSendMessage } from './use-send-message';
 
 /**
- * The composer of an open session (mounted by the session page): the streaming reply, the turn's
- * status, the message box with Send / Stop. The project chip is a picker until the first turn.
+ * The composer of an open session (mounted by the session page, pinned below the messages and the
+ * streaming reply): the turn's status, the message box with Send / Stop. The project chip is a picker until the first turn.
  */
 export function SessionComposer({
   sessionId,
@@ -33,6 +32,7 @@ export function SessionComposer({
   const { sendDraft, pending, composer } = useSendMessage(sessionId);
   const [error, setError] = useState<string | null>(null);
   const cancel = useMutation(trpc.chat.cancel.mutationOptions());
+  const resume = useMutation(trpc.chat.resume.mutationOptions());
   const setProject = useMutation(trpc.project.setForSession.mutationOptions());
 
   const refresh = () => {
@@ -65,6 +65,11 @@ export function SessionComposer({
     }
   }
 
+  function onRetry() {
+    setError(null);
+    resume.mutate({ sessionId }, { onSettled: refresh, onError: (failure) => toast.error(failure.message) });
+  }
+
   async function onProject(projectId: string) {
     try {
       await setProject.mutateAsync({ sessionId, projectId });
@@ -83,8 +88,7 @@ export function SessionComposer({
 
   return (
     <div className="space-y-3">
-      <StreamingReply sessionId={sessionId} since={since} />
-      <TurnStatus status={detail?.status ?? 'idle'} running={running} error={lastError} interruption={detail?.interruption ?? null} />
+      <TurnStatus status={detail?.status ?? 'idle'} running={running} error={lastError} interruption={detail?.interruption ?? null} onRetry={onRetry} retrying={resume.isPending} />
       <NoModelNotice />
       <Composer
         {...composer}

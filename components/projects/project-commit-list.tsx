@@ -1,14 +1,18 @@
 import Link from 'next/link';
-import { formatTime, isoTime, shortSha } from '@/components/timeline/format-time';
+import { LocalTime } from '@/components/session/local-time';
+import { UndoneBadge } from '@/components/timeline/turn-entry';
+import { CommitDiffToggle } from './commit-diff-toggle';
+import { shortSha } from '@/components/timeline/format-time';
 import type { RouterOutputs } from '@/trpc/types';
 
 type ProjectCommit = RouterOutputs['project']['commits'][number];
 
 /**
  * The agent's commits in a project, each tied back to the session turn that made it (the
- * OpenProgram-Session / OpenProgram-Turn trailers) and linking to that turn on the timeline.
+ * OpenProgram-Session / OpenProgram-Turn trailers) and linking to that turn on the timeline, with
+ * its diff; an undone one is marked (the branch no longer holds it, `git log` does not list it).
  */
-export function ProjectCommitList({ commits, titles }: { commits: ProjectCommit[]; titles: Record<string, string | null> }) {
+export function ProjectCommitList({ projectId, commits, titles }: { projectId: string; commits: ProjectCommit[]; titles: Record<string, string | null> }) {
   if (commits.length === 0) return <p className="text-sm text-neutral-600 dark:text-neutral-400">No agent commits yet: they appear here after a turn that changed files in this project.</p>;
   return (
     <ol className="divide-y divide-neutral-200 rounded-md border border-neutral-200 dark:divide-neutral-800 dark:border-neutral-800" aria-label="Agent commits">
@@ -16,11 +20,15 @@ export function ProjectCommitList({ commits, titles }: { commits: ProjectCommit[
         const title = commit.sessionId ? titles[commit.sessionId] : null;
         return (
           <li key={commit.sha} className="space-y-1 p-3">
-            <p className="break-words text-sm font-medium">{commit.message}</p>
+            <p className="flex flex-wrap items-center gap-2 break-words text-sm font-medium">
+              <span className={commit.undone ? 'line-through decoration-neutral-400' : undefined}>{commit.message}</span>
+              {commit.undone ? <UndoneBadge /> : null}
+            </p>
+            {commit.undone ? <p className="text-xs text-amber-800 dark:text-amber-300">Undone from its turn: no longer on the branch. Redo on the timeline puts it back.</p> : null}
             <p className="flex flex-wrap gap-x-3 text-xs text-neutral-500 dark:text-neutral-400">
               <code title={commit.sha}>{shortSha(commit.sha)}</code>
               <span>{commit.author}</span>
-              <time dateTime={isoTime(commit.createdAt)}>{formatTime(commit.createdAt)}</time>
+              <LocalTime ms={commit.createdAt} />
             </p>
             {commit.sessionId && commit.turn !== null ? (
               title !== null && title !== undefined ? (
@@ -36,6 +44,7 @@ export function ProjectCommitList({ commits, titles }: { commits: ProjectCommit[
                 </p>
               )
             ) : null}
+            <CommitDiffToggle projectId={projectId} sha={commit.sha} />
           </li>
         );
       })}

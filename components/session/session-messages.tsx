@@ -4,6 +4,7 @@ import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { toast } from 'sonner';
+import { useReportShownMessages } from '@/components/chat/chat-view';
 import { useLiveEvents } from '@/components/live/live-events-provider';
 import { ReloadMessagesContext } from './messages-context';
 import { mergeNewest, scrollParentOf } from './merge-window';
@@ -54,6 +55,7 @@ export function SessionMessages({
   const hasOlder = messages[0]?.parentId != null;
   /** set once the list is scrolled to its end on opening; older pages wait for it */
   const [ready, setReady] = useState(false);
+  useReportShownMessages(messages.map((message) => message.id));
 
   const scroller = useCallback(() => scrollParentOf(listRef.current), []);
   const atEnd = useCallback(() => {

@@ -1,8 +1,9 @@
 'use client';
 
+import * as Checkbox from '@radix-ui/react-checkbox';
 import * as Tabs from '@radix-ui/react-tabs';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Archive, ArchiveRestore, MailOpen, Search, Trash2 } from 'lucide-react';
+import { Archive, ArchiveRestore, Check, MailOpen, Minus, Search, Trash2 } from 'lucide-react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { MessageHits } from '@/components/search/message-hits';
 import { Button } from '@/components/ui/button';
@@ -14,9 +15,12 @@ import { chatsInput, SCOPES, type AgentFilter } from './list-inputs';
 import { SessionList } from './session-list';
 import type { SessionRow, SessionScope } from './session-types';
 import { useSessionActions } from './use-session-actions';
+import { useSessionPages } from './use-session-pages';
 
 const TAB_LABEL: Record<SessionScope, string> = { active: 'Active', archived: 'Archived', all: 'All' };
 const SEARCH_DELAY_MS = 250;
+/** session.bulk takes at most this many ids. */
+const MAX_SELECTED = 1000;
 const BULK = [
   { action: 'archive', label: 'Archive selected', Icon: Archive },
   { action: 'unarchive', label: 'Unarchive selected', Icon: ArchiveRestore },
@@ -96,6 +100,31 @@ export function ChatsView({ initialScope, initialQuery, initialAgent = null, ori
     [selected],
   );
 
+  // The list's own query (the same key): "Select all" takes every row of the tab and search.
+  const list = useSessionPages(chatsInput(scope, q), true);
+  const listed = useMemo(() => (list.data?.pages ?? []).flatMap((page) => page.rows), [list.data]);
+  const [selectingAll, setSelectingAll] = useState(false);
+  const allSelected = listed.length > 0 && !list.hasNextPage && listed.every((row) => selected.has(row.id));
+  const selectAll = async (on: boolean) => {
+    if (!on) return setSelected(new Map());
+    setSelectingAll(true);
+    try {
+      // The rest of the pages first, up to what one bulk request takes.
+      let result = list;
+      let count = listed.length;
+      while (result.hasNextPage && count < MAX_SELECTED) {
+        const next = await result.fetchNextPage();
+        result = next as typeof list;
+        count = (next.data?.pages ?? []).reduce((sum, page) => sum + page.rows.length, 0);
+        if (next.isError) break;
+      }
+      const all = (result.data?.pages ?? []).flatMap((page) => page.rows).slice(0, MAX_SELECTED);
+      setSelected(new Map(all.map((row) => [row.id, row])));
+    } finally {
+      setSelectingAll(false);
+    }
+  };
+
   const rows = [...selected.values()];
   const none = rows.length === 0;
   const runBulk = (action: 'archive' | 'unarchive' | 'delete' | 'markRead') => {
@@ -162,8 +191,22 @@ export function ChatsView({ initialScope, initialQuery, initialAgent = null, ori
             ))}
           </Tabs.List>
           <div role="toolbar" aria-label="Selected sessions" className="flex items-center gap-1.5 py-1.5">
+            <label className="mr-1 flex items-center gap-1.5 text-xs text-neutral-600 dark:text-neutral-400">
+              <Checkbox.Root
+                aria-label="Select all"
+                checked={allSelected ? true : none ? false : 'indeterminate'}
+                disabled={listed.length === 0 || selectingAll}
+                onCheckedChange={(on) => void selectAll(on === true)}
+                className="flex size-4 shrink-0 items-center justify-center rounded border border-neutral-400 bg-white focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 disabled:opacity-50 data-[state=checked]:border-blue-600 data-[state=checked]:bg-blue-600 data-[state=indeterminate]:border-blue-600 data-[state=indeterminate]:bg-blue-600 dark:border-neutral-600 dark:bg-neutral-900"
+              >
+                <Checkbox.Indicator>
+                  {allSelected ? <Check size={12} className="text-white" aria-hidden /> : <Minus size={12} className="text-white" aria-hidden />}
+                </Checkbox.Indicator>
+              </Checkbox.Root>
+              <span aria-hidden>All</span>
+            </label>
             <span className="mr-1 hidden text-xs text-neutral-500 sm:inline" aria-live="polite">
-              {none ? 'Select sessions for bulk actions' : `${rows.length} selected`}
+              {selectingAll ? 'Selecting…' : none ? 'Select sessions for bulk actions' : `${rows.length} selected`}
             </span>
             {BULK.map(({ action, label, Icon }) => (
               <Button

@@ -8,8 +8,9 @@ import type { SessionRow } from './session-types';
 export interface SessionListControls {
   actions: SessionActions;
   renamingId: string | null;
-  startRename(id: string): void;
-  stopRename(): void;
+  /** `from`: where the focus goes back to when the rename ends by key (the row's menu button or its link) */
+  startRename(id: string, from?: 'menu' | 'link'): void;
+  stopRename(restoreFocus?: boolean): void;
   requestDelete(row: SessionRow): void;
   selection?: { has(id: string): boolean; toggle(row: SessionRow, on: boolean): void };
 }

@@ -58,6 +58,7 @@ export function SessionList({ input, pinnedInput, empty, selection, keepPrevious
   const router = useRouter();
   const scrollRef = useRef<HTMLDivElement>(null);
   const [renamingId, setRenamingId] = useState<string | null>(null);
+  const renameFrom = useRef<'menu' | 'link'>('link');
   const [deleting, setDeleting] = useState<SessionRow | null>(null);
 
   const items = useMemo(() => {
@@ -129,7 +130,10 @@ export function SessionList({ input, pinnedInput, empty, selection, keepPrevious
     if (command.command === 'move') return move(command.delta);
     const item = items[focusedIndex()];
     if (item?.kind !== 'row') return;
-    if (command.command === 'rename') setRenamingId(item.row.id);
+    if (command.command === 'rename') {
+      renameFrom.current = 'link';
+      setRenamingId(item.row.id);
+    }
     else setDeleting(item.row);
   };
   const commandRef = useRef(runCommand);
@@ -153,8 +157,21 @@ export function SessionList({ input, pinnedInput, empty, selection, keepPrevious
     () => ({
       actions,
       renamingId,
-      startRename: setRenamingId,
-      stopRename: () => setRenamingId(null),
+      startRename: (id, from = 'link') => {
+        renameFrom.current = from;
+        setRenamingId(id);
+      },
+      stopRename: (restoreFocus = false) => {
+        const id = renamingId;
+        setRenamingId(null);
+        if (!restoreFocus || !id) return;
+        // Back where the rename started, once the row shows its link and menu button again.
+        requestAnimationFrame(() => {
+          const row = scrollRef.current?.querySelector(`[data-session-row="${CSS.escape(id)}"]`);
+          const target = renameFrom.current === 'menu' ? row?.querySelector<HTMLElement>('button[aria-haspopup="menu"]') : row?.querySelector<HTMLElement>('[data-row-index]');
+          target?.focus();
+        });
+      },
       requestDelete: setDeleting,
       selection,
     }),
@@ -195,7 +212,7 @@ export function SessionList({ input, pinnedInput, empty, selection, keepPrevious
         open={deleting !== null}
         onOpenChange={(open) => !open && setDeleting(null)}
         title="Delete this session?"
-        description={deleting ? `“${displayTitle(deleting)}” and its whole history will be deleted. This cannot be undone.` : ''}
+        description={deleting ? `“${displayTitle(deleting)}” and its whole history will be deleted. You can undo it for a few seconds.` : ''}
         confirmLabel="Delete"
         onConfirm={() => {
           const row = deleting;

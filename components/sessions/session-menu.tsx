@@ -25,13 +25,16 @@ interface Props {
   /** `button`: the "⋯" button; `context`: right-click on `children` */
   kind: 'button' | 'context';
   children?: ReactNode;
+  /** the "⋯" button's name and look when not a row's (the session header) */
+  label?: string;
+  triggerClassName?: string;
 }
 
 /**
  * One menu for a session row, opened from its "Options for <title>" button or by right-click
  * (DESIGN §7); the items are the same whichever opened it.
  */
-export function SessionMenu({ row, title, kind, children }: Props) {
+export function SessionMenu({ row, title, kind, children, label, triggerClassName }: Props) {
   const { actions, startRename, requestDelete } = useSessionListControls();
   // Rename puts the focus in the title field: the menu must not take it back to its trigger.
   const keepFocus = useRef(false);
@@ -44,7 +47,7 @@ export function SessionMenu({ row, title, kind, children }: Props) {
         className={ITEM}
         onSelect={() => {
           keepFocus.current = true;
-          startRename(row.id);
+          startRename(row.id, kind === 'button' ? 'menu' : 'link');
         }}
       >
         <Pencil size={16} aria-hidden /> Rename
@@ -87,8 +90,8 @@ export function SessionMenu({ row, title, kind, children }: Props) {
   return (
     <DropdownMenu.Root>
       <DropdownMenu.Trigger
-        aria-label={`Options for ${title}`}
-        className="rounded p-1 text-neutral-500 opacity-0 hover:bg-neutral-200 hover:text-neutral-900 focus:opacity-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 group-hover:opacity-100 data-[state=open]:opacity-100 dark:hover:bg-neutral-700 dark:hover:text-neutral-100 [@media(hover:none)]:opacity-100"
+        aria-label={label ?? `Options for ${title}`}
+        className={triggerClassName ?? "rounded p-1 text-neutral-500 opacity-0 hover:bg-neutral-200 hover:text-neutral-900 focus:opacity-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 group-hover:opacity-100 data-[state=open]:opacity-100 dark:hover:bg-neutral-700 dark:hover:text-neutral-100 [@media(hover:none)]:opacity-100"}
       >
         <MoreHorizontal size={16} aria-hidden />
       </DropdownMenu.Trigger>

@@ -56,8 +56,8 @@ export const SessionRowItem = memo(function SessionRowItem({ row, active, index 
         {renaming ? (
           <SessionTitleField
             initial={row.title || title}
-            onSave={(next) => {
-              stopRename();
+            onSave={(next, byKey) => {
+              stopRename(byKey);
               void actions.rename(row, next);
             }}
             onCancel={stopRename}

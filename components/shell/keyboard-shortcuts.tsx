@@ -14,10 +14,9 @@ function typingIn(target: EventTarget | null): boolean {
 function targetList(): HTMLElement | null {
   const focused = document.activeElement?.closest<HTMLElement>('[data-session-list]');
   if (focused) return focused;
-  const visible = [...document.querySelectorAll<HTMLElement>('main [data-session-list], [data-session-list]')].filter(
-    (element) => element.offsetParent !== null,
-  );
-  return visible[0] ?? null;
+  // One selector with both would list them in document order, the sidebar's first.
+  const visible = (selector: string) => [...document.querySelectorAll<HTMLElement>(selector)].find((element) => element.offsetParent !== null);
+  return visible('main [data-session-list]') ?? visible('[data-session-list]') ?? null;
 }
 
 function send(command: ListCommand): void {

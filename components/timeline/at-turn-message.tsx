@@ -1,5 +1,5 @@
 import type { RouterOutputs } from '@/trpc/types';
-import { formatTime, isoTime } from './format-time';
+import { LocalTime } from '@/components/session/local-time';
 
 type Message = RouterOutputs['timeline']['at']['messages'][number];
 
@@ -14,7 +14,7 @@ export function AtTurnMessage({ message }: { message: Message }) {
     >
       <header className="mb-1 flex flex-wrap items-baseline gap-2 text-xs text-neutral-500 dark:text-neutral-400">
         <span className="font-semibold text-neutral-800 dark:text-neutral-200">{role}</span>
-        <time dateTime={isoTime(message.createdAt)}>{formatTime(message.createdAt)}</time>
+        <LocalTime ms={message.createdAt} />
         {fork > 0 ? <span>Branch {fork} of {message.siblings.length}</span> : null}
       </header>
       <p className="whitespace-pre-wrap break-words text-sm">{message.content}</p>

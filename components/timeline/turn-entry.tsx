@@ -2,7 +2,8 @@ import Link from 'next/link';
 import { GitBranch, GitCommitHorizontal } from 'lucide-react';
 import { TurnFileUndo } from '@/components/chat/turn-file-undo';
 import type { RouterOutputs } from '@/trpc/types';
-import { formatTime, isoTime, shortSha } from './format-time';
+import { LocalTime } from '@/components/session/local-time';
+import { shortSha } from './format-time';
 import { NestedGitWarning } from './nested-git-warning';
 import { skipReasonText } from './skip-reason';
 import { ProjectCommitDiff } from './project-commit-diff';
@@ -22,19 +23,22 @@ function roleWord(node: TimelineTurn['nodes'][number]): string {
   return node.role;
 }
 
+export function UndoneBadge() {
+  return <span className="rounded bg-amber-100 px-1.5 py-0.5 text-xs font-medium text-amber-900 dark:bg-amber-950 dark:text-amber-300">Undone</span>;
+}
+
 /** One turn commit: what it added, its project commit (with the diff) or why none, its forks. */
 export function TurnEntry({ sessionId, projectId, turn }: { sessionId: string; projectId: string; turn: TimelineTurn }) {
   const headingId = `turn-${turn.turn}-heading`;
   const project = turn.projectCommitInfo;
+  const undone = turn.fileEdits === 'undone';
   return (
     <article id={`turn-${turn.turn}`} aria-labelledby={headingId} className="scroll-mt-4 rounded-md border border-neutral-200 bg-white p-4 dark:border-neutral-800 dark:bg-neutral-950">
       <header className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
         <h2 id={headingId} className="text-base font-semibold">
           Turn {turn.turn}
         </h2>
-        <time dateTime={isoTime(turn.createdAt)} className="text-xs text-neutral-500 dark:text-neutral-400">
-          {formatTime(turn.createdAt)}
-        </time>
+        <LocalTime ms={turn.createdAt} className="text-xs text-neutral-500 dark:text-neutral-400" />
         <code className="text-xs text-neutral-500 dark:text-neutral-400" title={turn.sha}>
           {shortSha(turn.sha)}
         </code>
@@ -49,9 +53,16 @@ export function TurnEntry({ sessionId, projectId, turn }: { sessionId: string; p
       {turn.nestedGit.length > 0 ? <NestedGitWarning paths={turn.nestedGit} /> : null}
 
       {turn.retryForks.length > 0 ? (
-        <p className="mt-2 inline-flex items-center gap-1.5 rounded-md bg-violet-100 px-2 py-0.5 text-xs font-medium text-violet-800 dark:bg-violet-950 dark:text-violet-300">
+        <p className="mt-2 mr-2 inline-flex items-center gap-1.5 rounded-md bg-violet-100 px-2 py-0.5 text-xs font-medium text-violet-800 dark:bg-violet-950 dark:text-violet-300">
           <GitBranch size={14} aria-hidden="true" />
           {turn.retryForks.length === 1 ? 'Fork: a reply of this turn was retried' : `Fork: ${turn.retryForks.length} replies of this turn were retried`}
+        </p>
+      ) : null}
+
+      {turn.nodes.some((node) => node.editOf !== null) ? (
+        <p className="mt-2 mr-2 inline-flex items-center gap-1.5 rounded-md bg-sky-100 px-2 py-0.5 text-xs font-medium text-sky-800 dark:bg-sky-950 dark:text-sky-300">
+          <GitBranch size={14} aria-hidden="true" />
+          Fork: an edited question, resent as a new branch
         </p>
       ) : null}
 
@@ -61,6 +72,7 @@ export function TurnEntry({ sessionId, projectId, turn }: { sessionId: string; p
             <li key={node.id} className="flex min-w-0 items-baseline gap-2 text-sm">
               <span className={`shrink-0 rounded px-1.5 py-0.5 text-xs font-medium ${ROLE_STYLE[node.role] ?? ROLE_STYLE.system}`}>{roleWord(node)}</span>
               <span className="min-w-0 truncate text-neutral-800 dark:text-neutral-200">{node.firstLine || <em className="text-neutral-500">(empty)</em>}</span>
+              {node.editOf ? <span className="shrink-0 text-xs text-sky-700 dark:text-sky-300">edited</span> : null}
             </li>
           ))}
         </ul>
@@ -72,9 +84,15 @@ export function TurnEntry({ sessionId, projectId, turn }: { sessionId: string; p
             <p className="flex flex-wrap items-center gap-x-2 gap-y-1 text-sm">
               <GitCommitHorizontal size={16} aria-hidden="true" className="text-neutral-500" />
               <span className="font-medium">Project commit</span>
-              <code className="text-xs text-neutral-500 dark:text-neutral-400">{shortSha(turn.projectCommit)}</code>
-              {project ? <span className="text-neutral-700 dark:text-neutral-300">{project.message}</span> : null}
+              <code className={`text-xs text-neutral-500 dark:text-neutral-400 ${undone ? 'line-through' : ''}`}>{shortSha(turn.projectCommit)}</code>
+              {undone ? <UndoneBadge /> : null}
+              {project ? <span className={`text-neutral-700 dark:text-neutral-300 ${undone ? 'line-through decoration-neutral-400' : ''}`}>{project.message}</span> : null}
             </p>
+            {undone ? (
+              <p className="text-xs text-amber-800 dark:text-amber-300">
+                Undone: the project&apos;s branch was moved back past this commit, so <code>git log</code> no longer lists it. Redo puts it back.
+              </p>
+            ) : null}
             {project ? (
               <p className="text-xs text-neutral-500 dark:text-neutral-400">
                 by {project.author} · {project.files.length === 1 ? '1 file changed' : `${project.files.length} files changed`}
@@ -83,10 +101,18 @@ export function TurnEntry({ sessionId, projectId, turn }: { sessionId: string; p
               <p className="text-xs text-neutral-500 dark:text-neutral-400">The project's repository cannot show this commit now (its folder may have moved, or the commit was undone and pruned).</p>
             )}
             {project ? <ProjectCommitDiff projectId={projectId} sha={turn.projectCommit} /> : null}
-            <TurnFileUndo sessionId={sessionId} turn={turn.turn} />
+            <TurnFileUndo sessionId={sessionId} turn={turn.turn} fileEdits={turn.fileEdits} />
           </div>
         ) : turn.projectCommitSkipped ? (
-          <p className="text-sm text-amber-800 dark:text-amber-300">{skipReasonText(turn.projectCommitSkipped)}</p>
+          <div className="space-y-2">
+            <p className="text-sm text-amber-800 dark:text-amber-300">{skipReasonText(turn.projectCommitSkipped)}</p>
+            {turn.fileEdits ? (
+              <>
+                {undone ? <p className="text-xs text-amber-800 dark:text-amber-300"><UndoneBadge /> The agent&apos;s file edits of this turn were undone. Redo puts them back.</p> : null}
+                <TurnFileUndo sessionId={sessionId} turn={turn.turn} fileEdits={turn.fileEdits} />
+              </>
+            ) : null}
+          </div>
         ) : (
           <p className="text-sm text-neutral-500 dark:text-neutral-400">No project commit in this turn.</p>
         )}

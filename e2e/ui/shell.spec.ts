@@ -41,7 +41,8 @@ test('keyboard: move with j/k and arrows, rename, delete, new chat, search, and 
   await page.keyboard.press('Delete');
   await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
   await expect(sidebar.row('jk n?')).toHaveCount(0);
-  expect((await query(user.api, 'session.get', { id: 'k3' })).status).toBe(404);
+  // Deleted once the Undo of its toast has run out.
+  await expect.poll(async () => (await query(user.api, 'session.get', { id: 'k3' })).status, { timeout: 15_000 }).toBe(404);
 
   await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
   await page.keyboard.press('/');

@@ -79,7 +79,8 @@ test('the row menu renames, pins, marks, regenerates and deletes, from the butto
   await expect(sidebar.row('Beta')).toBeVisible();
   await sidebar.delete('Beta');
   await expect(sidebar.row('Beta')).toHaveCount(0);
-  expect((await mutate(user.api, 'session.update', { id: 'beta', pinned: false })).status).toBe(404);
+  // Deleted once the Undo of its toast has run out.
+  await expect.poll(async () => (await mutate(user.api, 'session.update', { id: 'beta', pinned: false })).status, { timeout: 15_000 }).toBe(404);
 });
 
 test('a change the server refuses is undone with a visible error', async ({ page, context, user }) => {

@@ -2,6 +2,8 @@
  * OpenAI-compatible chat-completions client (streaming), on node's fetch. Only what the app
  * needs: a completion as text, or its deltas as they arrive.
  */
+import { errorBodyMessage } from './error-body.js';
+
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
   content: string;
@@ -134,7 +136,8 @@ export function createChatClient(options: ChatClientOptions): ChatModel {
       if (location === null) {
         if (!response.ok) {
           const text = await response.text().catch(() => '');
-          throw new ModelError(`the model server answered ${response.status}: ${text.slice(0, 300)}`, response.status);
+          const said = errorBodyMessage(text);
+          throw new ModelError(`the model server answered ${response.status}${said ? `: ${said}` : ''}`, response.status);
         }
         return response;
       }

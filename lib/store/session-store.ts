@@ -48,9 +48,9 @@ import { relocateProject } from './operations/relocate-project.js';
 import { setWorkdirs } from './operations/set-workdirs.js';
 import { redoTurn, snapshotBeforeEdit, undoTurn, type UndoOutcome } from './operations/undo-turn.js';
 import { resolveSessionAttachment, saveSessionAttachment } from './operations/session-attachments.js';
-import type { ProjectCommit, ProjectDetail, ProjectInspection, ProjectSummary } from './projects/index.js';
+import type { ProjectDetail, ProjectInspection, ProjectSummary } from './projects/index.js';
 import { listProjectsWithCounts } from './operations/list-projects.js';
-import { listProjectCommits, projectCommitDiff } from './operations/project-commits.js';
+import { listProjectCommits, projectCommitDiff, type ListedProjectCommit } from './operations/project-commits.js';
 import { setProjectAutoCommit } from './operations/set-project-auto-commit.js';
 import { unregisterProject } from './operations/unregister-project.js';
 import { sessionCommits } from './operations/session-commits.js';
@@ -387,7 +387,7 @@ export class SessionStore {
   async setWorkdirs(sessionId: string, workdirs: string[]): Promise<SessionRow> {
     return setWorkdirs(this.ctx, sessionId, workdirs);
   }
-  async projectCommits(projectId: string, limit = 50): Promise<ProjectCommit[]> {
+  async projectCommits(projectId: string, limit = 50): Promise<ListedProjectCommit[]> {
     return listProjectCommits(this.ctx, projectId, limit);
   }
   async projectCommitDiff(projectId: string, sha: string): Promise<CommitDiff> {

@@ -142,6 +142,35 @@ describe('the chat dispatcher', () => {
     expect(String(received[0]!.body.messages![0]!.content)).not.toContain('pirate');
   });
 
+  it('resumes a failed turn from its question, and a cut-short reply with a new one beside it', async () => {
+    const { sessionId } = await chat.send('u1', store, { content: 'first try fails [[fail:once]]' });
+    await chat.idle();
+    expect((await store.getSession(sessionId)).status).toBe('failed');
+    expect(events.at(-1)).toMatchObject({ type: 'chat_error', data: { message: 'the model server answered 500: scripted failure of the test model' } });
+    await chat.resume('u1', store, sessionId);
+    await chat.idle();
+    expect((await store.getBranch(sessionId)).map((m) => [m.role, m.content])).toEqual([
+      ['user', 'first try fails [[fail:once]]'],
+      ['assistant', 'You said: first try fails [[fail:once]]'],
+    ]);
+    expect((await store.getSession(sessionId)).status).toBe('idle');
+
+    const cut = await chat.send('u1', store, { content: 'cut [[fail:stream]]' });
+    await chat.idle();
+    const [, partial] = await store.getBranch(cut.sessionId);
+    expect(partial!.metadata['error']).toBeTruthy();
+    await chat.resume('u1', store, cut.sessionId);
+    await chat.idle();
+    const nodes = await store.getNodes(cut.sessionId);
+    // The cut reply stays as a sibling; the branch now ends in the new one.
+    expect(nodes.filter((node) => node.role === 'assistant')).toHaveLength(2);
+    expect((await store.getBranch(cut.sessionId)).at(-1)!.id).not.toBe(partial!.id);
+
+    const empty = await store.createSession({ source: 'web' });
+    await expect(chat.resume('u1', store, empty.row.id)).rejects.toMatchObject({ code: 'PRECONDITION_FAILED' });
+    expect(chat.isRunning('u1', empty.row.id)).toBe(false);
+  });
+
   it('ends failed when the model takes longer than the timeout', async () => {
     const model = createChatClient({ baseUrl: server.url, model: 'unit-model', timeoutMs: 300 });
     const impatient = new ChatDispatcher({ publish: (_user, event) => events.push(event), chatModel: async () => ({ model }) });

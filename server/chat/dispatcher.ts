@@ -140,6 +140,29 @@ export class ChatDispatcher {
   }
 
   /**
+   * Answer again after a failed or stopped turn, from where it ended: a question or a tool result
+   * at the head is answered; a reply cut short at the head gets a new reply beside it.
+   */
+  async resume(userId: string, store: SessionStore, sessionId: string): Promise<{ sessionId: string }> {
+    const resolved = await this.deps.chatModel();
+    if (!resolved.model) throw new PreconditionError(`${WHY_NO_MODEL}: ${resolved.reason}`);
+    this.reserve(userId, sessionId);
+    let turn: number;
+    try {
+      const last = (await store.getBranch(sessionId)).at(-1);
+      if (!last) throw new PreconditionError('the session has no message to answer');
+      if (last.role === 'assistant') await store.retry(sessionId, last.id);
+      else if (last.role === 'system') throw new PreconditionError('the last message is a system message: send a message first');
+      turn = (await store.beginTurn(sessionId, { selfTimed: true })).turn;
+    } catch (error) {
+      this.release(userId, sessionId);
+      throw error;
+    }
+    this.start(userId, store, sessionId, resolved.model, turn);
+    return { sessionId };
+  }
+
+  /**
    * Stop: the chat's own turn has its model call aborted; any other running turn (an agent's
    * that was never finalised) is ended by the store as interrupted. Both end `cancelled`, and
    * this resolves once they have. `cancelled: false` only when no turn was running at all.

@@ -97,3 +97,24 @@ describe('server-side Markdown', () => {
     expect(HIGHLIGHT_BUDGET_MS).toBeGreaterThan(0);
   });
 });
+
+describe('code frames and formulas', () => {
+  it('puts each code block in a frame with its language and a Copy button', async () => {
+    const out = await html('```ts\nconst a = 1;\n```\n\n```brainfuck\n+++.\n```\n\n```\nplain\n```');
+    expect(out).toMatch(/<div data-code-block=""><div data-code-header=""><span>typescript<\/span><button type="button" data-copy-code="" aria-label="Copy typescript code">Copy<\/button><\/div><pre class="shiki/);
+    expect(out).toContain('<span>brainfuck</span><button type="button" data-copy-code="" aria-label="Copy brainfuck code">Copy</button></div><pre><code class="language-brainfuck">');
+    expect(out).toContain('<span>text</span><button type="button" data-copy-code="" aria-label="Copy text code">Copy</button></div><pre><code>plain');
+  });
+
+  it('renders $inline$ and $$display$$ math with KaTeX, and never runs what a formula says', async () => {
+    const out = await html('Euler: $e^{i\\pi} + 1 = 0$\n\n$$\n\\int_0^1 x\\,dx\n$$\n\n$\\href{javascript:alert(1)}{x}$ and $<img src=x onerror=alert(1)>$');
+    expect(out).toContain('<span class="katex">');
+    expect(out).toContain('<span class="katex-display">');
+    expect(out).toContain('<annotation encoding="application/x-tex">e^{i\\pi} + 1 = 0</annotation>');
+    // \href is refused (KaTeX's trust is off): shown in red as written, never a link.
+    expect(out).toContain('<span class="mord" style="color:#cc0000">\\href</span>');
+    expect(out).not.toMatch(/<a\b|href=/i);
+    expect(out).not.toMatch(/<img/i);
+    expect(out).not.toMatch(/<[^>]*\son\w+=/i);
+  });
+});

@@ -1,7 +1,10 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { MarkdownAsync, defaultUrlTransform } from 'react-markdown';
+import rehypeKatex from 'rehype-katex';
 import rehypeSanitize from 'rehype-sanitize';
 import remarkGfm from 'remark-gfm';
+import remarkMath from 'remark-math';
+import { rehypeCodeFrame } from './rehype-code-frame';
 import { rehypeShiki } from './rehype-shiki';
 import { isSameOriginPath, rehypeRawAsText, rehypeTightenElements, SANITIZE_SCHEMA } from './rehype-tighten';
 
@@ -80,8 +83,9 @@ export async function markdownToHtml(text: string): Promise<string> {
   if (deepestQuote(text) > MAX_TREE_DEPTH) throw new NestingTooDeepError();
   const element = await MarkdownAsync({
     children: text,
-    remarkPlugins: [remarkGfm, remarkBoundNesting],
-    rehypePlugins: [rehypeRawAsText, [rehypeSanitize, SANITIZE_SCHEMA], rehypeTightenElements, rehypeShiki],
+    remarkPlugins: [remarkGfm, remarkMath, remarkBoundNesting],
+    // KaTeX after sanitising: its markup is ours; the formula's text reaches it as text.
+    rehypePlugins: [rehypeRawAsText, [rehypeSanitize, SANITIZE_SCHEMA], rehypeTightenElements, [rehypeKatex, { throwOnError: false }], rehypeShiki, rehypeCodeFrame],
     urlTransform,
   });
   return renderToStaticMarkup(element);

@@ -59,12 +59,16 @@ function json(response: ServerResponse, status: number, body: unknown): void {
 export async function startModelServer(port = 0, host = '127.0.0.1', options: ModelServerOptions = {}): Promise<ModelServer> {
   const requests: ReceivedRequest[] = [];
   const models = options.models ?? ['test-model', 'test-title-model'];
+  /** the texts `[[fail:once]]` already failed for */
+  const failedOnce = new Set<string>();
 
   async function answer(body: Body, response: ServerResponse, record: ReceivedRequest): Promise<void> {
     const script = scriptOf(body);
     const delay = script.delayMs ?? options.delayMs ?? 0;
     if (script.waitMs > 0) await sleep(script.waitMs);
-    if (options.fail || script.fail === 'status') {
+    const failNow = script.fail === 'once' && !failedOnce.has(script.text);
+    if (failNow) failedOnce.add(script.text);
+    if (options.fail || script.fail === 'status' || failNow) {
       json(response, 500, { error: { message: 'scripted failure of the test model' } });
       return;
     }

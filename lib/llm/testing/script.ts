@@ -6,7 +6,8 @@
  *   several calls); once the tool results are in, it answers "Tool result: …" with them.
  * - `[[delay:MS]]` MS between streamed pieces; `[[wait:MS]]` MS before answering at all.
  * - `[[words:N]]` N more words in the reply (a long stream to stop half-way).
- * - `[[fail]]` answer 500; `[[fail:stream]]` break the stream off after two pieces.
+ * - `[[fail]]` answer 500; `[[fail:stream]]` break the stream off after two pieces;
+ *   `[[fail:once]]` answer 500 the first time this message is asked about, then as usual.
  * - `[[title-wait:MS]]` / `[[title-fail]]` the same for the title request only.
  * - `[[thinking:TEXT]]` (Messages and Responses only) a thinking block before the answer.
  * - `[[fail:event]]` (Messages and Responses only) a 200 stream that ends in an error event.
@@ -26,7 +27,9 @@ export interface Script {
   title: boolean;
   delayMs: number | null;
   waitMs: number;
-  fail: 'status' | 'stream' | 'event' | null;
+  fail: 'status' | 'stream' | 'event' | 'once' | null;
+  /** the text the script was read from (what `[[fail:once]]` remembers) */
+  text: string;
 }
 
 export interface ScriptedReply {
@@ -60,10 +63,10 @@ export function scriptOf(body: Body): Script {
   const text = scriptText(body);
   const title = isTitleRequest(body);
   if (title) {
-    return { title, delayMs: null, waitMs: number(text, /\[\[title-wait:(\d+)\]\]/) ?? 0, fail: /\[\[title-fail\]\]/.test(text) ? 'status' : null };
+    return { title, delayMs: null, waitMs: number(text, /\[\[title-wait:(\d+)\]\]/) ?? 0, fail: /\[\[title-fail\]\]/.test(text) ? 'status' : null, text };
   }
-  const fail = /\[\[fail:stream\]\]/.test(text) ? 'stream' : /\[\[fail:event\]\]/.test(text) ? 'event' : /\[\[fail\]\]/.test(text) ? 'status' : null;
-  return { title, delayMs: number(text, /\[\[delay:(\d+)\]\]/), waitMs: number(text, /\[\[wait:(\d+)\]\]/) ?? 0, fail };
+  const fail = /\[\[fail:stream\]\]/.test(text) ? 'stream' : /\[\[fail:event\]\]/.test(text) ? 'event' : /\[\[fail:once\]\]/.test(text) ? 'once' : /\[\[fail\]\]/.test(text) ? 'status' : null;
+  return { title, delayMs: number(text, /\[\[delay:(\d+)\]\]/), waitMs: number(text, /\[\[wait:(\d+)\]\]/) ?? 0, fail, text };
 }
 
 /** The tool calls a message asks for, in order. */

@@ -18,6 +18,8 @@ export interface TurnNodeSummary {
   /** the node's name (a tool's, or `project/relocate` for a record); '' when none */
   name: string;
   firstLine: string;
+  /** a user message edited and resent: the first message it was made beside (a new branch); else null */
+  editOf: string | null;
 }
 
 /** One turn of the timeline: the session commit, what it added, its project commit or why none, its forks. */
@@ -27,6 +29,11 @@ export interface TimelineTurn extends TurnCommitInfo {
   projectCommitInfo: ProjectCommitSummary | null;
   /** assistant ids whose `retry-<id>` ref points at this commit: the replies retried here */
   retryForks: string[];
+  /**
+   * The agent's file edits of this turn: `applied`, or `undone` (its project commit, if any, is
+   * no longer on the branch: undo moved the branch back past it); null when there is nothing to undo.
+   */
+  fileEdits: 'applied' | 'undone' | null;
 }
 
 export interface TimelinePage {
@@ -49,18 +56,24 @@ export async function listTurns(ctx: StoreContext, sessionId: string, options: {
   const nextCursor = last && last.turn <= 1 ? null : page.nextCursor;
   return withSession(ctx, sessionId, async (session) => {
     const projectId = ctx.registry.get(sessionId)!.project_id;
-    const [forks, details] = await Promise.all([
+    const [forks, details, edits] = await Promise.all([
       retryForksByCommit(session.dir),
       projectDetails(ctx, projectId, turns.map((turn) => turn.projectCommit).filter((sha) => sha !== null)),
+      projectId === DEFAULT_PROJECT_ID ? [] : Promise.all(turns.map((turn) => ctx.recovery.info(sessionId, turn.turn).catch(() => null))),
     ]);
-    const commits = turns.map((turn) => ({
+    const commits = turns.map((turn, index) => ({
       ...turn,
       nodes: turn.nodeIds.map((id) => summarise(session, id)),
       projectCommitInfo: turn.projectCommit ? (details.get(turn.projectCommit) ?? null) : null,
       retryForks: forks.get(turn.sha) ?? [],
+      fileEdits: fileEditsOf(edits[index] ?? null),
     }));
     return { commits, nextCursor, projectId };
   });
+}
+
+function fileEditsOf(info: { state: 'applied' | 'undone'; sealed: boolean } | null): TimelineTurn['fileEdits'] {
+  return info && info.sealed ? info.state : null;
 }
 
 function isInitCommit(commit: Pick<TurnCommitInfo, 'turn' | 'message'>): boolean {
@@ -69,11 +82,21 @@ function isInitCommit(commit: Pick<TurnCommitInfo, 'turn' | 'message'>): boolean
 
 function summarise(session: OpenSession, id: string): TurnNodeSummary {
   const node = session.graph.get(id);
-  if (node) return { id, role: messageRoleOf(node), name: node.name, firstLine: firstLineOf(contentOf(node)) };
+  if (node) {
+    const role = messageRoleOf(node);
+    return { id, role, name: node.name, firstLine: firstLineOf(contentOf(node)), editOf: role === 'user' ? earlierUserSibling(session, node.id) : null };
+  }
   // A file git holds but that no longer parses: its name still says the role.
   const name = session.fileNames.get(id);
   const letter = name ? parseNodeFileName(name)?.letter : undefined;
-  return { id, role: LETTER_ROLES[letter ?? 'a'] ?? 'assistant', name: '', firstLine: '' };
+  return { id, role: LETTER_ROLES[letter ?? 'a'] ?? 'assistant', name: '', firstLine: '', editOf: null };
+}
+
+/** The first user message beside this one (same predecessor), when this one came after it. */
+function earlierUserSibling(session: OpenSession, id: string): string | null {
+  const node = session.graph.get(id)!;
+  const first = session.graph.siblingsOf(node).find((sibling) => session.graph.get(sibling)?.role === 'user');
+  return first && first !== id ? first : null;
 }
 
 /** commit sha → the assistant ids retried at it (DESIGN §4.4: `retry-<assistantId>` refs). */

@@ -29,6 +29,22 @@ async function turn(store: SessionStore, id: string, question: string, files: Re
 describe('the timeline of a session', () => {
   const stores = storesClosedAfterEach();
 
+  it('marks an edited and resent question with the message it forks from', async () => {
+    const { store } = await setup();
+    stores.push(store);
+    await store.createSession({ id: 'e' });
+    const first = await turn(store, 'e', 'first question', {}, null);
+    // Edit and resend: a new user message beside the first (same parent: none).
+    await store.beginTurn('e');
+    const edited = await store.appendMessage('e', { role: 'user', content: 'edited question', parentId: null });
+    await store.setHead('e', edited.id);
+    await store.appendMessage('e', { role: 'assistant', content: 'answer' });
+    await store.finalizeTurn('e', { model: 'm' });
+    const [second, one] = (await store.listTurns('e')).commits;
+    expect(second!.nodes.find((node) => node.id === edited.id)!.editOf).toBe(first.user.id);
+    expect(one!.nodes.every((node) => node.editOf === null)).toBe(true);
+  });
+
   it('lists turns without session init, each with its nodes, project commit and files, newest first', async () => {
     const { store, projectDir, project } = await setup();
     stores.push(store);
@@ -41,8 +57,8 @@ describe('the timeline of a session', () => {
     expect(page.commits.map((c) => c.turn)).toEqual([2, 1]);
     const [second, first] = page.commits;
     expect(second!.nodes).toEqual([
-      { id: t2.user.id, role: 'user', name: '', firstLine: 'write b.txt' },
-      { id: t2.reply.id, role: 'assistant', name: '', firstLine: 'answer to write b.txt' },
+      { id: t2.user.id, role: 'user', name: '', firstLine: 'write b.txt', editOf: null },
+      { id: t2.reply.id, role: 'assistant', name: '', firstLine: 'answer to write b.txt', editOf: null },
     ]);
     expect(first!.projectCommit).toBe(t1.end.projectCommit);
     expect(first!.projectCommitSkipped).toBeNull();

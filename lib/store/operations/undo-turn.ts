@@ -10,6 +10,9 @@ export interface UndoOutcome {
   method: 'reset' | 'files';
   paths: string[];
   commit: { from: string | null; to: string | null } | null;
+  /** what the turn had done to each path, and the move in words ("Removed hello.txt.") */
+  changes: { path: string; change: 'added' | 'modified' | 'deleted' }[];
+  summary: string;
   nodeId: string;
 }
 
@@ -40,9 +43,9 @@ async function moveTurn(ctx: StoreContext, sessionId: string, turn: number, dire
   assertTurnNumber(turn);
   if (ctx.turns.has(sessionId)) throw new PreconditionError(`a turn is running in this session; ${direction} after it ends`);
   const path = await projectPathOf(ctx, sessionId);
-  const { method, commit, paths } = await ctx.recovery.moveTurn(direction, sessionId, turn, path);
-  const nodeId = await recordMove(ctx, sessionId, direction, `${direction === 'undo' ? 'undid' : 'redid'} the file edits of turn ${turn}`, { turn, method, paths, commit });
-  return { turn, method, paths, commit, nodeId };
+  const { method, commit, paths, changes, summary } = await ctx.recovery.moveTurn(direction, sessionId, turn, path);
+  const nodeId = await recordMove(ctx, sessionId, direction, `${direction === 'undo' ? 'undid' : 'redid'} the file edits of turn ${turn}: ${summary}`, { turn, method, paths, commit });
+  return { turn, method, paths, commit, changes, summary, nodeId };
 }
 
 /** Keep a file's content before the agent edits it during the running turn. */

@@ -50,7 +50,18 @@ describe('FileRecovery without an agent commit (files restored)', () => {
     expect(existsSync(join(stateDir, 'sessions', '.file-recovery', SID, '1', 'manifest.json'))).toBe(true);
 
     const undo = await recovery.undoTurn(SID, 1, repo);
-    expect(undo).toEqual({ turn: 1, method: 'files', restored: ['a.txt', 'b.txt', 'new/file.txt'], commit: null });
+    expect(undo).toEqual({
+      turn: 1,
+      method: 'files',
+      restored: ['a.txt', 'b.txt', 'new/file.txt'],
+      commit: null,
+      changes: [
+        { path: 'a.txt', change: 'modified' },
+        { path: 'b.txt', change: 'deleted' },
+        { path: 'new/file.txt', change: 'added' },
+      ],
+      summary: 'Restored a.txt. Recreated b.txt. Removed new/file.txt.',
+    });
     expect(read(repo, 'a.txt')).toBe('original a\n');
     expect(read(repo, 'b.txt')).toBe('original b\n');
     expect(existsSync(join(repo, 'new/file.txt'))).toBe(false);
@@ -156,7 +167,17 @@ describe('FileRecovery with an agent commit (HEAD moved back)', () => {
     expect(sha).toBe(head(repo));
 
     const undo = await recovery.undoTurn(SID, 1, repo);
-    expect(undo).toEqual({ turn: 1, method: 'reset', restored: ['a.txt', 'c.txt'], commit: { from: sha, to: userHead } });
+    expect(undo).toEqual({
+      turn: 1,
+      method: 'reset',
+      restored: ['a.txt', 'c.txt'],
+      commit: { from: sha, to: userHead },
+      changes: [
+        { path: 'a.txt', change: 'modified' },
+        { path: 'c.txt', change: 'added' },
+      ],
+      summary: 'Restored a.txt. Removed c.txt.',
+    });
     expect(head(repo)).toBe(userHead);
     expect(read(repo, 'a.txt')).toBe('original a\n');
     expect(existsSync(join(repo, 'c.txt'))).toBe(false);

@@ -1,4 +1,4 @@
-import { rm, stat } from 'node:fs/promises';
+import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InvalidInputError, PreconditionError } from '../errors.js';
 import { atomicWriteFile } from '../../fs/atomic-write.js';
@@ -41,6 +41,8 @@ export interface UndoResult {
   /** Project-relative paths put back. */
   restored: string[];
   commit: { from: string; to: string | null } | null;
+  changes: TurnMove['changes'];
+  summary: string;
 }
 
 export interface RedoResult {
@@ -48,6 +50,8 @@ export interface RedoResult {
   method: 'reset' | 'files';
   reapplied: string[];
   commit: { from: string | null; to: string } | null;
+  changes: TurnMove['changes'];
+  summary: string;
 }
 
 export interface TurnRecoveryInfo {
@@ -56,6 +60,14 @@ export interface TurnRecoveryInfo {
   sealed: boolean;
   paths: string[];
   commit: string | null;
+}
+
+export interface UndoneCommit {
+  sessionId: string;
+  turn: number;
+  sha: string;
+  /** Unix seconds (the manifest's), null when not recorded */
+  undoneAt: number | null;
 }
 
 export class FileRecovery {
@@ -159,6 +171,27 @@ export class FileRecovery {
     return processLocks.run(`project:${projectReal}`, () =>
       processLocks.run(`recovery:${dir}`, async () => moveTurnFiles(direction, dir, await loadManifest(dir), turn, projectReal)),
     );
+  }
+
+  /**
+   * The undone agent commits of these sessions' turns, newest undo first: undo moved the branch
+   * back past them, so `git log` no longer lists them, and the project page still must.
+   */
+  async undoneCommits(sessionIds: Iterable<string>): Promise<UndoneCommit[]> {
+    const wanted = new Set(sessionIds);
+    const withRecords = await readdir(this.root).catch(() => [] as string[]);
+    const out: UndoneCommit[] = [];
+    for (const sessionId of withRecords) {
+      if (!wanted.has(sessionId)) continue;
+      const turns = await readdir(join(this.root, sessionId)).catch(() => [] as string[]);
+      for (const name of turns) {
+        if (!/^[1-9][0-9]*$/.test(name)) continue;
+        const manifest = await loadManifest(join(this.root, sessionId, name)).catch(() => null);
+        if (manifest?.state !== 'undone' || !manifest.commit) continue;
+        out.push({ sessionId, turn: manifest.turn, sha: manifest.commit.sha, undoneAt: manifest.undone_at });
+      }
+    }
+    return out.sort((a, b) => (b.undoneAt ?? 0) - (a.undoneAt ?? 0));
   }
 
   /** Remove every record of a session (session delete). */

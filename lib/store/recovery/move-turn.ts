@@ -5,6 +5,7 @@ import { runGit } from '../git/git-cli.js';
 import { assertRepoSafe, locateGitDirs } from '../git/repo-safety.js';
 import { changedBetween, moveHead, readHead, readWorkingTreeStatus, resolveProjectFile } from '../projects/index.js';
 import { nowSeconds } from '../time.js';
+import { changeOf, describeMove, type TurnFileChange } from './describe-move.js';
 import { currentState, sameContent, saveManifest, writeFileState, type FileState, type Manifest } from './manifest.js';
 
 /** Undo and redo are one move of a turn's files, in one of two directions. */
@@ -20,6 +21,17 @@ export interface TurnMove {
   /** Project-relative paths rewritten. */
   paths: string[];
   commit: { from: string | null; to: string | null } | null;
+  /** what the turn had done to each of those paths */
+  changes: { path: string; change: TurnFileChange }[];
+  /** the move in words: "Removed hello.txt." */
+  summary: string;
+}
+
+/** git's raw status letter as a change. */
+function changeOfStatus(status: string): TurnFileChange {
+  if (status.startsWith('A')) return 'added';
+  if (status.startsWith('D')) return 'deleted';
+  return 'modified';
 }
 
 function short(sha: string | null): string {
@@ -105,15 +117,19 @@ export async function moveTurnFiles(direction: TurnDirection, dir: string, recor
   const manifest = way.recordOf(record, turn);
   const commit = manifest.commit;
   let commitPaths = new Set<string>();
+  const changes = new Map<string, TurnFileChange>();
   if (commit) {
     await assertRepoUsable(projectReal);
     const { head } = await readHead(projectReal);
     if (head !== way.from(commit)) throw new PreconditionError(way.headMoved(turn, head, commit));
     await way.assertCommit(projectReal, commit, turn);
     await assertTrackedTreeClean(projectReal, turn);
-    commitPaths = new Set((await changedBetween(projectReal, commit.parent, commit.sha)).map((c) => c.path));
+    const changed = await changedBetween(projectReal, commit.parent, commit.sha);
+    commitPaths = new Set(changed.map((c) => c.path));
+    for (const entry of changed) changes.set(entry.path, changeOfStatus(entry.status));
   }
   const fileEntries = manifest.entries.filter((e) => !commitPaths.has(e.path));
+  for (const entry of fileEntries) changes.set(entry.path, changeOf(entry.before, entry.after));
   const plans: Array<{ entry: Entry; abs: string; target: FileState; content: Buffer | null }> = [];
   for (const entry of fileEntries) {
     const file = await resolveProjectFile(projectReal, entry.path);
@@ -132,11 +148,15 @@ export async function moveTurnFiles(direction: TurnDirection, dir: string, recor
   manifest.state = way.state;
   manifest.undone_at = way.undoneAt();
   await saveManifest(dir, manifest);
+  const paths = [...changes.keys()].sort();
+  const listed = paths.map((path) => ({ path, change: changes.get(path)! }));
   return {
     turn,
     method: commit ? 'reset' : 'files',
-    paths: [...new Set([...commitPaths, ...fileEntries.map((e) => e.path)])].sort(),
+    paths,
     commit: commit ? { from: way.from(commit), to: way.to(commit) } : null,
+    changes: listed,
+    summary: describeMove(direction, listed),
   };
 }
 

@@ -55,6 +55,11 @@ export const chatRouter = createTRPCRouter({
     .input(z.object({ sessionId: sessionIdInput, assistantId: nodeIdInput }).strict())
     .mutation(({ ctx, input }) => getChatDispatcher().retry(ctx.user.id, ctx.store, ctx.sessionId, input.assistantId)),
 
+  /** Answers again after a failed or stopped turn, from the head (the turn status's Retry). */
+  resume: sessionProcedure
+    .input(z.object({ sessionId: sessionIdInput }).strict())
+    .mutation(({ ctx }) => getChatDispatcher().resume(ctx.user.id, ctx.store, ctx.sessionId)),
+
   /**
    * Stop: ends the running turn, the chat's (its model call aborted) or an agent's that never
    * finalised (a turn/interrupted note, a session commit); either ends `cancelled`.

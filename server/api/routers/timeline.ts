@@ -7,10 +7,20 @@ import { cachedBranchGraph } from '../../graph/cache';
 export const timelineRouter = createTRPCRouter({
   /**
    * `{commits: [{sha, message, createdAt, turn, nodeIds, projectCommit, projectCommitSkipped,
-   * nodes, projectCommitInfo, retryForks}], nextCursor, projectId}`; `session init` is no turn.
+   * nodes, projectCommitInfo, retryForks, fileEdits}], nextCursor, projectId}`; `session init` is no turn.
    */
   list: sessionProcedure
-    .input(z.object({ sessionId: sessionIdInput, limit: limitInput.optional(), cursor: cursorInput.nullish() }).strict())
+    .input(
+      z
+        .object({
+          sessionId: sessionIdInput,
+          limit: limitInput.optional(),
+          cursor: cursorInput.nullish(),
+          // Sent by TanStack Query's infinite queries on a refetch (through tRPC); paging is forward only.
+          direction: z.enum(['forward', 'backward']).optional(),
+        })
+        .strict(),
+    )
     .query(({ ctx, input }) => ctx.store.listTurns(ctx.sessionId, { limit: input.limit, cursor: input.cursor })),
 
   /** `{files: [{path, status, patch, truncated}]}` against the commit's parent. */

@@ -37,7 +37,7 @@ export default async function ProjectPage({ params }: { params: Promise<{ id: st
       <p className="break-all font-mono text-xs text-neutral-600 dark:text-neutral-400">{project.path}</p>
       {project.pathMissing ? <p className="text-sm font-medium text-red-700 dark:text-red-400">Folder missing: relocate it from the Projects page to see its commits.</p> : null}
       <h2 className="text-lg font-semibold">Agent commits</h2>
-      <ProjectCommitList commits={commits} titles={titles} />
+      <ProjectCommitList projectId={project.id} commits={commits} titles={titles} />
     </div>
   );
 }

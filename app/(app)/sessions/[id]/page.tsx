@@ -1,6 +1,10 @@
 import { TRPCError } from '@trpc/server';
+import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
+import { ChatView, ScrollToBottom } from '@/components/chat/chat-view';
 import { SessionComposer } from '@/components/chat/session-composer';
+import { StreamingReply } from '@/components/chat/streaming-reply';
+import { displayTitle } from '@/components/session/display-title';
 import { MarkRead } from '@/components/session/mark-read';
 import { SessionHeader } from '@/components/session/session-header';
 import { SessionMessages } from '@/components/session/session-messages';
@@ -17,6 +21,14 @@ async function orNotFound<T>(work: Promise<T>): Promise<T> {
     if (error instanceof TRPCError && (error.code === 'NOT_FOUND' || error.code === 'BAD_REQUEST')) notFound();
     throw error;
   }
+}
+
+/** The tab shows the session's title (the header keeps it current after a rename). */
+export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
+  await requireUser();
+  const { id } = await params;
+  const session = await (await getServerCaller()).session.get({ id }).catch(() => null);
+  return { title: session ? `${displayTitle(session)} · Entity Memory` : 'Session not found · Entity Memory' };
 }
 
 /** `?m=<messageId>` (a search hit): the page around it on its branch, or null when it is not a message here. */
@@ -57,17 +69,26 @@ export default async function SessionPage({ params, searchParams }: { params: Pr
 
   return (
     <HydrateClient>
-      <div className="mx-auto max-w-3xl px-4 py-6">
-        <SessionHeader sessionId={id} />
-        <MarkRead sessionId={id} unread={session.unread} />
-        {messageId && !anchor ? (
-          <p role="status" className="mb-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:bg-amber-950/40 dark:text-amber-200">
-            That message is not in this session any more; showing the current branch.
-          </p>
-        ) : null}
-        <SessionMessages key={anchor?.messageId ?? 'head'} sessionId={id} initial={messages} loadPage={loadMessagePage} renderedAt={renderedAt} anchor={anchor} />
-        <SessionComposer sessionId={id} since={renderedAt} />
-      </div>
+      <ChatView>
+        <div className="mx-auto max-w-3xl px-4 pt-6">
+          <SessionHeader sessionId={id} />
+          <MarkRead sessionId={id} unread={session.unread} />
+          {messageId && !anchor ? (
+            <p role="status" className="mb-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:bg-amber-950/40 dark:text-amber-200">
+              That message is not in this session any more; showing the current branch.
+            </p>
+          ) : null}
+          <SessionMessages key={anchor?.messageId ?? 'head'} sessionId={id} initial={messages} loadPage={loadMessagePage} renderedAt={renderedAt} anchor={anchor} />
+          <div className="mt-6">
+            <StreamingReply sessionId={id} since={renderedAt} />
+          </div>
+          {/* Pinned: Stop and the message box stay in reach however long the reply grows. */}
+          <div className="sticky bottom-0 z-10 mt-6 bg-white pb-4 pt-2 dark:bg-neutral-950">
+            <ScrollToBottom />
+            <SessionComposer sessionId={id} since={renderedAt} />
+          </div>
+        </div>
+      </ChatView>
     </HydrateClient>
   );
 }

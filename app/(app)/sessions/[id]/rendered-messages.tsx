@@ -1,4 +1,5 @@
 import 'server-only';
+import { CopyMessage } from '@/components/chat/copy-message';
 import { EditAndResend } from '@/components/chat/edit-and-resend';
 import { RetryButton } from '@/components/chat/retry-button';
 import { MarkdownBody } from '@/components/markdown/markdown-body';
@@ -19,12 +20,14 @@ async function renderOne(sessionId: string, viewerId: string, message: BranchMes
   const attachments = attachmentsOf(message.metadata, message.content);
   const fork = message.siblings.length > 1;
   // Retry a reply, or edit and resend a question: either makes a new branch beside this one.
+  // A reply that called tools is a step of its turn: the turn's Retry is on its last reply only.
   const action =
-    message.role === 'assistant' ? (
+    message.role === 'assistant' && message.toolCalls.length === 0 ? (
       <RetryButton sessionId={sessionId} assistantId={message.id} />
     ) : message.role === 'user' ? (
       <EditAndResend sessionId={sessionId} messageId={message.id} parentId={message.parentId} content={message.content} />
     ) : null;
+  const copyable = message.content.trim() !== '';
   const node = (
     <MessageArticle
       message={message}
@@ -39,9 +42,10 @@ async function renderOne(sessionId: string, viewerId: string, message: BranchMes
             </div>
           ) : null}
           <AttachmentLinks sessionId={sessionId} attachments={attachments} />
-          {fork || action ? (
+          {fork || action || copyable ? (
             <div className="mt-2 flex flex-wrap items-center gap-2">
               {fork ? <BranchSwitcher sessionId={sessionId} messageId={message.id} siblings={message.siblings} /> : null}
+              {copyable ? <CopyMessage text={message.content} /> : null}
               {action}
             </div>
           ) : null}

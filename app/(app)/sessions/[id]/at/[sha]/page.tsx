@@ -1,7 +1,8 @@
 import Link from 'next/link';
 import { History } from 'lucide-react';
 import { AtTurnMessage } from '@/components/timeline/at-turn-message';
-import { formatTime, isoTime, shortSha } from '@/components/timeline/format-time';
+import { LocalTime } from '@/components/session/local-time';
+import { shortSha } from '@/components/timeline/format-time';
 import { getServerCaller, requireUser } from '@/trpc/server';
 import { orNotFound } from '../../timeline/or-not-found';
 
@@ -26,7 +27,7 @@ export default async function AtTurnPage({ params }: { params: Promise<{ id: str
         <History size={16} aria-hidden="true" className="mt-0.5 shrink-0" />
         <p>
           You are looking at this conversation as it was at turn {at.turn} (
-          <time dateTime={isoTime(at.createdAt)}>{formatTime(at.createdAt)}</time>, commit <code>{shortSha(at.sha)}</code>), read from its history.
+          <LocalTime ms={at.createdAt} />, commit <code>{shortSha(at.sha)}</code>), read from its history.
           It is read-only: later messages and branches are not shown.
         </p>
       </div>
