@@ -1,7 +1,7 @@
 'use client';
 
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useDeferredValue, useEffect, useRef, useState } from 'react';
 import { useLiveEvents } from '@/components/live/live-events-provider';
 import { useTRPC } from '@/trpc/client';
 import { useShownMessages } from './chat-view';
@@ -52,6 +52,8 @@ export function StreamingReply({ sessionId, since }: { sessionId: string; since?
     },
     { since },
   );
+  // Each delta would parse the whole reply again: a long one renders what it can keep up with.
+  const text = useDeferredValue(reply?.text ?? '');
   const inList = reply !== null && shown?.has(reply.messageId) === true;
   useEffect(() => {
     if (inList) setReply(null);
@@ -59,7 +61,7 @@ export function StreamingReply({ sessionId, since }: { sessionId: string; since?
   if (!reply || reply.start > 0 || inList) return null;
   return (
     <section aria-label="Reply in progress" aria-busy="true" className="rounded-lg border border-neutral-200 bg-neutral-50 px-4 py-3 dark:border-neutral-800 dark:bg-neutral-900">
-      <MarkdownText text={reply.text} />
+      <MarkdownText text={text} />
       <span className="mt-1 inline-block h-3 w-1.5 animate-pulse bg-neutral-400" aria-hidden />
     </section>
   );

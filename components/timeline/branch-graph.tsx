@@ -27,8 +27,8 @@ function anchorOf(node: GraphNode): { x: number; y: number } {
   return { x: node.x - node.width / 2 + node.height / 2, y: node.y };
 }
 
-/** Room above the graph for the common start of conversations that begin with different first messages. */
-const START_ROOM = 36;
+/** Room left of the graph (it runs left to right) for the common start of conversations that begin with different first messages. */
+const START_ROOM = 40;
 
 function Dot({ node }: { node: GraphNode }) {
   const r = node.height / 2;
@@ -59,16 +59,16 @@ export function BranchGraph({ sessionId, layout }: { sessionId: string; layout: 
   // An edited first message is a second root: one "Start" above them draws a single tree.
   const targets = new Set(layout.edges.map((edge) => edge.to));
   const roots = layout.nodes.filter((node) => !targets.has(node.id));
-  const top = roots.length > 1 ? START_ROOM : 0;
-  const start = top > 0 ? { x: roots.reduce((sum, node) => sum + anchorOf(node).x, 0) / roots.length, y: 12 } : null;
+  const left = roots.length > 1 ? START_ROOM : 0;
+  const start = left > 0 ? { x: 12, y: roots.reduce((sum, node) => sum + anchorOf(node).y, 0) / roots.length } : null;
 
   // A wide graph opens on the current head, wherever its lane is.
   useEffect(() => {
     const box = scroller.current;
     if (!box || !head) return;
-    box.scrollTop = Math.max(0, head.y + top - box.clientHeight / 2);
-    box.scrollLeft = Math.max(0, head.x - box.clientWidth / 2);
-  }, [head, top]);
+    box.scrollTop = Math.max(0, head.y - box.clientHeight / 2);
+    box.scrollLeft = Math.max(0, head.x + left - box.clientWidth / 2);
+  }, [head, left]);
 
   const open = (headId: string) => {
     setHead.mutate(
@@ -86,23 +86,23 @@ export function BranchGraph({ sessionId, layout }: { sessionId: string; layout: 
   if (layout.nodes.length === 0) return <p className="text-sm text-neutral-600 dark:text-neutral-400">No messages yet.</p>;
   return (
     <div ref={scroller} className="max-h-[28rem] overflow-auto rounded-md border border-neutral-200 bg-neutral-50 dark:border-neutral-800 dark:bg-neutral-900">
-      <svg role="img" aria-label="Branch graph" width={layout.width} height={layout.height + top} viewBox={`0 0 ${layout.width} ${layout.height + top}`} className="block">
+      <svg role="img" aria-label="Branch graph" width={layout.width + left} height={layout.height} viewBox={`0 0 ${layout.width + left} ${layout.height}`} className="block">
         {start ? (
           <g>
             <title>Start of the conversation: its first message was edited, so it begins in {roots.length} ways</title>
             <g className="stroke-neutral-400 dark:stroke-neutral-600" fill="none" strokeWidth={1.5}>
               {roots.map((root) => {
                 const to = anchorOf(root);
-                return <path key={root.id} d={pathOf([start, { x: to.x, y: to.y + top }])} />;
+                return <path key={root.id} d={pathOf([start, { x: start.x + 14, y: to.y }, { x: to.x + left, y: to.y }])} />;
               })}
             </g>
             <circle cx={start.x} cy={start.y} r={5} className="fill-neutral-500 dark:fill-neutral-400" />
-            <text x={start.x + 9} y={start.y + 4} className="fill-neutral-600 text-[11px] dark:fill-neutral-300">
+            <text x={start.x - 6} y={start.y - 9} className="fill-neutral-600 text-[11px] dark:fill-neutral-300">
               Start
             </text>
           </g>
         ) : null}
-        <g transform={`translate(0 ${top})`}>
+        <g transform={`translate(${left} 0)`}>
         <g className="stroke-neutral-400 dark:stroke-neutral-600" fill="none" strokeWidth={1.5}>
           {layout.edges.map((edge) => (
             <path key={`${edge.from}>${edge.to}`} d={pathOf(edge.points)} />
