@@ -8,13 +8,12 @@
  *   (turn_committed on the user's event stream), in a conversation that grows call by call.
  * Needs `npm run build` first.
  */
-import type { ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import http from 'node:http';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { AuthStore } from '../lib/auth/index.js';
-import { startModelServer } from '../lib/llm/testing/model-server.js';
 import { openEventStream } from './http-client.js';
 import { scratchDir } from './scratch.js';
 import { BASE, startServer } from './server-bench.js';
@@ -73,12 +72,30 @@ function textOf(sse: string): string {
   return text;
 }
 
+const MODEL_PORT = Number(process.env['BENCH_MODEL_PORT'] ?? 3198);
+
+/**
+ * The loopback model in a process of its own, as a real upstream is: straight and proxied calls
+ * then both cross a process boundary, and the difference is the proxy's hop.
+ */
+async function startModelProcess(): Promise<{ root: string; url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'lib/llm/testing/model-server.ts', String(MODEL_PORT)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`the model server exited (${code})`)));
+    child.stdout!.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('model server at')) resolve();
+    });
+  });
+  const root = `http://127.0.0.1:${MODEL_PORT}`;
+  return { root, url: `${root}/v1`, child };
+}
+
 export async function benchProxy(): Promise<Record<string, number>> {
   if (!existsSync(join(process.cwd(), '.next', 'BUILD_ID'))) {
     process.stderr.write('bench: proxy figures need `npm run build`; skipped\n');
     return {};
   }
-  const model = await startModelServer();
+  const model = await startModelProcess();
   const dataDir = scratchDir('em-bench-proxy-');
   const auth = new AuthStore(join(dataDir, 'auth'));
   const user = await auth.users.create({ email: 'proxy@bench.test', password: 'bench password long', admin: true });
@@ -95,8 +112,11 @@ export async function benchProxy(): Promise<Record<string, number>> {
     // Pass-through: the agent's own key, our token beside it; one session per phase, retries in it.
     const proxyHeaders = (session: string) => ({ ...directHeaders, 'x-entity-memory-token': token, 'x-entity-memory-session': session });
     let committed: ((at: number) => void) | null = null;
+    let lastCommitAt = 0;
     stream = await openEventStream(BASE, token, (type, at) => {
-      if (type === 'turn_committed') committed?.(at);
+      if (type !== 'turn_committed') return;
+      lastCommitAt = at;
+      committed?.(at);
     });
     /** An agent's conversation: each call sends the history so far and a new message, as agents do. */
     const conversation = (session: string) => {
@@ -157,7 +177,9 @@ export async function benchProxy(): Promise<Record<string, number>> {
     const proxyTotals = await concurrent(proxied, (client) => proxyHeaders(`bench-concurrent-${client}`));
 
     // Last byte → committed turn, in a conversation that grows.
-    await new Promise((resolve) => setTimeout(resolve, 2_000)); // the background recordings of the phases above
+    // The recordings of the phase above finish first: a second without a commit.
+    committed = null;
+    while (performance.now() - lastCommitAt < 1_000) await new Promise((resolve) => setTimeout(resolve, 200));
     const record: number[] = [];
     const recorded = conversation('record');
     for (let i = 0; i < RECORDS; i++) {
@@ -180,6 +202,6 @@ export async function benchProxy(): Promise<Record<string, number>> {
       server.kill('SIGTERM');
       await new Promise((resolve) => server!.once('exit', resolve));
     }
-    await model.close();
+    model.child.kill('SIGTERM');
   }
 }
