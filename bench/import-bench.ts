@@ -18,7 +18,7 @@ const TRANSCRIPTS = 1000;
 const TURNS = 25;
 const T0 = Date.parse('2026-11-01T09:00:00Z');
 
-function transcript(index: number): string {
+export function transcript(index: number): string {
   const sessionId = `b0000000-0000-4000-8000-${String(index).padStart(12, '0')}`;
   const lines: string[] = [];
   let parent: string | null = null;

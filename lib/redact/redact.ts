@@ -54,20 +54,28 @@ const EXTRA_RULES: [string, RegExp, number][] = [
   ['authorization', /\bx-api-key\b["']?\s*[:=]\s*["']?([^\s"',;]{8,})/gi, 1],
 ];
 
-const rules = (secretlintRules as unknown as ScannerRule[]).filter((rule) => !SKIPPED_RULES.has(rule.meta.id));
+/** Where the scanners report while one text is scanned (scanning is synchronous, one text at a time). */
+let findingsOfCurrentScan: Finding[] = [];
 
-function scan(text: string): Finding[] {
-  const findings: Finding[] = [];
-  for (const rule of rules) {
+// Each rule is set up once: its create() builds closures and translators, too costly per message.
+const scanners = (secretlintRules as unknown as ScannerRule[])
+  .filter((rule) => !SKIPPED_RULES.has(rule.meta.id))
+  .map((rule) => {
     const kind = kindOfRule(rule.meta.id);
     const context = {
       createTranslator: () => (key: string) => key,
-      report: (descriptor: { range: [number, number] }) => findings.push({ start: descriptor.range[0], end: descriptor.range[1], kind }),
+      report: (descriptor: { range: [number, number] }) => findingsOfCurrentScan.push({ start: descriptor.range[0], end: descriptor.range[1], kind }),
       ignore: () => {},
     };
-    // Text scanners run synchronously; only the .p12/.json file scanners are async, and a message is neither.
-    rule.create(context, RULE_OPTIONS[rule.meta.id] ?? {}).file?.({ content: text, filePath: 'message.txt', ext: '.txt', contentType: 'text' });
-  }
+    return rule.create(context, RULE_OPTIONS[rule.meta.id] ?? {});
+  });
+
+function scan(text: string): Finding[] {
+  const findings: Finding[] = [];
+  findingsOfCurrentScan = findings;
+  const source = { content: text, filePath: 'message.txt', ext: '.txt', contentType: 'text' };
+  // Text scanners run synchronously; only the .p12/.json file scanners are async, and a message is neither.
+  for (const scanner of scanners) scanner.file?.(source);
   for (const [kind, pattern, group] of EXTRA_RULES) {
     pattern.lastIndex = 0;
     for (const match of text.matchAll(pattern)) {
