@@ -63,6 +63,9 @@ export default defineConfig({
         NEXTAUTH_URL: BASE_URL,
         OPENPROGRAM_LLM_BASE_URL: MODEL_URL,
         OPENPROGRAM_LLM_MODEL: MODEL_NAME,
+        // The recording proxy's upstreams: the same loopback model server (DESIGN §12).
+        OPENPROGRAM_PROXY_ANTHROPIC_URL: MODEL_URL.replace(/\/v1$/, ''),
+        OPENPROGRAM_PROXY_OPENAI_URL: MODEL_URL,
       },
     },
   ],

@@ -16,6 +16,7 @@ import { benchServer } from './server-bench.js';
 import { benchSessionPage } from './session-page-bench.js';
 import { benchTimeline } from './timeline-bench.js';
 import { benchChat } from './chat-bench.js';
+import { benchProxy } from './proxy-bench.js';
 import { benchRegistry } from './registry-bench.js';
 import { benchLive, benchSidebarDom, benchSidebarHtml } from './sidebar-bench.js';
 import { scratchDirs } from './scratch.js';
@@ -34,6 +35,7 @@ const BENCHES: Record<string, Bench> = {
   'session page': benchSessionPage,
   timeline: benchTimeline,
   chat: benchChat,
+  proxy: benchProxy,
   'sidebar html': benchSidebarHtml,
   'sidebar dom': benchSidebarDom,
   live: benchLive,

@@ -5,6 +5,7 @@ import { acquireDataDirLock } from '../lib/process/data-dir-lock.js';
 import { SearchIndex, SearchInputError, storeSource, type IndexStatus, type SearchHit } from '../lib/search/index.js';
 import { SessionStore, StoreError, type ListScope, type SessionRow } from '../lib/store/index.js';
 import { CliError, type CliBackend, type UserSummary } from './backend.js';
+import { redactMessage } from '../lib/redact/index.js';
 
 const KIND_BY_CODE: Record<string, CliError['kind']> = {
   NOT_FOUND: 'not_found',
@@ -66,7 +67,9 @@ export class LocalBackend implements CliBackend {
       const user = this.actingUser();
       const workspaceRoot = join(this.dataDir, 'workspaces', user.id);
       mkdirSync(workspaceRoot, { recursive: true, mode: 0o700 });
-      this.store = await SessionStore.open({ stateDir: join(this.dataDir, 'users', user.id), workspaceRoot });
+      // The user's Settings choice holds here too: the CLI is one more way in.
+      const redactor = this.auth.users.prefsOf(user.id).redactSecrets ? redactMessage : null;
+      this.store = await SessionStore.open({ stateDir: join(this.dataDir, 'users', user.id), workspaceRoot, redactor });
     }
     return this.store;
   }

@@ -39,7 +39,18 @@ export const LAYERS = [
     imports: ['lib/search/', 'lib/store/', 'lib/errors/'],
   },
   { layer: 'lib/llm', paths: ['lib/llm/'], packages: [], imports: ['lib/llm/'] },
+  // secrets out of text: secretlint's rules as a library
+  { layer: 'lib/redact', paths: ['lib/redact/'], packages: ['@secretlint/secretlint-rule-preset-recommend'], imports: ['lib/redact/'] },
+  // other tools' transcripts in: parsers above the store, never imported by it
+  {
+    layer: 'lib/import',
+    paths: ['lib/import/'],
+    packages: ['fflate'],
+    imports: ['lib/import/', 'lib/store/', 'lib/redact/', 'lib/fs/', 'lib/errors/'],
+  },
   { layer: 'lib/process', paths: ['lib/process/'], packages: [], imports: ['lib/process/'] },
+  // the recording proxy's wire formats: requests read into steps, replies reassembled, fingerprints
+  { layer: 'lib/proxy', paths: ['lib/proxy/'], packages: [], imports: ['lib/proxy/'] },
   // the agent's file tools: confinement on real paths, node built-ins only
   { layer: 'lib/tools', paths: ['lib/tools/'], packages: [], imports: ['lib/tools/'] },
   { layer: 'server', paths: ['server/'], packages: ANY, imports: ['server/', 'lib/'] },

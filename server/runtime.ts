@@ -1,11 +1,12 @@
 import { chmodSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { AuthStore, isUserId } from '@/lib/auth/index';
+import { AuthStore, isUserId, ProxyUpstreams } from '@/lib/auth/index';
 import { EventHub } from '@/server/events/hub';
 import { RepackQueue, SessionStore, type TitleModel } from '@/lib/store/index';
 import { SearchIndex, storeSource } from '@/lib/search/index';
 import { ModelService } from '@/server/chat/models';
 import { failInterruptedTurns } from '@/server/chat/turn-journal';
+import { redactMessage } from '@/lib/redact/index';
 
 /**
  * Process-wide singletons, kept on globalThis: Next may load this module once for route handlers
@@ -29,6 +30,8 @@ interface Runtime {
   openedIndexes: SearchIndex[];
   /** the model of chat and titles: admin settings, OPENPROGRAM_LLM_*, or a detected local server */
   models: ModelService;
+  /** the recording proxy's upstreams and stored provider keys, per user */
+  proxyUpstreams: ProxyUpstreams;
 }
 
 /** OPENPROGRAM_MAX_STREAMS_PER_USER raises or lowers the cap of open event streams (default 20). */
@@ -59,6 +62,7 @@ function runtime(): Runtime {
       searchIndexes: new Map(),
       openedIndexes: [],
       models: new ModelService(join(dataDir, 'auth')),
+      proxyUpstreams: new ProxyUpstreams(join(dataDir, 'auth', 'proxy-upstreams.json')),
     };
     // Sign-ins that end (disable, password change or reset) close their event streams at once.
     const hub = current.hub;
@@ -81,6 +85,10 @@ export function getEventHub(): EventHub {
   return runtime().hub;
 }
 
+export function getProxyUpstreams(): ProxyUpstreams {
+  return runtime().proxyUpstreams;
+}
+
 export function getModelService(): ModelService {
   return runtime().models;
 }
@@ -99,7 +107,7 @@ export function getUserStore(userId: string): Promise<UserStore> {
     opening = (async () => {
       const workspaceRoot = join(dataDir, 'workspaces', userId);
       mkdirSync(workspaceRoot, { recursive: true, mode: 0o700 });
-      const store = await SessionStore.open({ stateDir: join(dataDir, 'users', userId), workspaceRoot, repackQueue, titleModel });
+      const store = await SessionStore.open({ stateDir: join(dataDir, 'users', userId), workspaceRoot, repackQueue, titleModel, redactor: redactorFor(userId) });
       hub.attach(userId, store.events);
       // Attached before any request can write: no append is missed. Opening a valid index takes
       // milliseconds; one that must be rebuilt is filled in the background.
@@ -132,6 +140,18 @@ export async function getUserSearch(userId: string): Promise<SearchIndex> {
   const search = runtime().searchIndexes.get(userId);
   if (!search) throw new Error(`no search index for ${userId}`);
   return search;
+}
+
+/** The user's redaction setting (on unless they turned it off in Settings) as the store's hook. */
+function redactorFor(userId: string): typeof redactMessage | null {
+  const user = runtime().auth.users.get(userId);
+  return !user || runtime().auth.users.prefsOf(userId).redactSecrets ? redactMessage : null;
+}
+
+/** After the user changed their settings: the open store follows at once. */
+export async function applyUserPrefs(userId: string): Promise<void> {
+  const opening = runtime().userStores.get(userId);
+  if (opening) (await opening).setRedactor(redactorFor(userId));
 }
 
 /** Flush every registry that finished opening, synchronously: safe inside a signal handler. */

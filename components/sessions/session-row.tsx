@@ -5,6 +5,7 @@ import { Check, Loader2, Pin } from 'lucide-react';
 import Link from 'next/link';
 import { memo } from 'react';
 import { cn } from '@/components/ui/cn';
+import { agentLabel } from './agent-label';
 import { displayTitle } from './display-title';
 import { useSessionListControls } from './session-list-context';
 import { SessionMenu } from './session-menu';
@@ -29,6 +30,7 @@ export const SessionRowItem = memo(function SessionRowItem({ row, active, index 
   const title = displayTitle(row);
   const renaming = renamingId === row.id;
   const running = row.status === 'running';
+  const agent = agentLabel(row.source);
 
   return (
     <SessionMenu row={row} title={title} kind="context">
@@ -81,6 +83,7 @@ export const SessionRowItem = memo(function SessionRowItem({ row, active, index 
             </span>
             <span className="truncate text-xs text-neutral-500 dark:text-neutral-400">
               {row.project}
+              {agent ? <span data-agent={row.source}>{` · ${agent}`}</span> : null}
               {row.archived ? ' · archived' : ''}
               {row.status === 'failed' ? ' · failed' : ''}
             </span>

@@ -15,7 +15,17 @@ export interface UserRecord {
   sessionVersion: number;
   createdAt: number;
   updatedAt: number;
+  /** the user's own settings; absent: every default */
+  prefs?: Partial<UserPrefs>;
 }
+
+/** Per-user settings (Settings page). */
+export interface UserPrefs {
+  /** take secrets out of every message on the way in (DESIGN §10); on unless turned off */
+  redactSecrets: boolean;
+}
+
+export const DEFAULT_PREFS: UserPrefs = { redactSecrets: true };
 
 /** What leaves lib/auth: never the hash. */
 export interface PublicUser {
@@ -169,6 +179,20 @@ export class UserStore {
       // Ends every open sign-in of a disabled user at once.
       if (disabled) u.sessionVersion += 1;
     });
+  }
+
+  prefsOf(id: string): UserPrefs {
+    const stored = this.require(id).prefs ?? {};
+    return { redactSecrets: typeof stored.redactSecrets === 'boolean' ? stored.redactSecrets : DEFAULT_PREFS.redactSecrets };
+  }
+
+  setPrefs(id: string, change: Partial<UserPrefs>): UserPrefs {
+    const user = this.require(id);
+    if (change.redactSecrets !== undefined && typeof change.redactSecrets !== 'boolean') throw new AuthError('BAD_REQUEST', 'redactSecrets must be true or false');
+    this.update(user, (u) => {
+      u.prefs = { ...(u.prefs ?? {}), ...change };
+    });
+    return this.prefsOf(id);
   }
 
   async resetPassword(id: string, password: string): Promise<PublicUser> {

@@ -14,7 +14,7 @@ import { ProjectStore } from './projects/index.js';
 import { FileRecovery } from './recovery/file-recovery.js';
 import { nowSeconds } from './time.js';
 import type { TitleModel } from './titles/title-model.js';
-import type { BranchInfo, BranchMessage, ListFilter, ListOptions, ListPage, Message, SessionDetail, SessionRow, StoredNode } from './types.js';
+import type { Redactor, BranchInfo, BranchMessage, ListFilter, ListOptions, ListPage, Message, SessionDetail, SessionRow, StoredNode } from './types.js';
 import { createSession, type CreateSessionInput } from './operations/create-session.js';
 import { appendMessage, type AppendMessageInput } from './operations/append-message.js';
 import { appendRecordNode } from './session/append-node.js';
@@ -44,6 +44,8 @@ import { unregisterProject } from './operations/unregister-project.js';
 import { sessionCommits } from './operations/session-commits.js';
 import type { AttachmentUpload, ResolvedAttachment, SavedAttachment } from './repo/attachments.js';
 import { writeContextFile } from './operations/context-file.js';
+import { recordExchange, type RecordExchangeInput, type RecordExchangeResult } from './operations/record-exchange.js';
+import { importSession, type ImportSessionInput, type ImportSessionResult } from './operations/import-session.js';
 
 export interface SessionStoreOptions {
   /** an OpenProgram state directory (sessions/, projects/) */
@@ -64,6 +66,8 @@ export interface SessionStoreOptions {
   compactIntervalMs?: number;
   /** seconds; injectable so tests can age sessions */
   now?: () => number;
+  /** secrets out of every message on the way in (lib/redact's redactMessage); default none */
+  redactor?: Redactor | null;
 }
 
 function cacheCapFromEnv(): number {
@@ -119,6 +123,7 @@ export class SessionStore {
       allowedRoots,
       turns: new Map(),
       now: options.now ?? nowSeconds,
+      redactor: options.redactor ?? null,
       background: new Set(),
     };
     try {
@@ -131,6 +136,14 @@ export class SessionStore {
 
   get stateDir(): string {
     return this.ctx.stateDir;
+  }
+
+  /** The user's redaction setting: applies from the next message on. */
+  setRedactor(redactor: Redactor | null): void {
+    this.ctx.redactor = redactor;
+  }
+  get redacting(): boolean {
+    return this.ctx.redactor !== null;
   }
 
   // Sessions
@@ -161,6 +174,10 @@ export class SessionStore {
   }
   async deleteSession(id: string): Promise<{ id: string }> {
     return deleteSession(this.ctx, id);
+  }
+  /** A conversation recorded elsewhere: nodes with their own ids and times, one commit per turn. */
+  async importSession(input: ImportSessionInput): Promise<ImportSessionResult> {
+    return importSession(this.ctx, input);
   }
   async regenerateTitle(id: string): Promise<SessionRow> {
     return regenerateTitle(this.ctx, id);
@@ -203,6 +220,20 @@ export class SessionStore {
   /** The newest branch tip through a message: where a switch to that message's branch lands. */
   async tipOf(sessionId: string, nodeId: string): Promise<{ headId: string }> {
     return getTipOf(this.ctx, sessionId, nodeId);
+  }
+
+  /**
+   * A model exchange seen by the recording proxy: its new nodes in place (DESIGN §12), then one
+   * turn commit with the exchange's status. The session is created first when it is new.
+   */
+  async recordExchange(
+    input: RecordExchangeInput,
+    options: { source: string; agentId: string; status?: 'idle' | 'failed' | 'cancelled'; model?: string },
+  ): Promise<RecordExchangeResult & FinalizeTurnResult & { created: boolean }> {
+    const { created } = await createSession(this.ctx, { id: input.sessionId, source: options.source, agentId: options.agentId });
+    const recorded = await recordExchange(this.ctx, input);
+    const turn = await finalizeTurn(this.ctx, input.sessionId, { status: options.status ?? 'idle', model: options.model });
+    return { ...recorded, ...turn, created };
   }
 
   // Turns and the timeline

@@ -104,11 +104,26 @@ export interface SessionRow {
 
 export interface SessionDetail extends SessionRow {
   headId: string | null;
+  /** secrets taken out on the way in (meta.json `redacted`, DESIGN §10) */
+  redacted: number;
   projectId: string;
   turnCount: number;
   workdirs: string[];
   userTitled: boolean;
 }
+
+/** What a redactor sees and gives back: the parts of a message written to disk. */
+export interface RedactableParts {
+  content: unknown;
+  input?: unknown;
+  metadata?: Record<string, unknown>;
+}
+
+/**
+ * Secrets out of a message before it is written (DESIGN §10). Injected (lib/redact's
+ * redactMessage), so the store knows no rule; null: written as given.
+ */
+export type Redactor = <M extends RedactableParts>(message: M) => { message: M; count: number };
 
 export type MessageRole = 'user' | 'assistant' | 'tool' | 'system';
 

@@ -11,6 +11,7 @@ import { projectRouter } from './routers/project';
 import { timelineRouter } from './routers/timeline';
 import { chatRouter } from './routers/chat';
 import { modelsRouter } from './routers/models';
+import { proxyRouter } from './routers/proxy';
 
 /**
  * Every router, one per domain (server/api/routers/<domain>.ts). The store's routers go here too:
@@ -29,6 +30,7 @@ export const appRouter = createTRPCRouter({
   timeline: timelineRouter,
   chat: chatRouter,
   models: modelsRouter,
+  proxy: proxyRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -17,6 +17,8 @@ import { startServer } from '@/server/startup';
 import { MAX_BODY_BYTES } from './body-limit';
 import { serveMcpNode } from '@/server/mcp/http';
 import { serveEvents } from './node-events';
+import { serveProxy } from '@/server/proxy/handler';
+import { PROXY_PREFIX } from '@/server/proxy/routes';
 import { NON_PAGE_CSP, STATIC_SECURITY_HEADERS } from './security-headers';
 
 const { values } = parseArgs({
@@ -59,6 +61,15 @@ const server = http.createServer((req, res) => {
   const url = req.url ?? '/';
   // Before anything reads them: forwarded headers count only from a trusted proxy.
   settleForwardedHeaders(req.headers, req.socket.remoteAddress);
+  if (url.startsWith(PROXY_PREFIX)) {
+    // The recording proxy (DESIGN §12): node's http end to end, each upstream chunk written as it comes.
+    serveProxy(req, res).catch((error: unknown) => {
+      console.error('[proxy]', (error as Error).message);
+      if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' }).end('{"error":{"message":"the proxy failed"}}');
+      else res.destroy();
+    });
+    return;
+  }
   if (url.startsWith('/api/trpc/')) {
     for (const [name, value] of Object.entries(API_HEADERS)) res.setHeader(name, value);
     void handleTrpc(req, res);

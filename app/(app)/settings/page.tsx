@@ -5,12 +5,22 @@ import { ModelStatusSection } from '@/components/models/model-status-section';
 import { Card } from '@/components/ui/card';
 import { getServerCaller, requireUser } from '@/trpc/server';
 import { TitledSection } from '@/components/ui/titled-section';
+import { RedactionSetting } from '@/components/settings/redaction-setting';
+import Link from 'next/link';
+import { headers } from 'next/headers';
+import { ConnectAgent } from '@/components/connect/connect-agent';
+import { UpstreamList } from '@/components/connect/upstream-list';
 
 export const metadata = { title: 'Settings · Entity Memory' };
 
 export default async function SettingsPage() {
   await requireUser();
-  const tokens = await (await getServerCaller()).token.list();
+  const caller = await getServerCaller();
+  const [tokens, prefs, upstreams, lastExchanges] = await Promise.all([caller.token.list(), caller.user.prefs(), caller.proxy.listUpstreams(), caller.proxy.lastExchanges()]);
+  // The first paint's origin; the browser's own replaces it once mounted.
+  const requestHeaders = await headers();
+  const host = requestHeaders.get('x-forwarded-host') ?? requestHeaders.get('host') ?? 'localhost:3000';
+  const origin = `${requestHeaders.get('x-forwarded-proto') ?? 'http'}://${host}`;
   return (
     <div className="mx-auto max-w-3xl space-y-6 px-4 py-8">
       <h1 className="text-2xl font-semibold">Settings</h1>
@@ -25,6 +35,33 @@ export default async function SettingsPage() {
           </p>
           <TokenCreateForm />
           <TokenList initialTokens={tokens} />
+        </TitledSection>
+      </Card>
+      <Card>
+        <TitledSection id="connect-title" title="Connect an agent" className="space-y-4">
+          <ConnectAgent serverOrigin={origin} initialLast={lastExchanges} />
+          <h3 className="pt-2 text-base font-semibold">Upstreams and provider keys</h3>
+          <p className="text-sm text-neutral-600 dark:text-neutral-400">
+            With a token as the agent&apos;s API key, the proxy calls the provider with the key stored here. Keys are kept in the server&apos;s auth
+            folder, never in git or a log, and never shown again.
+          </p>
+          <UpstreamList initial={upstreams} />
+        </TitledSection>
+      </Card>
+      <Card>
+        <TitledSection id="privacy-title" title="Secrets">
+          <RedactionSetting initial={prefs.redactSecrets} />
+        </TitledSection>
+      </Card>
+      <Card>
+        <TitledSection id="import-title" title="Import">
+          <p className="text-sm text-neutral-600 dark:text-neutral-400">
+            Bring in history from Claude Code, Codex or a ChatGPT export on the{' '}
+            <Link href="/import" className="underline">
+              Import page
+            </Link>
+            .
+          </p>
         </TitledSection>
       </Card>
       <Card>

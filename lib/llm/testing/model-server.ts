@@ -1,25 +1,42 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import type { IncomingHttpHeaders } from 'node:http';
 import { replyFor, scriptOf, type Body } from './script.js';
+import { answerAnthropic, answerResponses, type Out } from './wire-answers.js';
+import { chatFromAnthropic, chatFromResponses, type AnthropicRequest, type ResponsesRequest } from './wire-requests.js';
 
 /**
- * The project's own OpenAI-compatible model server for tests and local use, on loopback. It
- * answers deterministically (see script.ts for the markers a test writes into its message:
- * tool calls, delays, failures). `GET /requests` lists what it received, with how long each
- * answer took, so a test can look at what the app sent and a bench can subtract the model's time.
+ * The project's own model server for tests and local use, on loopback, speaking three wire
+ * formats: OpenAI Chat Completions (`POST /v1/chat/completions`), OpenAI Responses
+ * (`POST /v1/responses`) and Anthropic Messages (`POST /v1/messages`), streamed or not, and
+ * `GET /v1/models`. It answers deterministically (see script.ts for the markers a test writes
+ * into its message: tool calls, thinking, delays, failures). `GET /requests` lists what it
+ * received, with the bytes it answered and how long that took, so a test can look at what the
+ * app sent and a bench can subtract the model's time.
  */
 export interface ModelServer {
+  /** the OpenAI base URL, with `/v1` */
   url: string;
+  /** the API root without `/v1` (what ANTHROPIC_BASE_URL takes) */
+  root: string;
   requests: ReceivedRequest[];
   close(): Promise<void>;
 }
 
+export type Wire = 'chat' | 'responses' | 'anthropic';
+
 export interface ReceivedRequest {
+  /** the parsed JSON body, in the request's own wire format */
   body: Body;
+  wire: Wire;
+  path: string;
+  headers: IncomingHttpHeaders;
   receivedAt: number;
   /** ms from the request's last byte to the answer's last byte */
   durationMs: number | null;
+  /** every byte of the answer's body as sent (utf8) */
+  sent: string;
 }
 
 export { replyFor } from './script.js';
@@ -97,7 +114,8 @@ export async function startModelServer(port = 0, host = '127.0.0.1', options: Mo
       json(response, 200, { requests });
       return;
     }
-    if (request.method !== 'POST' || request.url !== '/v1/chat/completions') {
+    const wire: Wire | null = request.method !== 'POST' ? null : WIRES[url.split('?')[0]!] ?? null;
+    if (!wire) {
       json(response, 404, { error: 'not found' });
       return;
     }
@@ -112,11 +130,22 @@ export async function startModelServer(port = 0, host = '127.0.0.1', options: Mo
         json(response, 400, { error: 'bad json' });
         return;
       }
-      const record: ReceivedRequest = { body, receivedAt: performance.now(), durationMs: null };
+      const record: ReceivedRequest = { body, wire, path: url, headers: request.headers, receivedAt: performance.now(), durationMs: null, sent: '' };
       requests.push(record);
       if (requests.length > 5_000) requests.splice(0, requests.length - 5_000);
+      recordSent(response, record);
       response.on('finish', () => (record.durationMs ??= performance.now() - record.receivedAt));
-      answer(body, response, record).catch(() => response.destroy());
+      const answered =
+        wire === 'chat'
+          ? answer(body, response, record)
+          : (async () => {
+              const script = scriptOf(wire === 'anthropic' ? chatFromAnthropic(body as AnthropicRequest) : chatFromResponses(body as ResponsesRequest));
+              if (script.waitMs > 0) await sleep(script.waitMs);
+              const out = sseOut(response, script.delayMs ?? options.delayMs ?? 0);
+              if (options.fail) return out.json(500, { error: { message: 'scripted failure of the test model' } });
+              return wire === 'anthropic' ? answerAnthropic(body as AnthropicRequest, out) : answerResponses(body as ResponsesRequest, out);
+            })();
+      answered.catch(() => response.destroy());
     });
   }
 
@@ -125,12 +154,50 @@ export async function startModelServer(port = 0, host = '127.0.0.1', options: Mo
   const address = server.address() as AddressInfo;
   return {
     url: `http://${host}:${address.port}/v1`,
+    root: `http://${host}:${address.port}`,
     requests,
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
       }),
+  };
+}
+
+const WIRES: Record<string, Wire> = {
+  '/v1/chat/completions': 'chat',
+  '/v1/responses': 'responses',
+  '/v1/messages': 'anthropic',
+};
+
+/** Keeps a copy of every byte written, so a test can compare what a client got through the proxy. */
+function recordSent(response: ServerResponse, record: ReceivedRequest): void {
+  const write = response.write.bind(response) as (...args: unknown[]) => boolean;
+  const end = response.end.bind(response) as (...args: unknown[]) => ServerResponse;
+  const keep = (chunk: unknown) => {
+    if (typeof chunk === 'string') record.sent += chunk;
+    else if (chunk instanceof Uint8Array) record.sent += Buffer.from(chunk).toString('utf8');
+  };
+  response.write = ((chunk: unknown, ...rest: unknown[]) => (keep(chunk), write(chunk, ...rest))) as ServerResponse['write'];
+  response.end = ((chunk?: unknown, ...rest: unknown[]) => (typeof chunk !== 'function' && keep(chunk), end(chunk, ...rest))) as ServerResponse['end'];
+}
+
+function sseOut(response: ServerResponse, delayMs: number): Out {
+  return {
+    json: (status, body) => json(response, status, body),
+    startStream: () => void response.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' }),
+    event: async (name, data) => {
+      if (delayMs > 0) await sleep(delayMs);
+      if (response.destroyed) return false;
+      const text = `${name ? `event: ${name}\n` : ''}data: ${JSON.stringify(data)}\n\n`;
+      await new Promise((resolve) => response.write(text, resolve));
+      return !response.destroyed;
+    },
+    end: (raw) => void response.end(raw),
+    destroy: () => {
+      // let what was written reach the client first, as with a crashed model server
+      setTimeout(() => response.destroy(), 50);
+    },
   };
 }
 

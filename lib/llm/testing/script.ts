@@ -8,6 +8,8 @@
  * - `[[words:N]]` N more words in the reply (a long stream to stop half-way).
  * - `[[fail]]` answer 500; `[[fail:stream]]` break the stream off after two pieces.
  * - `[[title-wait:MS]]` / `[[title-fail]]` the same for the title request only.
+ * - `[[thinking:TEXT]]` (Messages and Responses only) a thinking block before the answer.
+ * - `[[fail:event]]` (Messages and Responses only) a 200 stream that ends in an error event.
  *
  * Anything else: "You said: <last user message>"; a title request: "Title: "<First Four Words>"".
  */
@@ -24,7 +26,7 @@ export interface Script {
   title: boolean;
   delayMs: number | null;
   waitMs: number;
-  fail: 'status' | 'stream' | null;
+  fail: 'status' | 'stream' | 'event' | null;
 }
 
 export interface ScriptedReply {
@@ -60,7 +62,7 @@ export function scriptOf(body: Body): Script {
   if (title) {
     return { title, delayMs: null, waitMs: number(text, /\[\[title-wait:(\d+)\]\]/) ?? 0, fail: /\[\[title-fail\]\]/.test(text) ? 'status' : null };
   }
-  const fail = /\[\[fail:stream\]\]/.test(text) ? 'stream' : /\[\[fail\]\]/.test(text) ? 'status' : null;
+  const fail = /\[\[fail:stream\]\]/.test(text) ? 'stream' : /\[\[fail:event\]\]/.test(text) ? 'event' : /\[\[fail\]\]/.test(text) ? 'status' : null;
   return { title, delayMs: number(text, /\[\[delay:(\d+)\]\]/), waitMs: number(text, /\[\[wait:(\d+)\]\]/) ?? 0, fail };
 }
 
@@ -73,7 +75,13 @@ export function toolMarkers(text: string): { name: string; arguments: string }[]
   return out;
 }
 
-export function replyFor(body: Body): ScriptedReply {
+/** The thinking a message asks for (`[[thinking:TEXT]]`), or null. */
+export function thinkingOf(body: Body): string | null {
+  return /\[\[thinking:([^\]]*)\]\]/.exec(scriptText(body))?.[1] ?? null;
+}
+
+/** `offerTools: false` (a request that offers no tools) answers in text even when a marker asks for a call. */
+export function replyFor(body: Body, { offerTools = true }: { offerTools?: boolean } = {}): ScriptedReply {
   const messages = body.messages ?? [];
   const text = scriptText(body);
   if (isTitleRequest(body)) {
@@ -83,7 +91,7 @@ export function replyFor(body: Body): ScriptedReply {
   const lastUser = messages.map((message) => message.role).lastIndexOf('user');
   const results = messages.slice(lastUser + 1).filter((message) => message.role === 'tool');
   const calls = toolMarkers(text);
-  if (calls.length > 0 && results.length === 0) {
+  if (offerTools && calls.length > 0 && results.length === 0) {
     return { text: '', toolCalls: calls.map((call, index) => ({ id: `call_${index + 1}`, ...call })) };
   }
   if (results.length > 0) {

@@ -4,7 +4,7 @@ import { contentOf, nodeRoleOf, toMessage } from '../dag/message-shape.js';
 import { type StoreContext } from '../session/store-context.js';
 import type { Message, MessageRole, StoredNode } from '../types.js';
 import { withSession } from '../session/session-access.js';
-import { uniqueNodeId, writeNode } from '../session/append-node.js';
+import { addRedacted, uniqueNodeId, writeNode } from '../session/append-node.js';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../json-depth.js';
 
 export interface AppendMessageInput {
@@ -47,8 +47,10 @@ function validate(input: AppendMessageInput): void {
  * moves only when the new node's parent is the head; the same id with the same content is
  * idempotent, with other content a CONFLICT.
  */
-export function appendMessage(ctx: StoreContext, sessionId: string, input: AppendMessageInput): Promise<Message> {
-  validate(input);
+export function appendMessage(ctx: StoreContext, sessionId: string, given: AppendMessageInput): Promise<Message> {
+  validate(given);
+  // Before the idempotency check too: a retried append of a secret compares as its redacted self.
+  const { message: input, count: redacted } = ctx.redactor ? ctx.redactor(given) : { message: given, count: 0 };
   return withSession(ctx, sessionId, (session) => {
     if (input.id !== undefined) {
       const existing = session.graph.get(input.id);
@@ -80,6 +82,7 @@ export function appendMessage(ctx: StoreContext, sessionId: string, input: Appen
       reads: [],
       metadata,
     };
+    if (redacted > 0) addRedacted(session, redacted);
     return writeNode(ctx, session, node);
   });
 }

@@ -2,7 +2,7 @@ import { InvalidInputError } from '../errors.js';
 import { encodeCursor } from '../registry/registry.js';
 import { type StoreContext } from '../session/store-context.js';
 import { toRow } from '../registry/row.js';
-import type { ListFilter, ListOptions, ListPage, SessionDetail, SessionRow } from '../types.js';
+import type { ListFilter, ListOptions, ListPage, SessionDetail, SessionMeta, SessionRow } from '../types.js';
 import { withSession } from '../session/session-access.js';
 
 const DEFAULT_LIMIT = 50;
@@ -30,6 +30,11 @@ export function countSessions(ctx: StoreContext, filter: ListFilter = {}): numbe
   return ctx.registry.count(filter);
 }
 
+function redactedCount(meta: SessionMeta): number {
+  const count = meta['redacted'];
+  return typeof count === 'number' && Number.isSafeInteger(count) && count > 0 ? count : 0;
+}
+
 export function getSession(ctx: StoreContext, sessionId: string): Promise<SessionDetail> {
   return withSession(ctx, sessionId, (session) => {
     const entry = ctx.registry.get(sessionId)!;
@@ -37,6 +42,7 @@ export function getSession(ctx: StoreContext, sessionId: string): Promise<Sessio
     return {
       ...toRow(ctx, entry),
       headId: meta.head_id ?? null,
+      redacted: redactedCount(meta),
       projectId: entry.project_id,
       turnCount: typeof meta.turn_count === 'number' ? meta.turn_count : 0,
       workdirs: Array.isArray(meta.workdirs) ? meta.workdirs.filter((dir): dir is string => typeof dir === 'string') : [],

@@ -26,6 +26,12 @@ export function appendRecordNode(
   });
 }
 
+/** Count secrets taken out of a node about to be written: meta.json's `redacted` (written with the node). */
+export function addRedacted(session: OpenSession, count: number): void {
+  const before = session.meta['redacted'];
+  session.meta = { ...session.meta, redacted: (typeof before === 'number' && Number.isSafeInteger(before) ? before : 0) + count };
+}
+
 export function uniqueNodeId(session: OpenSession): string {
   let id = newNodeId();
   while (session.graph.get(id)) id = newNodeId();

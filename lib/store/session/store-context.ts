@@ -10,7 +10,7 @@ import type { SessionGraph } from '../dag/graph.js';
 import type { TitleModel } from '../titles/title-model.js';
 import type { ProjectStore, ProjectTurnSnapshot } from '../projects/index.js';
 import type { FileRecovery } from '../recovery/file-recovery.js';
-import type { SessionMeta } from '../types.js';
+import type { Redactor, SessionMeta } from '../types.js';
 
 /** A session loaded from disk: what every read and write of it works on. */
 export interface OpenSession {
@@ -52,6 +52,8 @@ export interface StoreContext extends LocationsState {
   allowedRoots: string[];
   turns: Map<string, RunningTurn>;
   now: () => number;
+  /** applied to every message on the way in; switchable per user at run time */
+  redactor: Redactor | null;
   /** background work (model titles, the snapshot after a rebuild) for idle(): add with runInBackground */
   background: Set<Promise<unknown>>;
 }

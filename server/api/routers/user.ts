@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { getAuthStore } from '@/server/runtime';
+import { applyUserPrefs, getAuthStore } from '@/server/runtime';
 import { cookieReader, reissueSessionCookie } from '@/server/auth/session-cookie';
 import { cookieOnlyProcedure, createTRPCRouter, protectedProcedure } from '../trpc';
 import { passwordInput } from '../schemas';
@@ -12,6 +12,21 @@ export const userRouter = createTRPCRouter({
     admin: ctx.user.admin,
     via: ctx.via,
   })),
+
+  /** The caller's settings: `{redactSecrets}`. */
+  prefs: protectedProcedure.query(({ ctx }) => getAuthStore().users.prefsOf(ctx.user.id)),
+
+  /**
+   * Cookie only: an agent's token must not be able to turn redaction off for what it writes next.
+   * Applies to the open store at once.
+   */
+  setPrefs: cookieOnlyProcedure
+    .input(z.object({ redactSecrets: z.boolean().optional() }).strict())
+    .mutation(async ({ ctx, input }) => {
+      const prefs = getAuthStore().users.setPrefs(ctx.user.id, input);
+      await applyUserPrefs(ctx.user.id);
+      return prefs;
+    }),
 
   /**
    * Cookie only: a leaked token must not be able to take over the account. Ends every other

@@ -1,0 +1,171 @@
+'use client';
+
+import * as Tabs from '@radix-ui/react-tabs';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import Link from 'next/link';
+import { useEffect, useState } from 'react';
+import { toast } from 'sonner';
+import { Button } from '@/components/ui/button';
+import { useTRPC } from '@/trpc/client';
+import type { RouterOutputs } from '@/trpc/types';
+
+type LastExchanges = RouterOutputs['proxy']['lastExchanges'];
+
+const TOKEN_PLACEHOLDER = '<your Entity Memory token>';
+
+interface AgentTab {
+  id: 'claude-code' | 'codex' | 'openai-sdk' | 'anthropic-sdk';
+  label: string;
+  intro: string;
+  lines(origin: string, token: string): string;
+}
+
+/** What to paste for each agent (DESIGN §12): base URL at this server, our token as the API key. */
+const AGENTS: AgentTab[] = [
+  {
+    id: 'claude-code',
+    label: 'Claude Code',
+    intro: 'In the shell that starts claude. The proxy calls Anthropic with the key stored below.',
+    lines: (origin, token) => [`export ANTHROPIC_BASE_URL=${origin}/proxy/anthropic`, `export ANTHROPIC_API_KEY=${token}`, 'claude', '', '# or keep your own Anthropic key and send the token beside it:', `# export ANTHROPIC_CUSTOM_HEADERS="x-entity-memory-token: ${token}"`].join('\n'),
+  },
+  {
+    id: 'codex',
+    label: 'Codex',
+    intro: 'In ~/.codex/config.toml, then export the token in the shell that starts codex.',
+    lines: (origin, token) =>
+      [
+        'model_provider = "entity-memory"',
+        '',
+        '[model_providers.entity-memory]',
+        'name = "Entity Memory"',
+        `base_url = "${origin}/proxy/openai/v1"`,
+        'wire_api = "responses"',
+        'env_key = "ENTITY_MEMORY_TOKEN"',
+        '',
+        `# shell: export ENTITY_MEMORY_TOKEN=${token}`,
+      ].join('\n'),
+  },
+  {
+    id: 'openai-sdk',
+    label: 'OpenAI SDK',
+    intro: 'Responses and Chat Completions, streamed or not.',
+    lines: (origin, token) => ["import OpenAI from 'openai';", '', `const client = new OpenAI({ baseURL: '${origin}/proxy/openai/v1', apiKey: '${token}' });`].join('\n'),
+  },
+  {
+    id: 'anthropic-sdk',
+    label: 'Anthropic SDK',
+    intro: 'Messages, streamed or not.',
+    lines: (origin, token) => ["import Anthropic from '@anthropic-ai/sdk';", '', `const client = new Anthropic({ baseURL: '${origin}/proxy/anthropic', apiKey: '${token}' });`].join('\n'),
+  },
+];
+
+async function copyText(text: string): Promise<void> {
+  if (navigator.clipboard && window.isSecureContext) return navigator.clipboard.writeText(text);
+  // Plain http on another host: the old way still copies.
+  const area = document.createElement('textarea');
+  area.value = text;
+  area.setAttribute('readonly', '');
+  area.style.position = 'fixed';
+  area.style.opacity = '0';
+  document.body.append(area);
+  area.select();
+  const ok = document.execCommand('copy');
+  area.remove();
+  if (!ok) throw new Error('the browser refused to copy');
+}
+
+/**
+ * Settings → "Connect an agent": a tab per agent with the lines to paste (this server's origin,
+ * a token made here on the spot), and the agent's last recorded exchange.
+ */
+export function ConnectAgent({ serverOrigin, initialLast }: { serverOrigin: string; initialLast: LastExchanges }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [origin, setOrigin] = useState(serverOrigin);
+  const [token, setToken] = useState<string | null>(null);
+  const [agent, setAgent] = useState<AgentTab['id']>('claude-code');
+  const last = useQuery({ ...trpc.proxy.lastExchanges.queryOptions(), initialData: initialLast, refetchInterval: 5_000 });
+  const create = useMutation(
+    trpc.token.create.mutationOptions({
+      onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.token.list.queryKey() }),
+    }),
+  );
+  // The address this browser reached the server at is the one an agent on this machine can use.
+  useEffect(() => setOrigin(window.location.origin), []);
+
+  async function makeToken() {
+    const tab = AGENTS.find((entry) => entry.id === agent)!;
+    try {
+      const made = await create.mutateAsync({ name: `${tab.label} (connect an agent)` });
+      setToken(made.token);
+    } catch (error) {
+      toast.error(`No token made: ${(error as Error).message}`);
+    }
+  }
+
+  return (
+    <div className="space-y-3">
+      <p className="text-sm text-neutral-600 dark:text-neutral-400">
+        Point an agent at this server and every exchange with its model becomes a session here, live in the sidebar.
+      </p>
+      <div className="flex flex-wrap items-center gap-3">
+        <Button variant="secondary" onClick={() => void makeToken()} disabled={create.isPending}>
+          {token ? 'Make another token' : 'Make a token'}
+        </Button>
+        <span role="status" className="text-sm text-neutral-600 dark:text-neutral-400">
+          {token ? 'A new token is in the lines below: copy them now, it is shown only once.' : 'The lines use a placeholder until you make a token.'}
+        </span>
+      </div>
+      <Tabs.Root value={agent} onValueChange={(value) => setAgent(value as AgentTab['id'])}>
+        <Tabs.List aria-label="Agent" className="flex flex-wrap gap-1 border-b border-neutral-200 dark:border-neutral-800">
+          {AGENTS.map((entry) => (
+            <Tabs.Trigger
+              key={entry.id}
+              value={entry.id}
+              className="-mb-px rounded-t-md border-b-2 border-transparent px-3 py-2 text-sm font-medium text-neutral-600 hover:text-neutral-900 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 data-[state=active]:border-blue-600 data-[state=active]:text-neutral-900 dark:text-neutral-400 dark:hover:text-neutral-100 dark:data-[state=active]:text-neutral-100"
+            >
+              {entry.label}
+            </Tabs.Trigger>
+          ))}
+        </Tabs.List>
+        {AGENTS.map((entry) => {
+          const text = entry.lines(origin, token ?? TOKEN_PLACEHOLDER);
+          const exchange = last.data.find((item) => item.agent === entry.id)?.session ?? null;
+          return (
+            <Tabs.Content key={entry.id} value={entry.id} className="space-y-2 pt-3 focus:outline-none">
+              <p className="text-sm text-neutral-600 dark:text-neutral-400">{entry.intro}</p>
+              <pre aria-label={`Lines for ${entry.label}`} className="overflow-x-auto rounded-md border border-neutral-200 bg-neutral-100 p-3 font-mono text-xs leading-5 text-neutral-900 dark:border-neutral-700 dark:bg-neutral-950 dark:text-neutral-100">
+                {text}
+              </pre>
+              <div className="flex flex-wrap items-center justify-between gap-2">
+                <Button
+                  onClick={() =>
+                    void copyText(text).then(
+                      () => toast.success(`Copied the lines for ${entry.label}`),
+                      (error: Error) => toast.error(`Not copied: ${error.message}`),
+                    )
+                  }
+                >
+                  Copy
+                </Button>
+                <p className="text-sm text-neutral-600 dark:text-neutral-400">
+                  {exchange ? (
+                    <>
+                      Last exchange:{' '}
+                      <Link href={`/sessions/${encodeURIComponent(exchange.id)}`} className="underline">
+                        {exchange.title}
+                      </Link>{' '}
+                      <time dateTime={new Date(exchange.updatedAt).toISOString()}>{new Date(exchange.updatedAt).toLocaleString()}</time>
+                    </>
+                  ) : (
+                    `No exchange from ${entry.label} recorded yet.`
+                  )}
+                </p>
+              </div>
+            </Tabs.Content>
+          );
+        })}
+      </Tabs.Root>
+    </div>
+  );
+}

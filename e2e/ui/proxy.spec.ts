@@ -1,0 +1,252 @@
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Anthropic from '@anthropic-ai/sdk';
+import OpenAI from 'openai';
+import { BASE_URL, captureViews, createToken, createUser, e2eDataDir, e2eScratchDir, expect, mutate, query, signInBrowser, test, type TestUser } from '../fixtures';
+import { Sidebar } from '../pages/sidebar';
+
+const CLAUDE = join(process.cwd(), 'node_modules/@anthropic-ai/claude-code/cli-wrapper.cjs');
+const CODEX = join(process.cwd(), 'node_modules/@openai/codex/bin/codex.js');
+// What lib/redact recognises as an Anthropic key (the same shape as its own tests use).
+const PLANTED_KEY = `sk-ant-api03-${'Pl4nt_'.repeat(15)}e2eAA`;
+
+interface Run {
+  code: number | null;
+  output: string;
+}
+
+/** A real agent as a child process; resolves when it exits. */
+function runAgent(command: string, args: string[], env: Record<string, string>, cwd: string): { done: Promise<Run>; exited: () => boolean } {
+  let finished = false;
+  const child = spawn(process.execPath, [command, ...args], { cwd, env: { NODE_ENV: 'production', PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const done = new Promise<Run>((resolve) =>
+    child.on('exit', (code) => {
+      finished = true;
+      resolve({ code, output });
+    }),
+  );
+  return { done, exited: () => finished };
+}
+
+function claudeEnv(home: string, token: string): Record<string, string> {
+  return {
+    HOME: home,
+    ANTHROPIC_BASE_URL: `${BASE_URL}/proxy/anthropic`,
+    ANTHROPIC_API_KEY: token,
+    DISABLE_TELEMETRY: '1',
+    DISABLE_AUTOUPDATER: '1',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+  };
+}
+
+function readTree(dir: string): string {
+  let out = '';
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out += readTree(path);
+    else if (statSync(path).size < 20_000_000) out += readFileSync(path, 'latin1');
+  }
+  return out;
+}
+
+async function storeAnthropicKey(user: TestUser): Promise<void> {
+  const set = await mutate(user.api, 'proxy.setUpstream', { name: 'anthropic', kind: 'anthropic', key: 'sk-ant-stored-by-e2e' });
+  expect(set.status).toBe(200);
+}
+
+test('Settings → Connect an agent: tabs with the lines to paste, a token made on the spot, Copy, upstream keys shown only as set', async ({ context, page, user }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: BASE_URL });
+  await signInBrowser(context, user.api);
+  await page.goto('/settings');
+  const section = page.getByRole('region', { name: 'Connect an agent' });
+  await expect(section.getByRole('heading', { name: 'Connect an agent' })).toBeVisible();
+  for (const name of ['Claude Code', 'Codex', 'OpenAI SDK', 'Anthropic SDK']) await expect(section.getByRole('tab', { name })).toBeVisible();
+  const claudeLines = section.getByLabel('Lines for Claude Code');
+  await expect(claudeLines).toContainText(`ANTHROPIC_BASE_URL=${BASE_URL}/proxy/anthropic`);
+  await expect(claudeLines).toContainText('<your Entity Memory token>');
+  await section.getByRole('button', { name: 'Make a token' }).click();
+  await expect(claudeLines).toContainText(/ANTHROPIC_API_KEY=em_[A-Za-z0-9_-]+/);
+  const token = /ANTHROPIC_API_KEY=(em_[A-Za-z0-9_-]+)/.exec((await claudeLines.textContent()) ?? '')![1]!;
+  const tokens = await query<{ name: string }[]>(user.api, 'token.list');
+  expect(tokens.data.map((entry) => entry.name)).toContain('Claude Code (connect an agent)');
+
+  await section.getByRole('tab', { name: 'Codex' }).click();
+  const codexLines = section.getByLabel('Lines for Codex');
+  await expect(codexLines).toContainText(`base_url = "${BASE_URL}/proxy/openai/v1"`);
+  await expect(codexLines).toContainText('wire_api = "responses"');
+  await expect(codexLines).toContainText(token);
+  await section.getByRole('tabpanel').getByRole('button', { name: 'Copy' }).click();
+  await expect(page.getByText('Copied the lines for Codex')).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toContain(`export ENTITY_MEMORY_TOKEN=${token}`);
+  await expect(section.getByText('No exchange from Codex recorded yet.')).toBeVisible();
+
+  const anthropic = section.getByRole('listitem', { name: 'Upstream anthropic' });
+  await expect(anthropic.getByText('No key stored')).toBeVisible();
+  await anthropic.getByLabel('Provider key for anthropic').fill('sk-ant-typed-in-settings');
+  await anthropic.getByRole('button', { name: 'Save' }).click();
+  await expect(anthropic.getByText('Key set')).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole('listitem', { name: 'Upstream anthropic' }).getByText('Key set')).toBeVisible();
+  expect(await page.content()).not.toContain('sk-ant-typed-in-settings');
+  expect(readFileSync(join(e2eDataDir(), 'auth', 'proxy-upstreams.json'), 'utf8')).toContain('sk-ant-typed-in-settings');
+  expect(statSync(join(e2eDataDir(), 'auth', 'proxy-upstreams.json')).mode & 0o777).toBe(0o600);
+  const list = await query<{ name: string; keySet: boolean }[]>(user.api, 'proxy.listUpstreams');
+  expect(JSON.stringify(list.body)).not.toContain('sk-ant-typed');
+  await page.getByRole('region', { name: 'Connect an agent' }).scrollIntoViewIfNeeded();
+  await captureViews(page, 'proxy-connect');
+});
+
+test('Claude Code through the proxy: seen live in the sidebar while it runs, one session with the Write call, its result and the answer; --resume continues it', async ({ context, page, user }) => {
+  test.setTimeout(150_000);
+  await storeAnthropicKey(user);
+  const { token } = await createToken(user.api, 'claude code');
+  const scratch = mkdtempSync(join(e2eScratchDir(), 'claude-'));
+  const home = join(scratch, 'home');
+  const work = join(scratch, 'work');
+  mkdirSync(home);
+  mkdirSync(work);
+  await signInBrowser(context, user.api);
+  await page.goto('/');
+  const sidebar = new Sidebar(page);
+  const sessionId = randomUUID();
+  const target = join(work, 'hello.txt');
+  // slow pieces, so the agent is still running when its first exchange is recorded
+  const prompt = `write the greeting [[delay:150]] [[tool:Write {"file_path":"${target}","content":"hello from claude"}]] key ${PLANTED_KEY}`;
+  const args = ['-p', '--session-id', sessionId, '--permission-mode', 'acceptEdits', '--allowedTools', 'Write', '--', prompt];
+  const agent = runAgent(CLAUDE, args, claudeEnv(home, token), work);
+  const row = sidebar.nav.locator(`[data-session-row="cc-${sessionId}"]`);
+  await expect(row).toBeVisible({ timeout: 60_000 });
+  const seenWhileRunning = !agent.exited();
+  const run = await agent.done;
+  expect(run.code, run.output).toBe(0);
+  expect(seenWhileRunning).toBe(true);
+  expect(readFileSync(target, 'utf8')).toBe('hello from claude');
+  await expect(row.getByText('· Claude Code')).toBeVisible();
+
+  const id = `cc-${sessionId}`;
+  const branch = await query<{ role: string; content: string; metadata: Record<string, unknown>; toolCalls: { name: string; content: string }[] }[]>(user.api, 'message.branch', { sessionId: id });
+  expect(branch.status).toBe(200);
+  expect(branch.data.map((message) => message.role)).toEqual(['user', 'assistant', 'assistant']);
+  expect(branch.data[1]!.toolCalls.map((tool) => tool.name)).toEqual(['Write']);
+  expect(branch.data[1]!.toolCalls[0]!.content).toContain('hello.txt');
+  expect(branch.data[2]!.content).toContain('Tool result:');
+  const session = await query<{ source: string; agentId: string; turnCount: number; redacted: number }>(user.api, 'session.get', { id });
+  expect(session.data).toMatchObject({ source: 'proxy:claude-code', agentId: 'claude-code', turnCount: 2 });
+  expect(session.data.redacted).toBeGreaterThan(0);
+
+  const resumed = await runAgent(CLAUDE, ['-p', '--resume', sessionId, '--permission-mode', 'acceptEdits', '--allowedTools', 'Write', '--', 'and one more thing'], claudeEnv(home, token), work).done;
+  expect(resumed.code, resumed.output).toBe(0);
+  await expect
+    .poll(async () => (await query<{ content: string }[]>(user.api, 'message.branch', { sessionId: id })).data.map((message) => message.content).slice(-2))
+    .toEqual(['and one more thing', 'You said: and one more thing']);
+  const after = await query<{ content: string; siblings: string[] }[]>(user.api, 'message.branch', { sessionId: id });
+  expect(after.data).toHaveLength(5); // extends the same branch: no fork
+  expect(after.data.every((message) => message.siblings.length === 1)).toBe(true);
+  // the planted key reached the agent and the model, and is nowhere in the data directory
+  expect(readTree(join(e2eDataDir(), 'users', user.id))).not.toContain(PLANTED_KEY);
+  expect(readTree(join(e2eDataDir(), 'users', user.id))).not.toContain(token);
+  const rows = await query<{ rows: { id: string }[] }>(user.api, 'session.list', { source: 'proxy:claude-code' });
+  expect(rows.data.rows.map((entry) => entry.id)).toEqual([id]);
+  await page.goto(`/sessions/${id}`);
+  await expect(page.getByRole('article', { name: 'Assistant' }).last()).toContainText('You said: and one more thing');
+  await expect(page.getByText('[REDACTED:', { exact: false }).first()).toBeVisible();
+  await captureViews(page, 'proxy-claude-session');
+});
+
+test('Codex exec through the proxy is a session of its own, marked Codex', async ({ context, page, user }) => {
+  test.setTimeout(120_000);
+  const { token } = await createToken(user.api, 'codex');
+  const scratch = mkdtempSync(join(e2eScratchDir(), 'codex-'));
+  const home = join(scratch, 'home');
+  const work = join(scratch, 'work');
+  mkdirSync(home);
+  mkdirSync(work);
+  writeFileSync(
+    join(home, 'config.toml'),
+    [
+      'model = "test-model"',
+      'model_provider = "entity-memory"',
+      '',
+      '[model_providers.entity-memory]',
+      'name = "Entity Memory"',
+      `base_url = "${BASE_URL}/proxy/openai/v1"`,
+      'wire_api = "responses"',
+      'env_key = "ENTITY_MEMORY_TOKEN"',
+      // our token travels beside the agent's own (absent) key: no stored OpenAI key needed
+      `http_headers = { "x-entity-memory-token" = "${token}" }`,
+      '',
+      '[features]',
+      'plugins = false',
+      'remote_plugin = false',
+      'remote_models = false',
+      '',
+    ].join('\n'),
+  );
+  const run = await runAgent(CODEX, ['exec', '--skip-git-repo-check', 'hello from codex'], { HOME: home, CODEX_HOME: home, ENTITY_MEMORY_TOKEN: 'sk-own-openai-key' }, work).done;
+  expect(run.code, run.output).toBe(0);
+  expect(run.output).toContain('You said: hello from codex');
+  await expect.poll(async () => (await query<{ rows: unknown[] }>(user.api, 'session.list', { source: 'proxy:codex' })).data.rows.length).toBe(1);
+  const [row] = (await query<{ rows: { id: string; title: string; preview: string }[] }>(user.api, 'session.list', { source: 'proxy:codex' })).data.rows;
+  expect(row!.id).toMatch(/^codex-[0-9a-f-]{36}$/);
+  const branch = await query<{ role: string; content: string; metadata: Record<string, unknown> }[]>(user.api, 'message.branch', { sessionId: row!.id });
+  expect(branch.data.map((message) => [message.role, message.content])).toEqual([
+    ['user', 'hello from codex'],
+    ['assistant', 'You said: hello from codex'],
+  ]);
+  expect(String(branch.data[0]!.metadata['system_reminders'])).toContain('<environment_context>');
+  expect(readTree(join(e2eDataDir(), 'users', user.id))).not.toContain('sk-own-openai-key');
+  await signInBrowser(context, user.api);
+  await page.goto('/');
+  const sidebar = new Sidebar(page);
+  await expect(sidebar.nav.locator(`[data-session-row="${row!.id}"]`).getByText('· Codex')).toBeVisible();
+  await captureViews(page, 'proxy-sidebar');
+});
+
+test('the official SDKs through the proxy; another user\'s token records nothing into your sessions; a dropped client is still recorded', async ({ adminApi, user }) => {
+  const other = await createUser(adminApi, { label: 'other' });
+  const mine = await createToken(user.api, 'sdk');
+  const theirs = await createToken(other.api, 'sdk');
+  const anthropic = new Anthropic({ apiKey: 'sk-ant-own', baseURL: `${BASE_URL}/proxy/anthropic`, defaultHeaders: { 'x-entity-memory-token': mine.token, 'x-entity-memory-session': 'sdk-session' }, maxRetries: 0 });
+  const message = await anthropic.messages.stream({ model: 'claude-test', max_tokens: 50, messages: [{ role: 'user', content: 'hi from the anthropic sdk [[thinking:hmm]]' }] }).finalMessage();
+  expect(message.content.map((block) => block.type)).toEqual(['thinking', 'text']);
+  const openai = new OpenAI({ apiKey: 'sk-own', baseURL: `${BASE_URL}/proxy/openai/v1`, defaultHeaders: { 'x-entity-memory-token': mine.token }, maxRetries: 0 });
+  const response = await openai.responses.create({ model: 'gpt-test', input: 'hi from the openai sdk' });
+  expect(response.output_text).toBe('You said: hi from the openai sdk');
+  await expect.poll(async () => (await query<{ rows: unknown[] }>(user.api, 'session.list', { source: 'proxy:openai' })).data.rows.length).toBe(1);
+  await expect.poll(async () => (await query<{ messages: unknown[] }>(user.api, 'message.nodes', { sessionId: 'sdk-session' })).data?.messages.length ?? 0).toBe(2);
+
+  // the other user names my session: it lands in theirs, mine is untouched
+  const intruder = new OpenAI({ apiKey: 'sk-own', baseURL: `${BASE_URL}/proxy/openai/v1`, defaultHeaders: { 'x-entity-memory-token': theirs.token, 'x-entity-memory-session': 'sdk-session' }, maxRetries: 0 });
+  await intruder.responses.create({ model: 'gpt-test', input: 'intruding' });
+  await expect.poll(async () => (await query<{ messages: unknown[] }>(other.api, 'message.nodes', { sessionId: 'sdk-session' })).data?.messages.length ?? 0).toBe(2);
+  expect((await query<{ messages: { content: string }[] }>(user.api, 'message.nodes', { sessionId: 'sdk-session' })).data.messages.map((node) => node.content)).not.toContain('intruding');
+  // an unknown token: 401 in OpenAI's shape, nothing recorded anywhere
+  const unknown = await new OpenAI({ apiKey: 'em_unknown', baseURL: `${BASE_URL}/proxy/openai/v1`, maxRetries: 0 }).responses.create({ model: 'm', input: 'x' }).catch((error: unknown) => error);
+  expect(unknown).toBeInstanceOf(OpenAI.AuthenticationError);
+
+  // a client that goes away in the middle of a stream
+  const controller = new AbortController();
+  const stream = await openai.responses.create({ model: 'gpt-test', input: 'a long one [[delay:50]] [[words:60]]', stream: true }, { signal: controller.signal, headers: { 'x-entity-memory-session': 'dropped-client' } });
+  let seen = 0;
+  try {
+    for await (const event of stream) {
+      if (event.type === 'response.output_text.delta' && ++seen === 3) controller.abort();
+    }
+  } catch {
+    // the abort ends the loop
+  }
+  await expect.poll(async () => (await query<{ status: string }>(user.api, 'session.get', { id: 'dropped-client' })).data?.status).toBe('cancelled');
+  const nodes = (await query<{ messages: { role: string; content: string; metadata: { proxy?: { outcome: string } } }[] }>(user.api, 'message.nodes', { sessionId: 'dropped-client' })).data.messages;
+  expect(nodes.map((node) => node.role)).toEqual(['user', 'assistant']);
+  expect(nodes[1]!.metadata.proxy?.outcome).toBe('client_gone');
+  // what came before the client went: a beginning of the answer, not all of it
+  const whole = `You said: a long one [[delay:50]] [[words:60]] ${Array.from({ length: 60 }, (_, index) => `word${index + 1}`).join(' ')}`;
+  expect(nodes[1]!.content).toMatch(/^You said: /);
+  expect(whole.startsWith(nodes[1]!.content)).toBe(true);
+  expect(nodes[1]!.content.length).toBeLessThan(whole.length);
+});

@@ -1,0 +1,1 @@
+export { redactMessage, redactText, redactValue, type RedactableMessage, type RedactResult, type RedactValueResult } from './redact.js';

@@ -1,0 +1,165 @@
+import { rules as secretlintRules } from '@secretlint/secretlint-rule-preset-recommend';
+
+/**
+ * Secrets out of text before anything is written (DESIGN §10): the scanners of secretlint's
+ * recommended preset, plus the few kinds it has no rule for (JWTs, Google API keys, short PEM
+ * blocks, Authorization values), taken from gitleaks' rules of the same names. Each match becomes
+ * `[REDACTED:<kind>]`.
+ */
+export interface RedactResult {
+  text: string;
+  count: number;
+  /** the kinds found, each once, in order of first appearance */
+  kinds: string[];
+}
+
+interface Finding {
+  start: number;
+  end: number;
+  kind: string;
+}
+
+interface ScannerRule {
+  meta: { id: string };
+  create(context: unknown, options: unknown): { file?(source: unknown): unknown };
+}
+
+// Comment directives (secretlint-disable) would let a message opt itself out: never here.
+const SKIPPED_RULES = new Set(['@secretlint/secretlint-rule-filter-comments']);
+// The access key id rule is off in secretlint by default (ids alone are not secret); an AKIA… id
+// next to its secret in a chat is exactly what must not reach git.
+const RULE_OPTIONS: Record<string, unknown> = { '@secretlint/secretlint-rule-aws': { enableIDScanRule: true } };
+const KIND_NAMES: Record<string, string> = { privatekey: 'private-key', gcp: 'google', basicauth: 'basic-auth' };
+
+function kindOfRule(id: string): string {
+  const short = id.replace(/^@secretlint\/secretlint-rule-/, '');
+  return KIND_NAMES[short] ?? short;
+}
+
+/** [kind, pattern, group holding the secret (0: the whole match)] — gitleaks' rules, compacted. */
+const EXTRA_RULES: [string, RegExp, number][] = [
+  // gitleaks "jwt"
+  ['jwt', /\bey[A-Za-z0-9_-]{15,}\.ey[A-Za-z0-9_-]{15,}\.[A-Za-z0-9_-]{10,}={0,2}/g, 0],
+  // provider keys of a length the preset's exact-length rules miss (gitleaks "anthropic-api-key", "openai-api-key" loosened)
+  ['anthropic', /(?<![A-Za-z0-9_-])sk-ant-(?:api|admin)\d{2}-[A-Za-z0-9_-]{20,}/g, 0],
+  ['openai', /(?<![A-Za-z0-9_-])sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,}/g, 0],
+  // gitleaks "gcp-api-key"
+  ['google', /\bAIza[0-9A-Za-z_-]{35}\b/g, 0],
+  // gitleaks "private-key": any PEM private key block, also ones too short for secretlint's rule
+  ['private-key', /-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----[\s\S]*?-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----/g, 0],
+  // a PEM block whose end was cut off (a truncated paste): everything from its header on
+  ['private-key', /-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----(?![\s\S]*?-----END)[A-Za-z0-9+/=\s]*/g, 0],
+  // the value of an Authorization (or Proxy-Authorization, X-Api-Key) header, quoted or not
+  ['authorization', /\b(?:proxy-)?authorization\b["']?\s*[:=]\s*["']?((?:(?:Bearer|Basic|Token|Digest|Bot)\s+)?[^\s"',;]{6,})/gi, 1],
+  ['authorization', /\bx-api-key\b["']?\s*[:=]\s*["']?([^\s"',;]{8,})/gi, 1],
+];
+
+const rules = (secretlintRules as unknown as ScannerRule[]).filter((rule) => !SKIPPED_RULES.has(rule.meta.id));
+
+function scan(text: string): Finding[] {
+  const findings: Finding[] = [];
+  for (const rule of rules) {
+    const kind = kindOfRule(rule.meta.id);
+    const context = {
+      createTranslator: () => (key: string) => key,
+      report: (descriptor: { range: [number, number] }) => findings.push({ start: descriptor.range[0], end: descriptor.range[1], kind }),
+      ignore: () => {},
+    };
+    // Text scanners run synchronously; only the .p12/.json file scanners are async, and a message is neither.
+    rule.create(context, RULE_OPTIONS[rule.meta.id] ?? {}).file?.({ content: text, filePath: 'message.txt', ext: '.txt', contentType: 'text' });
+  }
+  for (const [kind, pattern, group] of EXTRA_RULES) {
+    pattern.lastIndex = 0;
+    for (const match of text.matchAll(pattern)) {
+      const value = match[group];
+      if (!value) continue;
+      const start = match.index + (group === 0 ? 0 : match[0].lastIndexOf(value));
+      findings.push({ start, end: start + value.length, kind });
+    }
+  }
+  return findings;
+}
+
+/** Overlapping findings become one span, named by the widest of them (a PEM block over its lines). */
+function mergeSpans(findings: Finding[]): Finding[] {
+  const sorted = findings.filter((f) => f.end > f.start).sort((a, b) => a.start - b.start || b.end - a.end);
+  const merged: Finding[] = [];
+  for (const finding of sorted) {
+    const last = merged[merged.length - 1];
+    if (last && finding.start < last.end) {
+      if (finding.end > last.end) last.end = finding.end;
+      continue;
+    }
+    merged.push({ ...finding });
+  }
+  return merged;
+}
+
+/** Redact one string. */
+export function redactText(text: string): RedactResult {
+  if (text.length < 8) return { text, count: 0, kinds: [] };
+  const spans = mergeSpans(scan(text));
+  if (spans.length === 0) return { text, count: 0, kinds: [] };
+  let out = '';
+  let at = 0;
+  const kinds: string[] = [];
+  for (const span of spans) {
+    out += `${text.slice(at, span.start)}[REDACTED:${span.kind}]`;
+    at = span.end;
+    if (!kinds.includes(span.kind)) kinds.push(span.kind);
+  }
+  return { text: out + text.slice(at), count: spans.length, kinds };
+}
+
+export interface RedactValueResult<T> {
+  value: T;
+  count: number;
+  kinds: string[];
+}
+
+/** Redact every string inside a JSON value (keys too: a header name may carry a token). */
+export function redactValue<T>(value: T): RedactValueResult<T> {
+  let count = 0;
+  const kinds: string[] = [];
+  const note = (result: RedactResult): string => {
+    count += result.count;
+    for (const kind of result.kinds) if (!kinds.includes(kind)) kinds.push(kind);
+    return result.text;
+  };
+  const walk = (item: unknown): unknown => {
+    if (typeof item === 'string') return note(redactText(item));
+    if (Array.isArray(item)) return item.map(walk);
+    if (item !== null && typeof item === 'object') {
+      const out: Record<string, unknown> = {};
+      for (const [key, inner] of Object.entries(item)) {
+        // Authorization-like headers stored as {authorization: "Bearer …"}: the key names the kind.
+        if (typeof inner === 'string' && /^(?:proxy-)?authorization$|^x-api-key$/i.test(key) && inner.length > 0 && !inner.startsWith('[REDACTED:')) {
+          out[note(redactText(key))] = note({ text: '[REDACTED:authorization]', count: 1, kinds: ['authorization'] });
+        } else {
+          out[note(redactText(key))] = walk(inner);
+        }
+      }
+      return out;
+    }
+    return item;
+  };
+  const redacted = walk(value) as T;
+  return { value: count === 0 ? value : redacted, count, kinds };
+}
+
+/** The parts of a message that are written to disk: content, input, metadata. */
+export interface RedactableMessage {
+  content: unknown;
+  input?: unknown;
+  metadata?: Record<string, unknown>;
+}
+
+/** A message with its content, input and metadata redacted, and how many secrets were taken out. */
+export function redactMessage<M extends RedactableMessage>(message: M): { message: M; count: number; kinds: string[] } {
+  const result = redactValue({ content: message.content, input: message.input, metadata: message.metadata });
+  if (result.count === 0) return { message, count: 0, kinds: [] };
+  const out = { ...message, content: result.value.content } as M;
+  if (message.input !== undefined) out.input = result.value.input;
+  if (message.metadata !== undefined) out.metadata = result.value.metadata;
+  return { message: out, count: result.count, kinds: result.kinds };
+}

@@ -1,0 +1,288 @@
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { InvalidInputError } from '../errors.js';
+import { assertNodeId, assertSessionId, DEFAULT_PROJECT_ID } from '../ids.js';
+import { DIR_MODE } from '../../fs/atomic-write.js';
+import { nodeRoleOf, toMessage } from '../dag/message-shape.js';
+import { previewOf } from '../registry/preview.js';
+import { entryFromMeta } from '../registry/entry.js';
+import { changedRowFields, toRow } from '../registry/row.js';
+import { nodeFileName, readMeta, writeMeta, writeNodeFile } from '../repo/session-files.js';
+import { commitTurnFiles, initSessionRepo, loadCommitState, type CommitState } from '../repo/session-git.js';
+import { defaultRepoDir } from '../session/locations.js';
+import { withSession } from '../session/session-access.js';
+import { ensureCommitState } from '../session/commit-state.js';
+import type { OpenSession, StoreContext } from '../session/store-context.js';
+import { sliceCodePoints } from '../text.js';
+import type { MessageRole, RegistryEntry, SessionMeta, StoredNode } from '../types.js';
+
+/** One node as another tool recorded it: its own id and time (seconds), its own edges. */
+export interface ImportNode {
+  id: string;
+  /** Unix seconds */
+  createdAt: number;
+  role: MessageRole;
+  content: unknown;
+  /** the conversation predecessor (null: a root); tool nodes have none */
+  parentId: string | null;
+  /** tool nodes: the assistant node that called them */
+  calledBy?: string | null;
+  name?: string;
+  input?: unknown;
+  metadata?: Record<string, unknown>;
+}
+
+export interface ImportSessionInput {
+  id: string;
+  /** where it came from: claude-code, codex, chatgpt, openprogram */
+  source: string;
+  title?: string;
+  /** Unix seconds; default the first node's time */
+  createdAt?: number;
+  /** in the source's order; each turn is one commit, dated by its last node */
+  turns: ImportNode[][];
+  /** the source's current leaf; default the last conversation node written */
+  headId?: string | null;
+  /** extra meta.json fields (cwd, model, links to a parent session); never the known ones */
+  meta?: Record<string, unknown>;
+}
+
+export type ImportOutcome = 'added' | 'updated' | 'unchanged' | 'alreadyRecorded';
+
+export interface ImportSessionResult {
+  outcome: ImportOutcome;
+  nodesAdded: number;
+  turnsAdded: number;
+  redacted: number;
+}
+
+/** Sessions the recording proxy wrote: an import of the same conversation adds nothing (DESIGN §10). */
+function recordedByProxy(entry: RegistryEntry): boolean {
+  return entry.source.startsWith('proxy:');
+}
+
+function validate(input: ImportSessionInput): void {
+  assertSessionId(input.id);
+  if (typeof input.source !== 'string' || input.source === '') throw new InvalidInputError('source is required');
+  if (!Array.isArray(input.turns)) throw new InvalidInputError('turns must be a list');
+  const seen = new Set<string>();
+  for (const turn of input.turns) {
+    for (const node of turn) {
+      assertNodeId(node.id);
+      if (seen.has(node.id)) throw new InvalidInputError(`node ${node.id} appears twice`);
+      seen.add(node.id);
+      if (!Number.isFinite(node.createdAt)) throw new InvalidInputError(`node ${node.id} has no time`);
+    }
+  }
+}
+
+/** The node file of an imported node, redacted, with the next seq. */
+function storedNode(ctx: StoreContext, node: ImportNode, seq: number): { node: StoredNode; redacted: number } {
+  const parts = { content: node.content, input: node.input ?? null, metadata: { ...(node.metadata ?? {}) } };
+  const { message, count } = ctx.redactor ? ctx.redactor(parts) : { message: parts, count: 0 };
+  const metadata = message.metadata ?? {};
+  if (node.role === 'system') metadata['role'] = 'system';
+  const caller = node.role === 'tool' ? (node.calledBy ?? '') : '';
+  return {
+    node: {
+      id: node.id,
+      created_at: node.createdAt,
+      seq,
+      role: nodeRoleOf(node.role),
+      name: node.name ?? '',
+      input: message.input ?? null,
+      output: message.content ?? null,
+      caller,
+      predecessor: node.role === 'tool' ? null : node.parentId,
+      reads: [],
+      metadata,
+    },
+    redacted: count,
+  };
+}
+
+function commitMessageOf(nodes: StoredNode[]): string {
+  const user = nodes.find((node) => node.role === 'user' && typeof node.output === 'string');
+  if (!user) return 'import';
+  const firstLine = (user.output as string).trim().split('\n')[0]?.trim() ?? '';
+  return `turn: ${sliceCodePoints(firstLine, 60)}`;
+}
+
+function isConversation(node: StoredNode): boolean {
+  return node.role === 'user' || node.role === 'llm';
+}
+
+interface TurnWriter {
+  dir: string;
+  state: CommitState;
+  meta: SessionMeta;
+  seqWidth: number;
+  nextSeq: number;
+  known: (id: string) => boolean;
+}
+
+/**
+ * Write one turn's node files, meta.json, and its commit dated by the turn's last node.
+ * Edges must point at nodes already written (here or before).
+ */
+async function writeTurn(ctx: StoreContext, writer: TurnWriter, turn: ImportNode[], finalHead: string | null | undefined, isLast: boolean): Promise<{ nodes: StoredNode[]; redacted: number }> {
+  const nodes: StoredNode[] = [];
+  const names: string[] = [];
+  let redacted = 0;
+  for (const item of turn) {
+    for (const edge of [item.parentId, item.role === 'tool' ? item.calledBy : null]) {
+      if (edge && !writer.known(edge) && !nodes.some((node) => node.id === edge)) throw new InvalidInputError(`node ${item.id} points at ${edge}, which is not written`);
+    }
+    const built = storedNode(ctx, item, writer.nextSeq++);
+    redacted += built.redacted;
+    const name = nodeFileName(built.node, writer.seqWidth);
+    writeNodeFile(writer.dir, name, built.node);
+    nodes.push(built.node);
+    names.push(name);
+  }
+  if (nodes.length === 0) return { nodes, redacted };
+  const last = nodes.reduce((latest, node) => (node.created_at > latest ? node.created_at : latest), 0);
+  const meta = writer.meta;
+  const lastConversation = [...nodes].reverse().find(isConversation);
+  if (lastConversation) meta.head_id = lastConversation.id;
+  if (isLast && finalHead && (writer.known(finalHead) || nodes.some((node) => node.id === finalHead))) meta.head_id = finalHead;
+  meta.updated_at = Math.max(typeof meta.updated_at === 'number' ? meta.updated_at : 0, last);
+  const lastUser = [...nodes].reverse().find((node) => node.role === 'user');
+  if (lastUser) meta.preview = previewOf(lastUser.output);
+  meta.turn_count = (typeof meta.turn_count === 'number' ? meta.turn_count : 0) + 1;
+  if (redacted > 0) meta['redacted'] = (typeof meta['redacted'] === 'number' ? meta['redacted'] : 0) + redacted;
+  writeMeta(writer.dir, meta);
+  await commitTurnFiles(writer.dir, writer.state, names, commitMessageOf(nodes), last);
+  return { nodes, redacted };
+}
+
+/**
+ * Bring a conversation recorded elsewhere in, idempotently: a new session is built whole in a
+ * staging directory and moved into place, so a failure or crash leaves no half session; an
+ * existing one gets only the nodes it lacks, each turn one commit. One recorded by the proxy is
+ * left alone.
+ */
+export async function importSession(ctx: StoreContext, input: ImportSessionInput): Promise<ImportSessionResult> {
+  validate(input);
+  const existing = ctx.registry.get(input.id);
+  if (existing) {
+    if (recordedByProxy(existing)) return { outcome: 'alreadyRecorded', nodesAdded: 0, turnsAdded: 0, redacted: 0 };
+    return withSession(ctx, input.id, (session) => extendSession(ctx, session, input));
+  }
+  return ctx.locks.run(input.id, () => createImported(ctx, input));
+}
+
+async function createImported(ctx: StoreContext, input: ImportSessionInput): Promise<ImportSessionResult> {
+  const turns = input.turns.filter((turn) => turn.length > 0);
+  const dir = defaultRepoDir(ctx, input.id);
+  if (ctx.registry.has(input.id)) throw new InvalidInputError(`session ${input.id} appeared during its import; import again`);
+  if (existsSync(dir) && readMeta(dir)) throw new InvalidInputError(`the directory of ${input.id} holds a session the registry does not know; restart the server to reconcile it`);
+  if (turns.length === 0) return { outcome: 'unchanged', nodesAdded: 0, turnsAdded: 0, redacted: 0 };
+  // A dot name is never a session id: start-up and rebuild pass over a staging directory left by a crash.
+  const prefix = `.import-${input.id}-`;
+  // Under this id's lock no other import of it runs: what carries its prefix was left by a crash.
+  for (const name of readdirSync(ctx.sessionsDir)) if (name.startsWith(prefix)) rmSync(join(ctx.sessionsDir, name), { recursive: true, force: true });
+  const staging = join(ctx.sessionsDir, `${prefix}${randomBytes(4).toString('hex')}`);
+  const firstTime = input.createdAt ?? turns[0]![0]!.createdAt;
+  try {
+    mkdirSync(staging, { recursive: true, mode: DIR_MODE });
+    await initSessionRepo(staging, firstTime);
+    const meta: SessionMeta = {
+      ...(input.meta ?? {}),
+      id: input.id,
+      agent_id: 'main',
+      title: input.title?.trim() ?? '',
+      source: input.source,
+      created_at: firstTime,
+      updated_at: firstTime,
+      project_id: DEFAULT_PROJECT_ID,
+      head_id: null,
+      status: 'idle',
+      pinned: false,
+      archived: false,
+      unread: false,
+      group: '',
+      channel: null,
+      account_id: null,
+      peer_display: null,
+      peer_id: null,
+      preview: null,
+      // A title the source gave (a summary, the conversation's name) is kept like a person's.
+      _user_titled: (input.title?.trim() ?? '') !== '',
+      _auto_titled: false,
+      _title_gen_count: 0,
+      turn_count: 0,
+      workdirs: [],
+      branches: {},
+      redacted: 0,
+    };
+    const written = new Set<string>();
+    const writer: TurnWriter = { dir: staging, state: await loadCommitState(staging), meta, seqWidth: 6, nextSeq: 0, known: (id) => written.has(id) };
+    let nodesAdded = 0;
+    let redacted = 0;
+    for (const [index, turn] of turns.entries()) {
+      const result = await writeTurn(ctx, writer, turn, input.headId, index === turns.length - 1);
+      for (const node of result.nodes) written.add(node.id);
+      nodesAdded += result.nodes.length;
+      redacted += result.redacted;
+    }
+    ctx.writer.journal(input.id);
+    renameSync(staging, dir);
+    const entry = entryFromMeta(meta, input.id, typeof meta.preview === 'string' ? meta.preview : null);
+    ctx.registry.set(entry);
+    ctx.writer.markDirty();
+    ctx.events.emit('session_created', toRow(ctx, entry));
+    return { outcome: 'added', nodesAdded, turnsAdded: turns.length, redacted };
+  } catch (error) {
+    rmSync(staging, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+async function extendSession(ctx: StoreContext, session: OpenSession, input: ImportSessionInput): Promise<ImportSessionResult> {
+  const turns = input.turns.map((turn) => turn.filter((node) => !session.graph.get(node.id))).filter((turn) => turn.length > 0);
+  const headChanges = input.headId && session.graph.get(input.headId) && session.meta.head_id !== input.headId;
+  if (turns.length === 0 && !headChanges) return { outcome: 'unchanged', nodesAdded: 0, turnsAdded: 0, redacted: 0 };
+  const state = await ensureCommitState(session);
+  const meta: SessionMeta = { ...session.meta };
+  const writer: TurnWriter = {
+    dir: session.dir,
+    state,
+    meta,
+    seqWidth: session.seqWidth,
+    nextSeq: session.graph.lastSeq + 1,
+    known: (id) => session.graph.get(id) !== undefined,
+  };
+  ctx.writer.journal(session.id);
+  let nodesAdded = 0;
+  let redacted = 0;
+  const before = ctx.registry.get(session.id)!;
+  try {
+    for (const [index, turn] of turns.entries()) {
+      const result = await writeTurn(ctx, writer, turn, input.headId, index === turns.length - 1);
+      for (const node of result.nodes) {
+        session.graph.add(node);
+        session.fileNames.set(node.id, nodeFileName(node, session.seqWidth));
+        ctx.events.emit('message_appended', { sessionId: session.id, message: toMessage(node) });
+      }
+      nodesAdded += result.nodes.length;
+      redacted += result.redacted;
+      if (session.headDepth !== null) session.headDepth++;
+      if (state.head) ctx.events.emit('turn_committed', { sessionId: session.id, turn: meta.turn_count ?? 0, sha: state.head });
+    }
+    if (turns.length === 0 && headChanges) {
+      meta.head_id = input.headId!;
+      writeMeta(session.dir, meta);
+    }
+  } finally {
+    // What was written stays consistent with memory even when a later turn failed.
+    session.meta = { ...meta };
+  }
+  const changed = ctx.registry.patch(session.id, { updated_at: meta.updated_at, preview: typeof meta.preview === 'string' ? meta.preview : before.preview });
+  if (changed.length > 0) {
+    ctx.writer.markDirty();
+    ctx.events.emit('session_updated', { id: session.id, ...changedRowFields(ctx, ctx.registry.get(session.id)!, changed) });
+  }
+  return { outcome: 'updated', nodesAdded, turnsAdded: turns.length, redacted };
+}

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { UPSTREAM_NAME_PATTERN } from '@/lib/auth/index';
+import { getProxyUpstreams, getUserStore } from '@/server/runtime';
+import { cookieOnlyProcedure, createTRPCRouter } from '../trpc';
+
+const upstreamName = z.string().regex(UPSTREAM_NAME_PATTERN, 'an upstream name is 1–32 lower-case letters, digits or dashes');
+
+/** The agents the Connect page names, by the `source` their recorded sessions carry. */
+const AGENT_SOURCES = [
+  { agent: 'claude-code', source: 'proxy:claude-code' },
+  { agent: 'codex', source: 'proxy:codex' },
+  { agent: 'anthropic-sdk', source: 'proxy:anthropic' },
+  { agent: 'openai-sdk', source: 'proxy:openai' },
+] as const;
+
+/**
+ * The recording proxy's settings (DESIGN §12). Cookie only: a token given to an agent must not
+ * read or redirect where that agent's traffic goes. Keys are write-only: listed as set or not.
+ */
+export const proxyRouter = createTRPCRouter({
+  listUpstreams: cookieOnlyProcedure.query(({ ctx }) =>
+    getProxyUpstreams()
+      .list(ctx.user.id)
+      .map(({ name, kind, baseUrl, keySet, builtIn }) => ({ name, kind, baseUrl, keySet, builtIn })),
+  ),
+
+  /** An omitted key keeps the stored one; an empty key clears it; an omitted baseUrl keeps it (or the default). */
+  setUpstream: cookieOnlyProcedure
+    .input(
+      z
+        .object({
+          name: upstreamName,
+          kind: z.enum(['anthropic', 'openai']),
+          baseUrl: z.string().max(2_000).refine((value) => value.trim() === '' || /^https?:\/\//i.test(value.trim()), 'must be an http:// or https:// URL').optional(),
+          key: z.string().max(4_000).optional(),
+        })
+        .strict(),
+    )
+    .mutation(({ ctx, input }) => getProxyUpstreams().set(ctx.user.id, input)),
+
+  deleteUpstream: cookieOnlyProcedure.input(z.object({ name: upstreamName }).strict()).mutation(({ ctx, input }) => getProxyUpstreams().delete(ctx.user.id, input.name)),
+
+  /** Each agent's last recorded exchange: its newest session of that source. */
+  lastExchanges: cookieOnlyProcedure.query(async ({ ctx }) => {
+    const store = await getUserStore(ctx.user.id);
+    return AGENT_SOURCES.map(({ agent, source }) => {
+      const row = store.listSessions({ scope: 'all', source, limit: 1 }).rows[0];
+      return { agent, source, session: row ? { id: row.id, title: row.title || row.preview || row.id, updatedAt: row.updatedAt } : null };
+    });
+  }),
+});

@@ -1,0 +1,119 @@
+import http from 'node:http';
+import https from 'node:https';
+import type { ExchangeOutcome } from '@/lib/proxy/types';
+
+/** Headers that belong to one hop, never forwarded (RFC 9110 §7.6.1), plus what we set ourselves. */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host', 'content-length']);
+/** Never upstream: our token, our session header, our cookies, our proxy's forwarding headers. */
+const OURS = new Set(['x-entity-memory-token', 'x-entity-memory-session', 'cookie', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'forwarded', 'accept-encoding']);
+
+const agents = { http: new http.Agent({ keepAlive: true, maxSockets: 256 }), https: new https.Agent({ keepAlive: true, maxSockets: 256 }) };
+
+export interface ForwardInput {
+  url: URL;
+  method: string;
+  /** the client's headers (lower-case), before ours are taken out */
+  headers: http.IncomingHttpHeaders;
+  /** headers to set instead (the stored provider key) */
+  replace: Record<string, string>;
+  /** headers to take out (the agent's key, when a stored one replaces it) */
+  remove: string[];
+  body: Buffer | null;
+  /** ms without a byte from the upstream before the exchange ends as timed out */
+  idleTimeoutMs: number;
+}
+
+export interface ForwardResult {
+  status: number;
+  contentType: string | null;
+  /** every byte the client was sent, in order (also what the upstream sent) */
+  bytes: Buffer;
+  outcome: ExchangeOutcome;
+  /** performance.now() at the upstream's last byte (or the end of the exchange): where the recording time starts */
+  endedAt: number;
+}
+
+/** The response headers the client gets: the upstream's, less one hop's. */
+function responseHeaders(upstream: http.IncomingMessage): http.OutgoingHttpHeaders {
+  const out: http.OutgoingHttpHeaders = {};
+  for (const [name, value] of Object.entries(upstream.headers)) {
+    if (value === undefined || (HOP_BY_HOP.has(name) && name !== 'content-length')) continue;
+    out[name] = value;
+  }
+  return out;
+}
+
+/**
+ * Forward one request and stream the answer to the client as it comes: each upstream chunk is
+ * written to the client at once (back-pressure respected) and kept aside. The client's bytes are
+ * the upstream's bytes. `onDone` runs once, after the last byte, the client's departure, a
+ * timeout or a failure to connect (then the client gets `failure` if nothing was sent yet).
+ */
+export function forward(input: ForwardInput, res: http.ServerResponse, failure: (status: number, message: string) => { status: number; body: string }, onDone: (result: ForwardResult) => void): void {
+  const headers: http.OutgoingHttpHeaders = {};
+  for (const [name, value] of Object.entries(input.headers)) {
+    if (value === undefined || HOP_BY_HOP.has(name) || OURS.has(name) || input.remove.includes(name)) continue;
+    headers[name] = value;
+  }
+  Object.assign(headers, input.replace);
+  // Plain bytes upstream, so the copy can be read without decoding; the client gets them as they are.
+  headers['accept-encoding'] = 'identity';
+  if (input.body) headers['content-length'] = String(input.body.length);
+
+  const chunks: Buffer[] = [];
+  let settled = false;
+  let status = 0;
+  let contentType: string | null = null;
+  const finish = (outcome: ExchangeOutcome) => {
+    if (settled) return;
+    settled = true;
+    onDone({ status, contentType, bytes: Buffer.concat(chunks), outcome, endedAt: performance.now() });
+  };
+  const fail = (httpStatus: number, message: string, outcome: ExchangeOutcome) => {
+    if (!res.headersSent) {
+      const error = failure(httpStatus, message);
+      status = error.status;
+      res.writeHead(error.status, { 'content-type': 'application/json' }).end(error.body);
+    } else res.destroy();
+    finish(outcome);
+  };
+
+  const transport = input.url.protocol === 'https:' ? https : http;
+  const upstreamRequest = transport.request(input.url, { method: input.method, headers, agent: input.url.protocol === 'https:' ? agents.https : agents.http }, (upstream) => {
+    status = upstream.statusCode ?? 502;
+    contentType = typeof upstream.headers['content-type'] === 'string' ? upstream.headers['content-type'] : null;
+    res.writeHead(status, responseHeaders(upstream));
+    // The status and headers go out now: an SDK waiting for them is not held by the first chunk.
+    res.flushHeaders();
+    upstream.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      if (!res.write(chunk)) {
+        upstream.pause();
+        res.once('drain', () => upstream.resume());
+      }
+    });
+    upstream.on('end', () => {
+      res.end();
+      finish(status >= 200 && status < 300 ? 'complete' : 'upstream_error');
+    });
+    upstream.on('aborted', () => fail(502, 'the upstream broke the answer off', 'timeout'));
+    upstream.on('error', () => fail(502, 'the upstream broke the answer off', 'timeout'));
+  });
+  upstreamRequest.setNoDelay(true);
+  upstreamRequest.setTimeout(input.idleTimeoutMs, () => {
+    upstreamRequest.destroy(new Error('timeout'));
+    fail(504, `the upstream sent nothing for ${Math.round(input.idleTimeoutMs / 1000)} s`, 'timeout');
+  });
+  upstreamRequest.on('error', (error: NodeJS.ErrnoException) => {
+    if (settled) return;
+    if (status === 0) fail(502, `the upstream ${input.url.origin} could not be reached (${error.code ?? error.message})`, 'upstream_unreachable');
+    else fail(502, 'the upstream broke the answer off', 'timeout');
+  });
+  res.on('close', () => {
+    if (settled || res.writableFinished) return;
+    // The client went away: stop the upstream too (no tokens spent for nobody) and keep what came.
+    upstreamRequest.destroy();
+    finish('client_gone');
+  });
+  upstreamRequest.end(input.body ?? undefined);
+}

@@ -1,0 +1,107 @@
+import type http from 'node:http';
+import type { UpstreamKind } from '@/lib/auth/index';
+import { getAuthStore, getProxyUpstreams } from '@/server/runtime';
+import { agentKeyOf, missingKeyMessage, proxyCaller } from './credentials';
+import { forward } from './forward';
+import { providerError } from './provider-errors';
+import { recordInBackground } from './recorder';
+import { matchProxyRoute } from './routes';
+
+/** DESIGN §12: request bodies up to 32 MiB, OPENPROGRAM_PROXY_MAX_BODY_BYTES to change it. */
+export function proxyBodyLimit(): number {
+  const value = Number(process.env.OPENPROGRAM_PROXY_MAX_BODY_BYTES);
+  return Number.isInteger(value) && value > 0 ? value : 32 * 1024 * 1024;
+}
+
+/** ms without a byte from the upstream before the exchange ends as timed out (default 10 min). */
+function idleTimeoutMs(): number {
+  const value = Number(process.env.OPENPROGRAM_PROXY_TIMEOUT_MS);
+  return Number.isInteger(value) && value > 0 ? value : 600_000;
+}
+
+/** The request body, or null once it passes the limit (then the rest is not read). */
+function readBody(req: http.IncomingMessage, limit: number): Promise<{ body: Buffer | null; bytes: number }> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length'] ?? NaN);
+    if (Number.isFinite(declared) && declared > limit) {
+      req.resume();
+      resolve({ body: null, bytes: declared });
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    req.on('data', (chunk: Buffer) => {
+      bytes += chunk.length;
+      if (bytes > limit) {
+        chunks.length = 0;
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve({ body: bytes > limit ? null : Buffer.concat(chunks), bytes }));
+    req.on('error', reject);
+  });
+}
+
+/** The kind an error answers in before the upstream is known: by the path's endpoint. */
+function kindByPath(url: string): UpstreamKind {
+  return /\/v1\/messages(\/|\?|$)/.test(url) || url.startsWith('/proxy/anthropic/') ? 'anthropic' : 'openai';
+}
+
+/**
+ * `/proxy/<upstream>/…` on node's http: who is calling, which upstream, then the exchange
+ * streamed through (forward.ts) and recorded after its last byte (recorder.ts).
+ */
+export async function serveProxy(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  const url = req.url ?? '/';
+  const answer = (kind: UpstreamKind | null, status: number, message: string, extra: Record<string, string> = {}) => {
+    const error = providerError(kind, status, message);
+    res.writeHead(error.status, { 'content-type': 'application/json', ...extra }).end(error.body);
+  };
+  const caller = proxyCaller(req.headers, getAuthStore());
+  if (!caller.ok) {
+    req.resume();
+    return answer(kindByPath(url), 401, caller.message);
+  }
+  const userId = caller.user.id;
+  const upstreams = getProxyUpstreams();
+  const route = matchProxyRoute(req.method ?? 'GET', url, (name) => upstreams.resolve(userId, name)?.kind ?? null);
+  if ('error' in route) {
+    req.resume();
+    if (route.error === 'no_upstream') return answer(kindByPath(url), 404, `No upstream named "${route.upstream}". The upstreams are in Settings → Connect an agent.`);
+    if (route.error === 'method') return answer(route.kind, 405, `${req.method} is not allowed here`, { allow: req.method === 'GET' ? 'POST' : 'GET' });
+    return answer(route.kind, 404, `The proxy does not serve ${url.split('?')[0]} for a ${route.kind} upstream.`);
+  }
+  const upstream = upstreams.resolve(userId, route.upstream)!;
+  if (caller.mode === 'stored-key' && !upstream.key) {
+    req.resume();
+    return answer(route.kind, 401, missingKeyMessage(upstream));
+  }
+  const limit = proxyBodyLimit();
+  const { body, bytes } = route.method === 'POST' ? await readBody(req, limit) : { body: null, bytes: 0 };
+  if (route.method === 'POST' && body === null) {
+    answer(route.kind, 413, `The request body is ${bytes} bytes, over the proxy's limit of ${limit} bytes.`, { connection: 'close' });
+    if (route.wire) recordInBackground({ userId, wire: route.wire, upstream: upstream.name, headers: req.headers, body: null, bodyBytes: bytes, status: 413, contentType: null, bytes: Buffer.alloc(0), outcome: 'too_large', endedAt: performance.now() });
+    return;
+  }
+  const replace: Record<string, string> = {};
+  const remove: string[] = [];
+  if (caller.mode === 'stored-key') {
+    // Our token never goes upstream: the stored key takes the place where the agent put its key.
+    remove.push('authorization', 'x-api-key');
+    if (upstream.kind === 'anthropic') replace['x-api-key'] = upstream.key!;
+    else replace['authorization'] = `Bearer ${upstream.key!}`;
+  } else if (agentKeyOf(req.headers) === null) {
+    remove.push('authorization', 'x-api-key');
+  }
+  const target = new URL(`${upstream.baseUrl}${route.upstreamPath}`);
+  forward(
+    { url: target, method: route.method, headers: req.headers, replace, remove, body, idleTimeoutMs: idleTimeoutMs() },
+    res,
+    (status, message) => providerError(route.kind, status, message),
+    (result) => {
+      if (!route.wire) return;
+      recordInBackground({ userId, wire: route.wire, upstream: upstream.name, headers: req.headers, body, bodyBytes: bytes, status: result.status, contentType: result.contentType, bytes: result.bytes, outcome: result.outcome, endedAt: result.endedAt });
+    },
+  );
+}

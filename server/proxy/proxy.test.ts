@@ -1,0 +1,367 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Anthropic from '@anthropic-ai/sdk';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startModelServer, type ModelServer } from '@/lib/llm/testing/model-server';
+import type { RecordedSummary } from './recorder';
+
+// The runtime reads its environment once: set it before importing anything that opens stores.
+const root = mkdtempSync(join(tmpdir(), 'proxy-unit-'));
+const dataDir = join(root, 'data');
+process.env.OPENPROGRAM_DATA_DIR = dataDir;
+process.env.OPENPROGRAM_PROXY_TIMEOUT_MS = '1500';
+
+let model: ModelServer;
+let server: http.Server;
+let origin: string;
+let runtime: typeof import('@/server/runtime');
+let recorder: typeof import('./recorder');
+const users: { id: string; token: string }[] = [];
+const recorded: (RecordedSummary & { userId: string })[] = [];
+
+/** The next recording of `userId` (they are committed after the client has its answer). */
+function nextRecording(userId: string, count = 1): Promise<(RecordedSummary & { userId: string })[]> {
+  const start = recorded.filter((entry) => entry.userId === userId).length;
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('no recording came')), 5_000);
+    const check = () => {
+      const mine = recorded.filter((entry) => entry.userId === userId);
+      if (mine.length >= start + count) {
+        clearTimeout(timer);
+        resolve(mine.slice(start, start + count));
+      } else setTimeout(check, 5);
+    };
+    check();
+  });
+}
+
+beforeAll(async () => {
+  model = await startModelServer();
+  process.env.OPENPROGRAM_PROXY_ANTHROPIC_URL = model.root;
+  process.env.OPENPROGRAM_PROXY_OPENAI_URL = model.url;
+  runtime = await import('@/server/runtime');
+  recorder = await import('./recorder');
+  const { serveProxy } = await import('./handler');
+  recorder.onRecorded((summary) => recorded.push(summary));
+  const auth = runtime.getAuthStore();
+  for (const email of ['a@proxy.test', 'b@proxy.test']) {
+    const user = await auth.users.create({ email, password: 'password-123456' });
+    users.push({ id: user.id, token: auth.tokens.create(user.id, { name: 'agent' }).token });
+  }
+  server = http.createServer((req, res) => void serveProxy(req, res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+  for (const user of users) await (await runtime.getUserStore(user.id)).close();
+  await model.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+const anthropicFor = (token: string, headers: Record<string, string> = {}) => new Anthropic({ apiKey: token, baseURL: `${origin}/proxy/anthropic`, defaultHeaders: headers, maxRetries: 0 });
+const openaiFor = (token: string, headers: Record<string, string> = {}) => new OpenAI({ apiKey: token, baseURL: `${origin}/proxy/openai/v1`, defaultHeaders: headers, maxRetries: 0 });
+const WRITE = { name: 'Write', description: 'write a file', input_schema: { type: 'object' as const, properties: {} } };
+
+describe('the recording proxy, with the official SDKs against the loopback model', () => {
+  it('refuses our token without a stored key, an unknown token and no key, in the provider shapes, forwarding nothing', async () => {
+    const before = model.requests.length;
+    const anthropic = anthropicFor(users[0]!.token);
+    const refused = await anthropic.messages.create({ model: 'm', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(Anthropic.AuthenticationError);
+    expect((refused as InstanceType<typeof Anthropic.AuthenticationError>).error).toMatchObject({ type: 'error', error: { type: 'authentication_error', message: expect.stringContaining('No Anthropic key is stored') } });
+    const unknown = await openaiFor('em_not_a_token').responses.create({ model: 'm', input: 'hi' }).catch((error: unknown) => error);
+    expect(unknown).toBeInstanceOf(OpenAI.AuthenticationError);
+    expect((unknown as InstanceType<typeof OpenAI.AuthenticationError>).code).toBe('invalid_api_key');
+    const bad = await fetch(`${origin}/proxy/anthropic/v1/messages`, { method: 'POST', headers: { 'x-entity-memory-token': 'revoked', 'x-api-key': 'sk-ant-own' }, body: '{}' });
+    expect(bad.status).toBe(401);
+    expect(model.requests.length).toBe(before);
+  });
+
+  it('stored key: streamed Messages reach the client byte for byte; the upstream gets the stored key and never our token', async () => {
+    const [a] = users;
+    runtime.getProxyUpstreams().set(a!.id, { name: 'anthropic', kind: 'anthropic', key: 'sk-ant-stored-key' });
+    const waiting = nextRecording(a!.id);
+    const response = await fetch(`${origin}/proxy/anthropic/v1/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': a!.token, 'anthropic-version': '2023-06-01', 'x-entity-memory-session': 'bytes-check' },
+      body: JSON.stringify({ model: 'claude-test', max_tokens: 50, stream: true, system: 'You are terse.', tools: [WRITE], messages: [{ role: 'user', content: 'hello [[thinking:consider it]] there' }] }),
+    });
+    const clientBytes = Buffer.from(await response.arrayBuffer()).toString('utf8');
+    const upstream = model.requests.at(-1)!;
+    expect(clientBytes).toBe(upstream.sent);
+    expect(upstream.headers['x-api-key']).toBe('sk-ant-stored-key');
+    expect(JSON.stringify(upstream.headers)).not.toContain(a!.token);
+    expect(upstream.headers['x-entity-memory-session']).toBeUndefined();
+    const [summary] = await waiting;
+    expect(summary).toMatchObject({ sessionId: 'bytes-check', outcome: 'complete', status: 200 });
+    const store = await runtime.getUserStore(a!.id);
+    const branch = await store.getBranch('bytes-check');
+    expect(branch.map((message) => [message.role, message.content])).toEqual([
+      ['user', 'hello [[thinking:consider it]] there'],
+      ['assistant', 'You said: hello [[thinking:consider it]] there'],
+    ]);
+    expect(branch[1]!.metadata['thinking']).toEqual([{ text: 'consider it', signature: expect.any(String) }]);
+    const row = await store.getSession('bytes-check');
+    expect(row).toMatchObject({ source: 'proxy:anthropic', unread: true, turnCount: 1 });
+    const authFile = join(dataDir, 'auth', 'proxy-upstreams.json');
+    expect(statSync(authFile).mode & 0o777).toBe(0o600);
+    const everything = readTree(join(dataDir, 'users'));
+    expect(everything).not.toContain('sk-ant-stored-key');
+    expect(everything).not.toContain(a!.token);
+  });
+
+  it('Anthropic SDK: a tool call, its result and the answer make one branch; the SDK stream equals the non-streamed answer', async () => {
+    const [a] = users;
+    const anthropic = anthropicFor(a!.token);
+    const prompt = 'make it [[tool:Write {"file_path":"/tmp/x.txt","content":"x"}]]';
+    let waiting = nextRecording(a!.id);
+    const streamed = await anthropic.messages.stream({ model: 'claude-test', max_tokens: 50, tools: [WRITE], messages: [{ role: 'user', content: prompt }] }).finalMessage();
+    const plain = await anthropic.messages.create({ model: 'claude-test', max_tokens: 50, tools: [WRITE], messages: [{ role: 'user', content: prompt }] });
+    expect(streamed.content).toEqual(plain.content);
+    const [first] = await waiting;
+    await nextRecording(a!.id); // the non-streamed call: the same history again, a retry
+    const call = streamed.content.find((block) => block.type === 'tool_use')!;
+    waiting = nextRecording(a!.id);
+    const final = await anthropic.messages.create({
+      model: 'claude-test',
+      max_tokens: 50,
+      tools: [WRITE],
+      messages: [{ role: 'user', content: prompt }, { role: 'assistant', content: streamed.content }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: call.id, content: 'File created' }] }],
+    });
+    expect(final.content).toEqual([{ type: 'text', text: 'Tool result: File created', citations: undefined }].map(({ type, text }) => expect.objectContaining({ type, text })));
+    const [last] = await waiting;
+    expect(last!.sessionId).toBe(first!.sessionId);
+    expect(first!.sessionId).toMatch(/^px-[0-9a-f]{32}$/);
+    const store = await runtime.getUserStore(a!.id);
+    const branch = await store.getBranch(last!.sessionId);
+    expect(branch.map((message) => message.role)).toEqual(['user', 'assistant', 'assistant']);
+    expect(branch[1]!.siblings).toHaveLength(2);
+    expect(branch[1]!.toolCalls.map((tool) => [tool.name, tool.content, tool.input])).toEqual([['Write', 'File created', { file_path: '/tmp/x.txt', content: 'x' }]]);
+    expect(branch[2]!.content).toBe('Tool result: File created');
+  });
+
+  it('OpenAI SDK, pass-through key: Responses and Chat Completions streamed and not; previous_response_id continues the session', async () => {
+    const [, b] = users;
+    const openai = openaiFor('sk-own-openai-key', { 'x-entity-memory-token': b!.token });
+    let waiting = nextRecording(b!.id, 2);
+    const stream = await openai.responses.create({ model: 'gpt-test', input: 'first question', stream: true });
+    let streamedText = '';
+    for await (const event of stream) if (event.type === 'response.output_text.delta') streamedText += event.delta;
+    const plain = await openai.responses.create({ model: 'gpt-test', input: 'first question' });
+    expect(streamedText).toBe(plain.output_text);
+    expect(model.requests.at(-1)!.headers['authorization']).toBe('Bearer sk-own-openai-key');
+    expect(model.requests.at(-1)!.headers['x-entity-memory-token']).toBeUndefined();
+    const [one] = await waiting;
+    waiting = nextRecording(b!.id);
+    await openai.responses.create({ model: 'gpt-test', previous_response_id: plain.id, input: [{ role: 'user', content: 'second question' }] });
+    const [two] = await waiting;
+    expect(two!.sessionId).toBe(one!.sessionId);
+    const store = await runtime.getUserStore(b!.id);
+    expect((await store.getBranch(two!.sessionId)).map((message) => message.content)).toEqual(['first question', 'You said: first question', 'second question', 'You said: second question']);
+    expect((await store.getSession(two!.sessionId)).source).toBe('proxy:openai');
+    // the key the agent sent is nowhere in the user's data
+    expect(readTree(join(dataDir, 'users', b!.id))).not.toContain('sk-own-openai-key');
+
+    waiting = nextRecording(b!.id, 2);
+    const chatStream = await openai.chat.completions.create({ model: 'gpt-test', stream: true, messages: [{ role: 'user', content: 'chat [[tool:ls {"path":"."}]]' }], tools: [{ type: 'function', function: { name: 'ls', parameters: {} } }] });
+    const calls: string[] = [];
+    for await (const chunk of chatStream) for (const call of chunk.choices[0]?.delta.tool_calls ?? []) calls.push(call.function?.arguments ?? '');
+    expect(calls.join('')).toBe('{"path":"."}');
+    const chatPlain = await openai.chat.completions.create({ model: 'gpt-test', messages: [{ role: 'user', content: 'chat [[tool:ls {"path":"."}]]' }], tools: [{ type: 'function', function: { name: 'ls', parameters: {} } }] });
+    expect(chatPlain.choices[0]!.message.tool_calls).toHaveLength(1);
+    const [chatOne, chatTwo] = await waiting;
+    expect(chatTwo!.sessionId).toBe(chatOne!.sessionId);
+    const chatBranch = await store.getBranch(chatOne!.sessionId);
+    expect(chatBranch[1]!.metadata['tool_calls']).toEqual([{ id: 'call_1', name: 'ls', arguments: '{"path":"."}' }]);
+    expect((await openai.models.list()).data.map((entry) => entry.id)).toContain('test-model');
+  });
+
+  it('another user\'s token records nothing into your sessions, even naming your session', async () => {
+    const [a, b] = users;
+    const storeA = await runtime.getUserStore(a!.id);
+    const before = (await storeA.getNodes('bytes-check')).length;
+    const waiting = nextRecording(b!.id);
+    await openaiFor('sk-own', { 'x-entity-memory-token': b!.token, 'x-entity-memory-session': 'bytes-check' }).responses.create({ model: 'm', input: 'intruder' });
+    await waiting;
+    expect((await storeA.getNodes('bytes-check')).length).toBe(before);
+    const storeB = await runtime.getUserStore(b!.id);
+    expect((await storeB.getBranch('bytes-check')).map((message) => message.content)).toEqual(['intruder', 'You said: intruder']);
+  });
+
+  it('upstream errors pass through unchanged and are recorded with their status; an error event after a 200 and a cut stream too', async () => {
+    const [, b] = users;
+    const headers = { 'content-type': 'application/json', 'x-entity-memory-token': b!.token, 'x-api-key': 'sk-own' };
+    let waiting = nextRecording(b!.id);
+    const failed = await fetch(`${origin}/proxy/anthropic/v1/messages`, { method: 'POST', headers: { ...headers, 'x-entity-memory-session': 'errors' }, body: JSON.stringify({ max_tokens: 5, messages: [{ role: 'user', content: '[[fail]]' }] }) });
+    expect(failed.status).toBe(529);
+    expect(await failed.text()).toBe(model.requests.at(-1)!.sent);
+    expect(await waiting).toMatchObject([{ outcome: 'upstream_error', status: 529 }]);
+    waiting = nextRecording(b!.id);
+    const late = await fetch(`${origin}/proxy/anthropic/v1/messages`, { method: 'POST', headers: { ...headers, 'x-entity-memory-session': 'errors' }, body: JSON.stringify({ max_tokens: 5, stream: true, messages: [{ role: 'user', content: 'one two three [[fail:event]]' }] }) });
+    expect(await late.text()).toContain('event: error');
+    await waiting;
+    waiting = nextRecording(b!.id);
+    const cut = await fetch(`${origin}/proxy/anthropic/v1/messages`, { method: 'POST', headers: { ...headers, 'x-entity-memory-session': 'errors' }, body: JSON.stringify({ max_tokens: 5, stream: true, messages: [{ role: 'user', content: 'one two three [[fail:stream]]' }] }) });
+    await cut.text().catch(() => '');
+    await waiting;
+    const store = await runtime.getUserStore(b!.id);
+    const nodes = await store.getNodes('errors');
+    const replies = nodes.filter((node) => node.role === 'assistant');
+    expect(replies.map((node) => (node.metadata['proxy'] as { status: number; outcome: string }).outcome)).toEqual(['upstream_error', 'complete', 'timeout']);
+    expect(replies[0]!.metadata['error']).toContain('Overloaded');
+    expect(replies[1]).toMatchObject({ content: 'You said: ', metadata: { error: expect.stringContaining('Overloaded') } });
+    expect(replies[2]!.content).toBe('You said: ');
+    expect(replies[2]!.metadata['error']).toMatch(/timed out or broke off/);
+    expect((await store.getSession('errors')).status).toBe('failed');
+  });
+
+  it('an upstream that sends nothing for too long: 504 in the provider shape, recorded as timed out', async () => {
+    const [, b] = users;
+    const waiting = nextRecording(b!.id);
+    const response = await fetch(`${origin}/proxy/openai/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-entity-memory-token': b!.token, authorization: 'Bearer sk-own', 'x-entity-memory-session': 'slow' },
+      body: JSON.stringify({ model: 'm', stream: true, messages: [{ role: 'user', content: 'too slow [[wait:4000]]' }] }),
+    });
+    expect(response.status).toBe(504);
+    expect(await response.json()).toMatchObject({ error: { type: 'server_error', message: expect.stringContaining('sent nothing') } });
+    expect(await waiting).toMatchObject([{ sessionId: 'slow', outcome: 'timeout' }]);
+    const store = await runtime.getUserStore(b!.id);
+    expect((await store.getSession('slow')).status).toBe('failed');
+    const [, reply] = (await store.getNodes('slow'));
+    expect(reply).toMatchObject({ role: 'assistant', content: '', metadata: { error: 'the upstream timed out or broke off', proxy: { outcome: 'timeout', status: 504 } } });
+  });
+
+  it('a client that goes away is still recorded, with what came', async () => {
+    const [, b] = users;
+    const waiting = nextRecording(b!.id);
+    const controller = new AbortController();
+    const response = await fetch(`${origin}/proxy/openai/v1/responses`, {
+      method: 'POST',
+      signal: controller.signal,
+      headers: { 'content-type': 'application/json', 'x-entity-memory-token': b!.token, authorization: 'Bearer sk-own', 'x-entity-memory-session': 'dropped' },
+      body: JSON.stringify({ model: 'm', stream: true, input: 'slow [[delay:40]] [[words:40]]' }),
+    });
+    const reader = response.body!.getReader();
+    await reader.read();
+    await reader.read();
+    controller.abort();
+    const [summary] = await waiting;
+    expect(summary).toMatchObject({ sessionId: 'dropped', outcome: 'client_gone' });
+    const store = await runtime.getUserStore(b!.id);
+    const nodes = await store.getNodes('dropped');
+    expect(nodes.map((node) => node.role)).toEqual(['user', 'assistant']);
+    expect((await store.getSession('dropped')).status).toBe('cancelled');
+  });
+
+  it('a body over the limit answers 413 and records a metadata-only turn', async () => {
+    const [, b] = users;
+    const waiting = nextRecording(b!.id);
+    const huge = JSON.stringify({ model: 'm', max_tokens: 5, messages: [{ role: 'user', content: 'x'.repeat(33 * 1024 * 1024) }] });
+    const before = model.requests.length;
+    const response = await fetch(`${origin}/proxy/anthropic/v1/messages`, { method: 'POST', headers: { 'x-entity-memory-token': b!.token, 'x-api-key': 'k', 'x-entity-memory-session': 'huge' }, body: huge });
+    expect(response.status).toBe(413);
+    expect(await response.json()).toMatchObject({ type: 'error', error: { type: 'request_too_large' } });
+    await waiting;
+    expect(model.requests.length).toBe(before);
+    const store = await runtime.getUserStore(b!.id);
+    const nodes = await store.getNodes('huge');
+    expect(nodes).toHaveLength(1);
+    expect(nodes[0]!.content).toMatch(/over the proxy's limit/);
+  });
+});
+
+describe('a scripted sequence of ten calls gives the expected DAG', () => {
+  it('retry → sibling, parallel tools → tool nodes, edit → fork, compaction → linked continuation, normalised resend → sibling', async () => {
+    const [, b] = users;
+    const call = async (messages: unknown[]) => {
+      const waiting = nextRecording(b!.id);
+      const response = await fetch(`${origin}/proxy/anthropic/v1/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-entity-memory-token': b!.token, 'x-api-key': 'sk-own', 'x-entity-memory-session': 'dag' },
+        body: JSON.stringify({ model: 'claude-test', max_tokens: 50, stream: true, tools: [WRITE, { name: 'Read', input_schema: { type: 'object' } }], system: 'sys', messages }),
+      });
+      const events = (await response.text()).split('\n').filter((line) => line.startsWith('data: ')).map((line) => JSON.parse(line.slice(6)) as Record<string, any>);
+      await waiting;
+      // the reply as the agent would send it back next time
+      const blocks: Record<string, unknown>[] = [];
+      for (const event of events) {
+        if (event.type === 'content_block_start') blocks[event.index] = { ...event.content_block };
+        if (event.type === 'content_block_delta' && event.delta.type === 'text_delta') blocks[event.index]!.text = `${blocks[event.index]!.text as string}${event.delta.text as string}`;
+        if (event.type === 'content_block_delta' && event.delta.type === 'input_json_delta') blocks[event.index]!.json = `${(blocks[event.index]!.json as string | undefined) ?? ''}${event.delta.partial_json as string}`;
+      }
+      return { role: 'assistant', content: blocks.map(({ json, ...block }) => (json ? { ...block, input: JSON.parse(json as string) } : block)) };
+    };
+    const u = (text: string) => ({ role: 'user', content: text });
+    const u1 = u('plan a trip');
+    const a1 = await call([u1]); // 1
+    const u2 = u('to Lyon');
+    await call([u1, a1, u2]); // 2
+    const a2b = await call([u1, a1, u2]); // 3: a retry
+    const u3 = u('book it [[tool:Write {"file_path":"t.txt","content":"x"}]] [[tool:Read {"file_path":"t.txt"}]]');
+    const a3 = await call([u1, a1, u2, a2b, u3]); // 4: parallel tool calls
+    const ids = (a3.content as { type: string; id: string }[]).filter((block) => block.type === 'tool_use').map((block) => block.id);
+    const results = { role: 'user', content: ids.map((id, index) => ({ type: 'tool_result', tool_use_id: id, content: `result ${index + 1}` })) };
+    await call([u1, a1, u2, a2b, u3, a3, results]); // 5: the results and the answer
+    const u2x = u('to Nice instead');
+    const a2x = await call([u1, a1, u2x]); // 6: an edit of message 3
+    await call([u1, a1, u2x, a2x, u('by train')]); // 7
+    const summary = u('This session is being continued from a previous conversation. Summary: a trip to Nice.');
+    const s1 = await call([summary]); // 8: a compaction
+    const u4 = u('and a hotel');
+    await call([summary, s1, u4]); // 9
+    // 10: the same again as a resumed agent sends it: block content, cache_control, a reminder
+    const blocked = (message: { role: string; content: string }) => ({ role: message.role, content: [{ type: 'text', text: message.content, cache_control: { type: 'ephemeral' } }] });
+    await call([blocked(summary), s1, { role: 'user', content: [{ type: 'text', text: '<system-reminder>today is Tuesday</system-reminder>' }, { type: 'text', text: 'and a hotel' }] }]);
+
+    const store = await runtime.getUserStore(b!.id);
+    const nodes = await store.getNodes('dag');
+    const conversation = nodes.filter((node) => node.role !== 'tool');
+    expect(conversation).toHaveLength(17); // ten replies and seven user messages
+    const byContent = (text: string) => conversation.filter((node) => node.content === text);
+    const [a1Node] = byContent('You said: plan a trip');
+    const [u2Node] = byContent('to Lyon');
+    expect(byContent('You said: to Lyon')).toHaveLength(2); // the retry is a sibling
+    expect(byContent('You said: to Lyon').map((node) => node.parentId)).toEqual([u2Node!.id, u2Node!.id]);
+    const [u2xNode] = byContent('to Nice instead');
+    expect(u2xNode!.parentId).toBe(a1Node!.id); // the edit forks after the first answer
+    const toolCaller = conversation.find((node) => Array.isArray(node.metadata['tool_calls']))!;
+    expect(nodes.filter((node) => node.calledBy === toolCaller.id).map((node) => [node.name, node.content])).toEqual([
+      ['Write', 'result 1'],
+      ['Read', 'result 2'],
+    ]);
+    const [toolAnswer] = byContent('Tool result: result 1 | result 2');
+    expect(toolAnswer!.parentId).toBe(toolCaller.id);
+    const [summaryNode] = byContent(summary.content);
+    const [trainAnswer] = byContent('You said: by train');
+    expect(summaryNode!.metadata['continuation_of']).toBe(trainAnswer!.id);
+    expect(summaryNode!.parentId).toBe(trainAnswer!.id);
+    const hotel = byContent('You said: and a hotel');
+    expect(hotel).toHaveLength(2); // call 10 is the same history: a sibling, not a fork
+    expect(byContent('and a hotel')).toHaveLength(1);
+    const branch = await store.getBranch('dag');
+    expect(branch.at(-1)!.id).toBe(hotel[1]!.id);
+    expect(branch.map((message) => message.content).slice(0, 3)).toEqual(['plan a trip', 'You said: plan a trip', 'to Nice instead']);
+    expect((await store.listBranches('dag')).length).toBe(4);
+    expect((await store.getSession('dag')).turnCount).toBe(10);
+    const dir = join(dataDir, 'users', b!.id, 'sessions', 'dag', 'context', 'system');
+    expect(readdirSync(dir)).toHaveLength(1); // one system prompt, ten requests
+  });
+});
+
+function readTree(dir: string): string {
+  let out = '';
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out += readTree(path);
+    else if (statSync(path).size < 5_000_000) out += readFileSync(path, 'latin1');
+  }
+  return out;
+}
