@@ -12,7 +12,8 @@ function remainingTtl(viewerId: string, text: string): number {
   return cache.getRemainingTTL(`${viewerId}\u0000${text}`);
 }
 
-describe('renderMarkdown', () => {
+// A worker starts at low priority (render-worker.ts): on a busy machine that alone can take many seconds.
+describe('renderMarkdown', { timeout: 120_000 }, () => {
   it('renders Markdown to sanitised HTML off this thread', async () => {
     expect(await renderMarkdown('**bold** <b onclick="x()">raw</b>', 'user-a')).toEqual({
       html: '<p><strong>bold</strong> &lt;b onclick=&quot;x()&quot;&gt;raw&lt;/b&gt;</p>',

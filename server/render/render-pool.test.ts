@@ -20,7 +20,8 @@ afterEach(async () => {
   await Promise.all(pools.splice(0).map((each) => each.close()));
 });
 
-describe('the render pool', () => {
+// A worker starts at low priority (render-worker.ts): on a busy machine that alone can take many seconds.
+describe('the render pool', { timeout: 120_000 }, () => {
   it('renders Markdown in a worker thread', async () => {
     const outcome = await pool({ deadlineMs: 10_000 }).render('alice', '# Title\n\n*some* `code`');
     expect(outcome).toEqual({ html: '<h1>Title</h1>\n<p><em>some</em> <code>code</code></p>' });
@@ -65,12 +66,12 @@ describe('the render pool', () => {
     await renders.warm();
     const answered: string[] = [];
     const track = (name: string, work: Promise<RenderOutcome>) => work.then((outcome) => (answered.push(name), outcome));
-    const slow = [1, 2, 3].map((n) => track(`mallory ${n}`, renders.render('mallory', `${BRACKETS}${n}`)));
+    const slow = [1, 2].map((n) => track(`mallory ${n}`, renders.render('mallory', `${BRACKETS}${n}`)));
     const alice = track('alice', renders.render('alice', 'hello'));
     expect(await alice).toEqual({ html: '<p>hello</p>' });
     await Promise.all(slow);
-    expect(answered).toEqual(['mallory 1', 'alice', 'mallory 2', 'mallory 3']);
-    expect(renders.counts.replaced).toBe(3);
+    expect(answered).toEqual(['mallory 1', 'alice', 'mallory 2']);
+    expect(renders.counts.replaced).toBe(2);
   });
 
   it("keeps a worker free for other users while one user's slow messages hold the other", async () => {

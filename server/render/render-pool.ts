@@ -60,7 +60,7 @@ function startWorker(entry: string): Worker {
   return new Worker(`${lowerPriority} import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${url}); })`, {
     eval: true,
     execArgv: [],
-    // Ample for the largest message rendered (markdown.tsx caps the size); a leak ends this thread, not the server.
+    // Ample for the largest message rendered (markdown.ts caps the size); a leak ends this thread, not the server.
     resourceLimits: { maxOldGenerationSizeMb: 256 },
   });
 }
@@ -134,11 +134,11 @@ export class RenderPool {
       if (!this.#slots.has(slot)) return;
       const wasReady = slot.ready;
       void this.#drop(slot, 'failed');
-      if (!wasReady && ![...this.#slots].some((other) => other.ready)) {
-        // It died starting: starting another would only die the same way, in a loop. Whatever waits
-        // is shown as text now; the next render tries again.
+      if (!wasReady) {
+        // It died starting: starting another now would only die the same way, in a loop. The next
+        // render tries again; without a worker that can take them, the waiting ones are shown as text.
         console.error('[render] a render worker failed to start:', error ?? 'exited');
-        this.#failQueued();
+        if (![...this.#slots].some((other) => other.ready)) this.#failQueued();
         return;
       }
       this.counts.replaced++;
