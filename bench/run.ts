@@ -19,6 +19,7 @@ import { benchChat } from './chat-bench.js';
 import { benchRegistry } from './registry-bench.js';
 import { benchLive, benchSidebarDom, benchSidebarHtml } from './sidebar-bench.js';
 import { scratchDirs } from './scratch.js';
+import { benchFilters } from './filters-bench.js';
 
 type Bench = () => Promise<Record<string, number>>;
 
@@ -36,6 +37,7 @@ const BENCHES: Record<string, Bench> = {
   'sidebar html': benchSidebarHtml,
   'sidebar dom': benchSidebarDom,
   live: benchLive,
+  filters: benchFilters,
 };
 
 const [flag, name] = process.argv.slice(2);
