@@ -103,6 +103,11 @@ test('who wrote it: the agent on rows and the header, an unread dot for an agent
   await expect(page.getByText('Written by codex via api')).toBeVisible();
   await expect(codexRow.getByRole('img', { name: 'Unread' })).toHaveCount(0);
   await expect.poll(async () => (await getSession(user.api, written.id)).unread).toBe(false);
+  // A reply the agent writes while the person reads the session is read already.
+  await agentCall(user.api, agent, 'message.append', { sessionId: written.id, message: { role: 'assistant', content: 'One more thing: disk is at 91%.' } });
+  await expect(page.getByText('One more thing: disk is at 91%.')).toBeVisible();
+  await expect.poll(async () => (await getSession(user.api, written.id)).unread).toBe(false);
+  await expect(codexRow.getByRole('img', { name: 'Unread' })).toHaveCount(0);
 });
 
 test('a project added from the Projects page (git init offered) is picked in the composer and used by a chat turn', async ({ page, context, user }) => {

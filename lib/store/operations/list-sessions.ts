@@ -30,15 +30,17 @@ export function getRow(ctx: StoreContext, sessionId: string): SessionRow | null 
 /** Every (agentId, source) pair that wrote a session of this scope, most sessions first, then by name. */
 export function listAgents(ctx: StoreContext, filter: Pick<ListFilter, 'scope'> = {}): AgentSummary[] {
   const scope = filter.scope ?? 'all';
-  const counts = new Map<string, AgentSummary>();
+  // agent → source → count: no key string built per entry (100,000 of them on a large store).
+  const counts = new Map<string, Map<string, number>>();
   for (const entry of ctx.registry.values()) {
     if ((scope === 'active' && entry.archived) || (scope === 'archived' && !entry.archived)) continue;
-    const key = JSON.stringify([entry.agent_id, entry.source]);
-    const summary = counts.get(key);
-    if (summary) summary.sessions++;
-    else counts.set(key, { agentId: entry.agent_id, source: entry.source, sessions: 1 });
+    let sources = counts.get(entry.agent_id);
+    if (!sources) counts.set(entry.agent_id, (sources = new Map()));
+    sources.set(entry.source, (sources.get(entry.source) ?? 0) + 1);
   }
-  return [...counts.values()].sort((a, b) => b.sessions - a.sessions || a.agentId.localeCompare(b.agentId) || a.source.localeCompare(b.source));
+  const out: AgentSummary[] = [];
+  for (const [agentId, sources] of counts) for (const [source, sessions] of sources) out.push({ agentId, source, sessions });
+  return out.sort((a, b) => b.sessions - a.sessions || a.agentId.localeCompare(b.agentId) || a.source.localeCompare(b.source));
 }
 
 export function countSessions(ctx: StoreContext, filter: ListFilter = {}): number {
