@@ -22,3 +22,4 @@ export type { UndoOutcome } from './operations/undo-turn.js';
 export { runBulk, BULK_CONCURRENCY, type BulkResult } from './operations/bulk.js';
 export { ProjectStore, type ProjectSummary, type ProjectDetail, type ProjectCommit } from './projects/index.js';
 export { MAX_ATTACHMENT_BYTES, type AttachmentUpload, type SavedAttachment, type ResolvedAttachment } from './repo/attachments.js';
+export type { GitStream } from './git/git-cli.js';

@@ -44,6 +44,8 @@ import { unregisterProject } from './operations/unregister-project.js';
 import { sessionCommits } from './operations/session-commits.js';
 import type { AttachmentUpload, ResolvedAttachment, SavedAttachment } from './repo/attachments.js';
 import { writeContextFile } from './operations/context-file.js';
+import { bundleSession } from './operations/bundle-session.js';
+import type { GitStream } from './git/git-cli.js';
 
 export interface SessionStoreOptions {
   /** an OpenProgram state directory (sessions/, projects/) */
@@ -178,6 +180,10 @@ export class SessionStore {
   /** message.nodes: by seq, a page at a time. */
   async listNodes(sessionId: string, options: { limit?: number; cursor?: string | null } = {}): Promise<NodePage> {
     return listNodes(this.ctx, sessionId, options);
+  }
+  /** `git bundle create - --all` of the session repo, streamed. */
+  async bundle(sessionId: string): Promise<GitStream> {
+    return bundleSession(this.ctx, sessionId);
   }
   async listBranches(sessionId: string): Promise<BranchInfo[]> {
     return listBranches(this.ctx, sessionId);

@@ -1,0 +1,30 @@
+import { unzipSync, strFromU8 } from 'fflate';
+import { describe, expect, it } from 'vitest';
+import { tempStoresPerTest } from '../store/testing/temp-store.js';
+import { sessionsZip } from './sessions-zip.js';
+import { collect, seedExportSession } from './testing/session-fixture.js';
+
+describe('zip of sessions', () => {
+  const open = tempStoresPerTest();
+
+  it('holds one lossless JSON per session, and is handed on in pieces as it is made', async () => {
+    const { store } = await open();
+    await seedExportSession(store, 'one');
+    await store.createSession({ id: 'two', title: 'Second' });
+    await store.appendMessage('two', { role: 'user', content: 'hello two' });
+    let pieces = 0;
+    const chunks: Uint8Array[] = [];
+    for await (const chunk of sessionsZip(store, ['one', 'two'])) {
+      pieces++;
+      chunks.push(chunk);
+    }
+    expect(pieces).toBeGreaterThan(2);
+    const files = unzipSync(await collect(chunks));
+    expect(Object.keys(files).sort()).toEqual(['one.json', 'two.json']);
+    const two = JSON.parse(strFromU8(files['two.json']!)) as { nodes: Array<{ content: string }>; session: { title: string } };
+    expect(two.session.title).toBe('Second');
+    expect(two.nodes.map((n) => n.content)).toEqual(['hello two']);
+    const one = JSON.parse(strFromU8(files['one.json']!)) as { nodes: unknown[] };
+    expect(one.nodes).toEqual(await store.getNodes('one'));
+  });
+});

@@ -1,0 +1,32 @@
+import { strToU8, Zip, ZipDeflate } from 'fflate';
+import { sessionJson } from './session-json.js';
+import type { ExportSource } from './source.js';
+
+/**
+ * Many sessions as one zip, `<id>.json` each (the lossless export), streamed through fflate's
+ * Zip: each JSON chunk is deflated and handed on before the next is read.
+ */
+export async function* sessionsZip(source: ExportSource, sessionIds: readonly string[]): AsyncGenerator<Uint8Array> {
+  const ready: Uint8Array[] = [];
+  let failure: Error | null = null;
+  const zip = new Zip((error, data) => {
+    if (error) failure = error;
+    else if (data.length > 0) ready.push(data);
+  });
+  function* drain(): Generator<Uint8Array> {
+    if (failure) throw failure;
+    while (ready.length > 0) yield ready.shift()!;
+  }
+  for (const id of sessionIds) {
+    const entry = new ZipDeflate(`${id}.json`, { level: 6 });
+    zip.add(entry);
+    for await (const text of sessionJson(source, id)) {
+      entry.push(strToU8(text));
+      yield* drain();
+    }
+    entry.push(new Uint8Array(0), true);
+    yield* drain();
+  }
+  zip.end();
+  yield* drain();
+}
