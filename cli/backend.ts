@@ -1,5 +1,14 @@
 import type { ListScope, SessionRow } from '../lib/store/index.js';
 
+export type ExportFormat = 'md' | 'json' | 'bundle';
+
+export interface ExportRequest {
+  sessionId: string;
+  format: ExportFormat;
+  toolCalls: boolean;
+  reasoning: boolean;
+}
+
 /** Who the CLI acts as, and what it can do: the same answers over HTTP or on the data directory. */
 export interface UserSummary {
   id: string;
@@ -18,6 +27,10 @@ export interface CliBackend {
   setArchived(sessionId: string, archived: boolean): Promise<SessionRow>;
   rename(sessionId: string, title: string): Promise<SessionRow>;
   deleteSession(sessionId: string): Promise<void>;
+  /** a session as Markdown, JSON or a git bundle, as it is made */
+  exportSession(input: ExportRequest): Promise<AsyncIterable<string | Uint8Array>>;
+  /** every session of the user as one zip, as it is made */
+  exportAll(): Promise<AsyncIterable<string | Uint8Array>>;
   close(): Promise<void>;
 }
 

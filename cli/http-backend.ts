@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { createTRPCClient, httpLink, TRPCClientError, type TRPCClient } from '@trpc/client';
 import type { ListScope, SessionRow } from '../lib/store/index.js';
 import type { AppRouter } from '../trpc/types.js';
-import { CliError, type CliBackend, type UserSummary } from './backend.js';
+import { CliError, type CliBackend, type ExportRequest, type UserSummary } from './backend.js';
 
 const KIND_BY_CODE: Record<string, CliError['kind']> = {
   NOT_FOUND: 'not_found',
@@ -36,10 +36,16 @@ export function readCliToken(dataDir: string): string {
 export class HttpBackend implements CliBackend {
   readonly mode = 'http' as const;
   private readonly client: TRPCClient<AppRouter>;
+  private readonly headers: Record<string, string>;
 
-  constructor(baseUrl: string, token: string, asUser: string | null) {
+  constructor(
+    private readonly baseUrl: string,
+    token: string,
+    asUser: string | null,
+  ) {
     const headers: Record<string, string> = { authorization: `Bearer ${token}` };
     if (asUser) headers[CLI_USER_HEADER] = asUser;
+    this.headers = headers;
     // What is not a tRPC answer (no server, a proxy's error page) is reported here, in words.
     const answered: typeof fetch = async (url, init) => {
       let response: Response;
@@ -114,6 +120,36 @@ export class HttpBackend implements CliBackend {
 
   async deleteSession(sessionId: string): Promise<void> {
     await this.call((api) => api.session.delete.mutate({ id: sessionId }));
+  }
+
+  /** A download of /api/export: its body as it arrives, or the server's refusal in words. */
+  private async download(path: string): Promise<AsyncIterable<Uint8Array>> {
+    let response: Response;
+    try {
+      response = await fetch(`${this.baseUrl}${path}`, { headers: this.headers });
+    } catch (error) {
+      throw new CliError(`the server at ${this.baseUrl} did not answer: ${(error as Error).message}`, 'unavailable');
+    }
+    if (response.status !== 200 || !response.body) {
+      const answer = (await response.json().catch(() => null)) as { error?: string } | null;
+      const kind = response.status === 404 ? 'not_found' : response.status === 400 ? 'bad_input' : response.status === 413 ? 'refused' : 'unavailable';
+      throw new CliError(answer?.error ?? `the server answered ${response.status}`, kind);
+    }
+    // Node's fetch body is an async iterable of chunks; the DOM typings do not say so.
+    return response.body as unknown as AsyncIterable<Uint8Array>;
+  }
+
+  exportSession(input: ExportRequest): Promise<AsyncIterable<Uint8Array>> {
+    const query = new URLSearchParams({ format: input.format });
+    if (input.format === 'md') {
+      query.set('toolCalls', input.toolCalls ? '1' : '0');
+      query.set('reasoning', input.reasoning ? '1' : '0');
+    }
+    return this.download(`/api/export/${encodeURIComponent(input.sessionId)}?${query}`);
+  }
+
+  exportAll(): Promise<AsyncIterable<Uint8Array>> {
+    return this.download('/api/export/all.zip');
   }
 
   async close(): Promise<void> {}

@@ -1,9 +1,11 @@
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { mkdirSync } from 'node:fs';
 import { AuthError, AuthStore, type UserRecord } from '../lib/auth/index.js';
 import { acquireDataDirLock } from '../lib/process/data-dir-lock.js';
 import { SessionStore, StoreError, type ListScope, type SessionRow } from '../lib/store/index.js';
-import { CliError, type CliBackend, type UserSummary } from './backend.js';
+import { allSessionIds, ExportTooLargeError, markdownExport, sessionBundle, sessionJson, sessionsZip } from '../lib/export/index.js';
+import { CliError, type CliBackend, type ExportRequest, type UserSummary } from './backend.js';
 
 const KIND_BY_CODE: Record<string, CliError['kind']> = {
   NOT_FOUND: 'not_found',
@@ -15,6 +17,7 @@ async function translated<T>(work: () => Promise<T> | T): Promise<T> {
   try {
     return await work();
   } catch (error) {
+    if (error instanceof ExportTooLargeError) throw new CliError(error.message, 'refused');
     if (error instanceof StoreError || error instanceof AuthError) {
       throw new CliError(error.message, KIND_BY_CODE[error.code] ?? 'refused');
     }
@@ -117,6 +120,28 @@ export class LocalBackend implements CliBackend {
   deleteSession(sessionId: string): Promise<void> {
     return translated(async () => {
       await (await this.sessions()).deleteSession(sessionId);
+    });
+  }
+
+  async exportSession(input: ExportRequest): Promise<AsyncIterable<string | Uint8Array>> {
+    return translated(async () => {
+      const store = await this.sessions();
+      if (!store.hasSession(input.sessionId)) throw new CliError(`unknown session: ${input.sessionId}`, 'not_found');
+      if (input.format === 'json') return sessionJson(store, input.sessionId);
+      if (input.format === 'bundle') return (await sessionBundle(store, input.sessionId)).chunks;
+      const markdown = await markdownExport(store, input.sessionId, {
+        toolCalls: input.toolCalls,
+        reasoning: input.reasoning,
+        attachmentUrl: (id, file) => `/api/attachments/${encodeURIComponent(id)}/${encodeURIComponent(file)}`,
+      });
+      return Readable.from(markdown.parts());
+    });
+  }
+
+  async exportAll(): Promise<AsyncIterable<string | Uint8Array>> {
+    return translated(async () => {
+      const store = await this.sessions();
+      return sessionsZip(store, allSessionIds(store));
     });
   }
 

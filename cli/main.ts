@@ -1,8 +1,12 @@
+import { rename, rm } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
 import { resolve } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
 import { readLiveLock } from '../lib/process/data-dir-lock.js';
 import type { ListScope, SessionRow } from '../lib/store/index.js';
-import { CliError, type CliBackend } from './backend.js';
+import { CliError, type CliBackend, type ExportFormat } from './backend.js';
 import { HttpBackend, readCliToken } from './http-backend.js';
 import { LocalBackend } from './local-backend.js';
 
@@ -20,6 +24,10 @@ usage: entity-memory [--data DIR] [--user EMAIL] [--json] <command>
   sessions unarchive <id>                       (also: unarchive <id>)
   sessions rename <id> <title>
   sessions delete <id>
+  sessions export <id> [--format md|json|bundle] [-o FILE] [--no-tools] [--reasoning]
+                                                Markdown (the current branch), JSON (lossless,
+                                                the default) or the session repo as a git bundle
+  export --all <out.zip>                        every session as one zip of JSON files
 
 With a server running on the data directory the CLI talks to it over HTTP (with the token in
 DATA/auth/cli-token); otherwise it opens the data directory itself. --user names the user to act
@@ -106,6 +114,11 @@ function parse(argv: string[]) {
       scope: { type: 'string' },
       limit: { type: 'string' },
       q: { type: 'string', short: 'q' },
+      format: { type: 'string' },
+      output: { type: 'string', short: 'o' },
+      all: { type: 'boolean' },
+      'no-tools': { type: 'boolean' },
+      reasoning: { type: 'boolean' },
     },
   });
 }
@@ -117,12 +130,35 @@ type Command = (backend: CliBackend, args: string[], values: Values, output: Out
 function normalise(positionals: string[]): string[] {
   const [first, ...rest] = positionals;
   if (first === 'archive' || first === 'unarchive' || first === 'rename' || first === 'delete') return ['sessions', first, ...rest];
+  // `export --all out.zip`: the flag is the command, the file its argument.
+  if (first === 'export') return ['export', 'all', ...rest];
   return positionals;
 }
 
 function one(args: string[], what: string): string {
   if (args.length !== 1 || !args[0]) throw usageError(`expected one ${what}`);
   return args[0];
+}
+
+const EXPORT_FORMATS: readonly ExportFormat[] = ['md', 'json', 'bundle'];
+const EXTENSION: Record<ExportFormat, string> = { md: 'md', json: 'json', bundle: 'bundle' };
+
+/**
+ * Stream an export into `file`: written beside it first and renamed when complete, so a failed
+ * export never leaves a file that looks whole. Returns the bytes written.
+ */
+async function writeExport(chunks: AsyncIterable<string | Uint8Array>, file: string): Promise<number> {
+  const partial = `${file}.part`;
+  let bytes = 0;
+  const counted = Readable.from(chunks).on('data', (chunk: Buffer | string) => (bytes += Buffer.byteLength(chunk)));
+  try {
+    await pipeline(counted, createWriteStream(partial, { mode: 0o600 }));
+    await rename(partial, file);
+  } catch (error) {
+    await rm(partial, { force: true });
+    throw error;
+  }
+  return bytes;
 }
 
 const COMMANDS: Record<string, Command> = {
@@ -178,6 +214,21 @@ const COMMANDS: Record<string, Command> = {
     const [id, ...words] = args;
     const row = await backend.rename(id!, words.join(' '));
     output.out(`Renamed session ${row.id} to ${row.title}`);
+  },
+  'sessions export': async (backend, args, values, output) => {
+    const sessionId = one(args, 'session id');
+    const format = (values.format ?? 'json') as ExportFormat;
+    if (!EXPORT_FORMATS.includes(format)) throw usageError(`--format must be one of ${EXPORT_FORMATS.join(', ')}`);
+    const file = resolve(values.output ?? `${sessionId}.${EXTENSION[format]}`);
+    const chunks = await backend.exportSession({ sessionId, format, toolCalls: values['no-tools'] !== true, reasoning: values.reasoning === true });
+    const bytes = await writeExport(chunks, file);
+    output.out(values.json ? JSON.stringify({ sessionId, format, file, bytes }) : `Exported session ${sessionId} (${format}) to ${file}: ${bytes} bytes`);
+  },
+  'export all': async (backend, args, values, output) => {
+    if (values.all !== true) throw usageError('export needs --all (one session: sessions export <id>)');
+    const file = resolve(one(args, 'zip file name'));
+    const bytes = await writeExport(await backend.exportAll(), file);
+    output.out(values.json ? JSON.stringify({ file, bytes }) : `Exported every session to ${file}: ${bytes} bytes`);
   },
   'sessions delete': async (backend, args, _values, output) => {
     const id = one(args, 'session id');

@@ -8,6 +8,7 @@ import { toast } from 'sonner';
 import { useLiveEvents } from '@/components/live/live-events-provider';
 import { useTRPC } from '@/trpc/client';
 import { displayTitle } from './display-title';
+import { ExportMenu } from './export-menu';
 import { StatusBadge } from './status-badge';
 import type { SessionDetail } from './types';
 
@@ -15,7 +16,7 @@ const CHIP =
   'inline-flex items-center gap-1.5 rounded-md border border-neutral-200 px-2 py-1 text-sm text-neutral-700 hover:bg-neutral-50 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 dark:border-neutral-800 dark:text-neutral-300 dark:hover:bg-neutral-900';
 
 /**
- * Title (level 1), status, project chip and the Timeline link. It reads `session.get` from the
+ * Title (level 1), status, project chip, the Timeline link and the Export menu. It reads `session.get` from the
  * cache the server filled, and live `session_updated` events patch it (a rename shows at once).
  */
 export function SessionHeader({ sessionId }: { sessionId: string }) {
@@ -53,6 +54,7 @@ export function SessionHeader({ sessionId }: { sessionId: string }) {
           <History aria-hidden size={16} />
           Timeline
         </Link>
+        <ExportMenu sessionId={sessionId} className={CHIP} />
         {session.archived ? <span className="text-xs text-neutral-500">Archived</span> : null}
       </div>
     </header>

@@ -2,12 +2,13 @@
 
 import * as Tabs from '@radix-ui/react-tabs';
 import { useQueryClient } from '@tanstack/react-query';
-import { Archive, ArchiveRestore, MailOpen, Search, Trash2 } from 'lucide-react';
+import { Archive, ArchiveRestore, Download, MailOpen, Search, Trash2 } from 'lucide-react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { useTRPC } from '@/trpc/client';
 import { ChatsEmptyState } from './chats-empty-state';
+import { EXPORT_ZIP_URL } from './export-urls';
 import { chatsInput, SCOPES } from './list-inputs';
 import { SessionList } from './session-list';
 import type { SessionRow, SessionScope } from './session-types';
@@ -144,6 +145,16 @@ export function ChatsView({ initialScope, initialQuery, origin, focusSearch }: P
                 <span className="hidden lg:inline">{label}</span>
               </Button>
             ))}
+            {/* A form post: any number of ids, and the zip arrives as a download of the page. */}
+            <form method="post" action={EXPORT_ZIP_URL} className="contents">
+              {rows.map((row) => (
+                <input key={row.id} type="hidden" name="ids" value={row.id} />
+              ))}
+              <Button type="submit" variant="secondary" aria-label="Export selected" title="Export selected" className="px-2 py-1 text-xs" disabled={none}>
+                <Download size={14} aria-hidden />
+                <span className="hidden lg:inline">Export selected</span>
+              </Button>
+            </form>
           </div>
         </div>
         {SCOPES.map((value) => (

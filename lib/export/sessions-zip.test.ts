@@ -1,7 +1,7 @@
 import { unzipSync, strFromU8 } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { tempStoresPerTest } from '../store/testing/temp-store.js';
-import { sessionsZip } from './sessions-zip.js';
+import { allSessionIds, sessionsZip } from './sessions-zip.js';
 import { collect, seedExportSession } from './testing/session-fixture.js';
 
 describe('zip of sessions', () => {
@@ -26,5 +26,18 @@ describe('zip of sessions', () => {
     expect(two.nodes.map((n) => n.content)).toEqual(['hello two']);
     const one = JSON.parse(strFromU8(files['one.json']!)) as { nodes: unknown[] };
     expect(one.nodes).toEqual(await store.getNodes('one'));
+  });
+});
+
+describe('allSessionIds', () => {
+  const open = tempStoresPerTest();
+
+  it('names every session, archived ones too, past one page', async () => {
+    const { store } = await open();
+    for (let i = 0; i < 205; i++) await store.createSession({ id: `s${i}` });
+    await store.setArchived('s3', true);
+    const ids = allSessionIds(store);
+    expect(ids).toHaveLength(205);
+    expect(ids).toContain('s3');
   });
 });

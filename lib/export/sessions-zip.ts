@@ -1,5 +1,6 @@
 import { strToU8, Zip, ZipDeflate } from 'fflate';
 import { sessionJson } from './session-json.js';
+import type { SessionStore } from '../store/index.js';
 import type { ExportSource } from './source.js';
 
 /**
@@ -29,4 +30,16 @@ export async function* sessionsZip(source: ExportSource, sessionIds: readonly st
   }
   zip.end();
   yield* drain();
+}
+
+/** Every session of a store, archived ones too: what "export all" means. */
+export function allSessionIds(store: Pick<SessionStore, 'listSessions'>): string[] {
+  const ids: string[] = [];
+  let cursor: string | null = null;
+  do {
+    const page = store.listSessions({ scope: 'all', limit: 200, cursor });
+    for (const row of page.rows) ids.push(row.id);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return ids;
 }

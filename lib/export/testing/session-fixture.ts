@@ -23,7 +23,7 @@ export async function seedExportSession(store: SessionStore, id = 's') {
   return { u1, a1, tool, u2, old, fresh };
 }
 
-export async function collect(chunks: AsyncIterable<string | Uint8Array> | Iterable<string>): Promise<Buffer> {
+export async function collect(chunks: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>): Promise<Buffer> {
   const parts: Buffer[] = [];
   for await (const chunk of chunks) parts.push(typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk));
   return Buffer.concat(parts);
