@@ -18,6 +18,7 @@ import { benchTimeline } from './timeline-bench.js';
 import { benchChat } from './chat-bench.js';
 import { benchRegistry } from './registry-bench.js';
 import { benchLive, benchSidebarDom, benchSidebarHtml } from './sidebar-bench.js';
+import { benchExport } from './export-bench.js';
 import { scratchDirs } from './scratch.js';
 
 type Bench = () => Promise<Record<string, number>>;
@@ -36,6 +37,7 @@ const BENCHES: Record<string, Bench> = {
   'sidebar html': benchSidebarHtml,
   'sidebar dom': benchSidebarDom,
   live: benchLive,
+  export: benchExport,
 };
 
 const [flag, name] = process.argv.slice(2);
