@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Download, Page } from '@playwright/test';
 import { strFromU8, unzipSync } from 'fflate';
-import { bearer, createToken, createUser, expect, mutate, newApiContext, query, signInBrowser, test } from '../fixtures';
+import { bearer, captureViews, createToken, createUser, expect, mutate, newApiContext, query, signInBrowser, test } from '../fixtures';
 import { ChatsPage } from '../pages/chats';
 
 type Api = Parameters<typeof mutate>[0];
@@ -54,6 +54,20 @@ test('the row menu downloads the Markdown, the JSON and the git bundle of a sess
   await chats.goto();
   await expect.poll(() => chats.titles()).toEqual(['Chat exp']);
 
+  // The row menu, looked at in both themes, wide and narrow.
+  for (const [width, height] of [[1280, 720], [390, 844]] as const) {
+    await page.setViewportSize({ width, height });
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      await chats.main.getByRole('button', { name: 'Options for Chat exp', exact: true }).click();
+      await expect(page.getByRole('menu').getByRole('menuitem', { name: 'Download git bundle' })).toBeVisible();
+      await page.screenshot({ path: `/tmp/export-shots/row-menu-${colorScheme}-${width}.png` });
+      await page.keyboard.press('Escape');
+    }
+  }
+  await page.emulateMedia({ colorScheme: null });
+  await page.setViewportSize({ width: 1280, height: 720 });
+
   const markdown = await download(page, () => chats.choose('Chat exp', 'Export as Markdown'));
   expect(markdown.name).toBe('exp.md');
   const text = readFileSync(markdown.file, 'utf8');
@@ -85,6 +99,7 @@ test('the row menu downloads the Markdown, the JSON and the git bundle of a sess
   await page.screenshot({ path: '/tmp/export-shots/session-export-menu.png' });
   const again = await download(page, () => page.getByRole('menu').getByRole('menuitem', { name: 'Export as JSON' }).click());
   expect((JSON.parse(readFileSync(again.file, 'utf8')) as { nodes: unknown[] }).nodes).toHaveLength(doc.nodes.length);
+  await captureViews(page, 'export-session-page');
 });
 
 test('Export selected on the Chats page downloads one zip with a JSON per chosen session', async ({ page, context, user }) => {
@@ -97,6 +112,7 @@ test('Export selected on the Chats page downloads one zip with a JSON per chosen
   await chats.checkbox('Chat z1').check();
   await chats.checkbox('Chat z3').check();
   await page.screenshot({ path: '/tmp/export-shots/chats-export-selected.png' });
+  await captureViews(page, 'export-chats-selected');
   const zip = await download(page, () => exportSelected.click());
   expect(zip.name).toBe('entity-memory-sessions.zip');
   const files = unzipSync(readFileSync(zip.file));
