@@ -29,6 +29,24 @@ describe('zip of sessions', () => {
   });
 });
 
+describe('a session gone before its turn in the zip', () => {
+  const open = tempStoresPerTest();
+
+  it('is named in MISSING.txt and the others are whole', async () => {
+    const { store } = await open();
+    await store.createSession({ id: 'kept' });
+    await store.appendMessage('kept', { role: 'user', content: 'still here' });
+    await store.createSession({ id: 'gone' });
+    const files = unzipSync(await collect(sessionsZip(store, ['gone', 'kept'])));
+    expect(Object.keys(files).sort()).toEqual(['gone.json', 'kept.json']);
+    await store.deleteSession('gone');
+    const after = unzipSync(await collect(sessionsZip(store, ['gone', 'kept'])));
+    expect(Object.keys(after).sort()).toEqual(['MISSING.txt', 'kept.json']);
+    expect(strFromU8(after['MISSING.txt']!)).toContain('gone');
+    expect((JSON.parse(strFromU8(after['kept.json']!)) as { nodes: unknown[] }).nodes).toHaveLength(1);
+  });
+});
+
 describe('allSessionIds', () => {
   const open = tempStoresPerTest();
 

@@ -1,6 +1,6 @@
 import { strToU8, Zip, ZipDeflate } from 'fflate';
 import { sessionJson } from './session-json.js';
-import type { SessionStore } from '../store/index.js';
+import { NotFoundError, type SessionStore } from '../store/index.js';
 import type { ExportSource } from './source.js';
 
 /**
@@ -18,15 +18,31 @@ export async function* sessionsZip(source: ExportSource, sessionIds: readonly st
     if (failure) throw failure;
     while (ready.length > 0) yield ready.shift()!;
   }
+  const gone: string[] = [];
   for (const id of sessionIds) {
+    const parts = sessionJson(source, id);
+    let first: IteratorResult<string>;
+    try {
+      first = await parts.next();
+    } catch (error) {
+      // Deleted after it was chosen: said in the zip, not a cut download.
+      if (!(error instanceof NotFoundError)) throw error;
+      gone.push(id);
+      continue;
+    }
     const entry = new ZipDeflate(`${id}.json`, { level: 6 });
     zip.add(entry);
-    for await (const text of sessionJson(source, id)) {
-      entry.push(strToU8(text));
+    for (let next = first; !next.done; next = await parts.next()) {
+      entry.push(strToU8(next.value));
       yield* drain();
     }
     entry.push(new Uint8Array(0), true);
     yield* drain();
+  }
+  if (gone.length > 0) {
+    const note = new ZipDeflate('MISSING.txt');
+    zip.add(note);
+    note.push(strToU8(`Deleted while this zip was made, so not in it:\n${gone.join('\n')}\n`), true);
   }
   zip.end();
   yield* drain();
