@@ -22,6 +22,7 @@ import { benchRegistry } from './registry-bench.js';
 import { benchLive, benchSidebarDom, benchSidebarHtml } from './sidebar-bench.js';
 import { benchAbuse } from './abuse-bench.js';
 import { benchCli } from './cli-bench.js';
+import { benchExport } from './export-bench.js';
 import { scratchDirs } from './scratch.js';
 import { benchSearch } from './search-bench.js';
 import { benchChatGpt, benchClaudeCode } from './import-bench.js';
@@ -51,6 +52,7 @@ const BENCHES: Record<string, Bench> = {
   'import cc': benchClaudeCode,
   'import chatgpt': benchChatGpt,
   filters: benchFilters,
+  export: benchExport,
 };
 
 const [flag, name] = process.argv.slice(2);

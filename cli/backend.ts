@@ -2,6 +2,15 @@ import type { IndexStatus, SearchHit } from '../lib/search/index.js';
 import type { ListScope, Message, ProjectSummary, SessionDetail, SessionRow } from '../lib/store/index.js';
 import type { ImportInput, ImportProgress, ImportReport } from '../lib/import/index.js';
 
+export type ExportFormat = 'md' | 'json' | 'bundle';
+
+export interface ExportRequest {
+  sessionId: string;
+  format: ExportFormat;
+  toolCalls: boolean;
+  reasoning: boolean;
+}
+
 /** Who the CLI acts as, and what it can do: the same answers over HTTP or on the data directory. */
 export interface UserSummary {
   id: string;
@@ -38,6 +47,10 @@ export interface CliBackend {
   reindex(onProgress: (status: IndexStatus) => void): Promise<IndexStatus>;
   /** DESIGN §10: the files into the acting user's sessions, with progress; one report. */
   importFiles(inputs: ImportInput[], onProgress?: (progress: ImportProgress) => void): Promise<ImportReport>;
+  /** a session as Markdown, JSON or a git bundle, as it is made */
+  exportSession(input: ExportRequest): Promise<AsyncIterable<string | Uint8Array>>;
+  /** every session of the user as one zip, as it is made */
+  exportAll(): Promise<AsyncIterable<string | Uint8Array>>;
   close(): Promise<void>;
 }
 

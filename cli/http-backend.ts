@@ -4,7 +4,7 @@ import { createTRPCClient, httpLink, TRPCClientError, type TRPCClient } from '@t
 import type { IndexStatus, SearchHit } from '../lib/search/index.js';
 import type { ListScope, ProjectSummary, SessionRow } from '../lib/store/index.js';
 import type { AppRouter } from '../trpc/types.js';
-import { CliError, type CliBackend, type ShownSession, type UserSummary } from './backend.js';
+import { CliError, type CliBackend, type ExportRequest, type ShownSession, type UserSummary } from './backend.js';
 import { emptyReport, mergeReports, type ImportInput, type ImportProgress, type ImportReport } from '../lib/import/index.js';
 
 const KIND_BY_CODE: Record<string, CliError['kind']> = {
@@ -215,6 +215,36 @@ export class HttpBackend implements CliBackend {
       onProgress?.({ ...progress });
     }
     return report;
+  }
+
+  /** A download of /api/export: its body as it arrives, or the server's refusal in words. */
+  private async download(path: string): Promise<AsyncIterable<Uint8Array>> {
+    let response: Response;
+    try {
+      response = await fetch(`${this.baseUrl}${path}`, { headers: this.headers });
+    } catch (error) {
+      throw new CliError(`the server at ${this.baseUrl} did not answer: ${(error as Error).message}`, 'unavailable');
+    }
+    if (response.status !== 200 || !response.body) {
+      const answer = (await response.json().catch(() => null)) as { error?: string } | null;
+      const kind = response.status === 404 ? 'not_found' : response.status === 400 ? 'bad_input' : response.status === 413 ? 'refused' : 'unavailable';
+      throw new CliError(answer?.error ?? `the server answered ${response.status}`, kind);
+    }
+    // Node's fetch body is an async iterable of chunks; the DOM typings do not say so.
+    return response.body as unknown as AsyncIterable<Uint8Array>;
+  }
+
+  exportSession(input: ExportRequest): Promise<AsyncIterable<Uint8Array>> {
+    const query = new URLSearchParams({ format: input.format });
+    if (input.format === 'md') {
+      query.set('toolCalls', input.toolCalls ? '1' : '0');
+      query.set('reasoning', input.reasoning ? '1' : '0');
+    }
+    return this.download(`/api/export/${encodeURIComponent(input.sessionId)}?${query}`);
+  }
+
+  exportAll(): Promise<AsyncIterable<Uint8Array>> {
+    return this.download('/api/export/all.zip');
   }
 
   async close(): Promise<void> {}

@@ -1,12 +1,14 @@
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { mkdirSync } from 'node:fs';
 import { AuthError, AuthStore, type UserRecord } from '../lib/auth/index.js';
 import { acquireDataDirLock } from '../lib/process/data-dir-lock.js';
 import { SearchIndex, SearchInputError, storeSource, type IndexStatus, type SearchHit } from '../lib/search/index.js';
 import { SessionStore, StoreError, type ListScope, type ProjectSummary, type SessionRow } from '../lib/store/index.js';
-import { CliError, type CliBackend, type ShownSession, type UserSummary } from './backend.js';
+import { CliError, type CliBackend, type ExportRequest, type ShownSession, type UserSummary } from './backend.js';
 import { redactMessage } from '../lib/redact/index.js';
 import { importInputs, type ImportInput, type ImportProgress, type ImportReport } from '../lib/import/index.js';
+import { allSessionIds, ExportTooLargeError, markdownExport, sessionBundle, sessionJson, sessionsZip } from '../lib/export/index.js';
 
 const KIND_BY_CODE: Record<string, CliError['kind']> = {
   NOT_FOUND: 'not_found',
@@ -18,6 +20,7 @@ async function translated<T>(work: () => Promise<T> | T): Promise<T> {
   try {
     return await work();
   } catch (error) {
+    if (error instanceof ExportTooLargeError) throw new CliError(error.message, 'refused');
     if (error instanceof StoreError || error instanceof AuthError || error instanceof SearchInputError) {
       throw new CliError(error.message, KIND_BY_CODE[error.code] ?? 'refused');
     }
@@ -188,6 +191,28 @@ export class LocalBackend implements CliBackend {
       const index = await this.searchIndex();
       await index.rebuild(onProgress);
       return index.status;
+    });
+  }
+
+  async exportSession(input: ExportRequest): Promise<AsyncIterable<string | Uint8Array>> {
+    return translated(async () => {
+      const store = await this.sessions();
+      if (!store.hasSession(input.sessionId)) throw new CliError(`unknown session: ${input.sessionId}`, 'not_found');
+      if (input.format === 'json') return sessionJson(store, input.sessionId);
+      if (input.format === 'bundle') return (await sessionBundle(store, input.sessionId)).chunks;
+      const markdown = await markdownExport(store, input.sessionId, {
+        toolCalls: input.toolCalls,
+        reasoning: input.reasoning,
+        attachmentUrl: (id, file) => `/api/attachments/${encodeURIComponent(id)}/${encodeURIComponent(file)}`,
+      });
+      return Readable.from(markdown.parts());
+    });
+  }
+
+  async exportAll(): Promise<AsyncIterable<string | Uint8Array>> {
+    return translated(async () => {
+      const store = await this.sessions();
+      return sessionsZip(store, allSessionIds(store));
     });
   }
 

@@ -79,6 +79,36 @@ describe('the command line on a data directory no server holds', () => {
     expect((await cli(dir, 'sessions', 'search')).code).toBe(2);
   });
 
+  it('exports a session as JSON, Markdown and a git bundle, and every session as one zip', async () => {
+    const { dir } = await withSessions();
+    const json = join(dir, 'alpha.json');
+    const exported = await cli(dir, 'sessions', 'export', 'alpha', '-o', json);
+    expect(exported.code).toBe(0);
+    expect(exported.out).toMatch(/^Exported session alpha \(json\) to .*alpha\.json: \d+ bytes$/);
+    const doc = JSON.parse(readFileSync(json, 'utf8')) as { schema: string; nodes: Array<{ content: string }> };
+    expect(doc.schema).toBe('entity-memory.session/1');
+    expect(doc.nodes.map((n) => n.content)).toEqual(['hello alpha']);
+    const md = join(dir, 'alpha.md');
+    expect((await cli(dir, 'sessions', 'export', 'alpha', '--format', 'md', '-o', md)).code).toBe(0);
+    expect(readFileSync(md, 'utf8')).toContain('hello alpha');
+    const bundle = join(dir, 'alpha.bundle');
+    expect((await cli(dir, 'sessions', 'export', 'alpha', '--format', 'bundle', '-o', bundle)).code).toBe(0);
+    execFileSync('git', ['clone', '--quiet', bundle, join(dir, 'clone')]);
+    expect(execFileSync('git', ['-C', join(dir, 'clone'), 'log', '--all', '--format=%s'], { encoding: 'utf8' }).trim()).toBe('session init');
+
+    const zip = join(dir, 'all.zip');
+    expect((await cli(dir, 'export', '--all', zip)).code).toBe(0);
+    const { unzipSync } = await import('fflate');
+    expect(Object.keys(unzipSync(readFileSync(zip))).sort()).toEqual(['alpha.json', 'beta.json']);
+
+    // Refusals write nothing.
+    expect(await cli(dir, 'sessions', 'export', 'nope', '-o', join(dir, 'nope.json'))).toEqual({ code: 1, out: 'no session', err: '' });
+    expect(() => readFileSync(join(dir, 'nope.json'))).toThrow();
+    expect(() => readFileSync(join(dir, 'nope.json.part'))).toThrow();
+    expect((await cli(dir, 'sessions', 'export', 'alpha', '--format', 'pdf')).code).toBe(2);
+    expect((await cli(dir, 'export', zip)).code).toBe(2);
+  });
+
   it('lists sessions by scope, and archives / unarchives with the seeds\' messages', async () => {
     const { dir, userId } = await withSessions();
     const before = JSON.parse(readFileSync(join(dir, 'users', userId, 'sessions', 'index.json'), 'utf8')) as Record<string, { updated_at: number }>;

@@ -1,10 +1,14 @@
+import { rename, rm } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
 import { resolve } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
 import { readLiveLock } from '../lib/process/data-dir-lock.js';
 import { SingleBar } from 'cli-progress';
 import type { IndexStatus, SearchHit } from '../lib/search/index.js';
 import type { ListScope, SessionRow } from '../lib/store/index.js';
-import { CliError, type CliBackend, type ShownSession } from './backend.js';
+import { CliError, type CliBackend, type ExportFormat, type ShownSession } from './backend.js';
 import { HttpBackend, readCliToken } from './http-backend.js';
 import { LocalBackend } from './local-backend.js';
 import { runImport } from './import-command.js';
@@ -261,6 +265,29 @@ const COMMANDS: Record<string, CommandSpec> = {
       output.out(`Renamed session ${row.id} to ${row.title}`);
     },
   },
+  'sessions export': {
+    usage: 'sessions export <id> [--format md|json|bundle] [-o FILE] [--no-tools] [--reasoning]',
+    summary: 'Markdown (the current branch), JSON (lossless, the default) or the session repo as a git bundle',
+    async run(backend, args, values, output) {
+      const sessionId = one(args, 'session id', this);
+      const format = (values.format ?? 'json') as ExportFormat;
+      if (!EXPORT_FORMATS.includes(format)) throw usageError(`--format must be one of ${EXPORT_FORMATS.join(', ')}`, this);
+      const file = resolve(values.output ?? `${sessionId}.${EXTENSION[format]}`);
+      const chunks = await backend.exportSession({ sessionId, format, toolCalls: values['no-tools'] !== true, reasoning: values.reasoning === true });
+      const bytes = await writeExport(chunks, file);
+      output.out(values.json ? JSON.stringify({ sessionId, format, file, bytes }) : `Exported session ${sessionId} (${format}) to ${file}: ${bytes} bytes`);
+    },
+  },
+  'export all': {
+    usage: 'export --all <out.zip>',
+    summary: 'every session as one zip of JSON files',
+    async run(backend, args, values, output) {
+      if (values.all !== true) throw usageError('export needs --all (one session: sessions export <id>)', this);
+      const file = resolve(one(args, 'zip file name', this));
+      const bytes = await writeExport(await backend.exportAll(), file);
+      output.out(values.json ? JSON.stringify({ file, bytes }) : `Exported every session to ${file}: ${bytes} bytes`);
+    },
+  },
   'sessions delete': {
     usage: 'sessions delete <id>',
     summary: 'delete a session and its history',
@@ -393,6 +420,11 @@ function parse(argv: string[]) {
       limit: { type: 'string' },
       q: { type: 'string', short: 'q' },
       watch: { type: 'boolean' },
+      format: { type: 'string' },
+      output: { type: 'string', short: 'o' },
+      all: { type: 'boolean' },
+      'no-tools': { type: 'boolean' },
+      reasoning: { type: 'boolean' },
     },
   });
 }
@@ -403,7 +435,30 @@ function normalise(positionals: string[]): string[] {
   // `import <path>…`: the paths are the arguments (a path could be named like an action)
   if (first === 'import') return ['import', 'files', ...rest];
   if (first === 'archive' || first === 'unarchive' || first === 'rename' || first === 'delete') return ['sessions', first, ...rest];
+  // `export --all out.zip`: the flag is the command, the file its argument.
+  if (first === 'export') return ['export', 'all', ...rest];
   return positionals;
+}
+
+const EXPORT_FORMATS: readonly ExportFormat[] = ['md', 'json', 'bundle'];
+const EXTENSION: Record<ExportFormat, string> = { md: 'md', json: 'json', bundle: 'bundle' };
+
+/**
+ * Stream an export into `file`: written beside it first and renamed when complete, so a failed
+ * export never leaves a file that looks whole. Returns the bytes written.
+ */
+async function writeExport(chunks: AsyncIterable<string | Uint8Array>, file: string): Promise<number> {
+  const partial = `${file}.part`;
+  let bytes = 0;
+  const counted = Readable.from(chunks).on('data', (chunk: Buffer | string) => (bytes += Buffer.byteLength(chunk)));
+  try {
+    await pipeline(counted, createWriteStream(partial, { mode: 0o600 }));
+    await rename(partial, file);
+  } catch (error) {
+    await rm(partial, { force: true });
+    throw error;
+  }
+  return bytes;
 }
 
 if (process.argv[1] && import.meta.url === new URL(`file://${resolve(process.argv[1])}`).href) {

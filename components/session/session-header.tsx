@@ -16,6 +16,7 @@ import { useSessionActions } from '@/components/sessions/use-session-actions';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { useTRPC } from '@/trpc/client';
 import { displayTitle } from './display-title';
+import { ExportMenu } from './export-menu';
 import { StatusBadge } from './status-badge';
 import type { SessionDetail } from './types';
 
@@ -24,7 +25,7 @@ const CHIP =
 
 /**
  * Title (level 1, also the tab's), status, the session's menu (the rows' one: rename, pin,
- * archive, delete…), project chip, the Timeline link and the agent that wrote it. It reads `session.get` from the cache
+ * archive, delete…), project chip, the Timeline link, the Export menu and the agent that wrote it. It reads `session.get` from the cache
  * the server filled, and live `session_updated` events patch it (a rename shows at once).
  */
 export function SessionHeader({ sessionId }: { sessionId: string }) {
@@ -107,6 +108,7 @@ export function SessionHeader({ sessionId }: { sessionId: string }) {
             <History aria-hidden size={16} />
             Timeline
           </Link>
+          <ExportMenu sessionId={sessionId} className={CHIP} />
           {agentLabel(session) ? (
             <span className="inline-flex items-center gap-1.5 px-1 text-sm text-neutral-600 dark:text-neutral-400">
               <Bot aria-hidden size={16} />

@@ -3,7 +3,7 @@
 import * as Checkbox from '@radix-ui/react-checkbox';
 import * as Tabs from '@radix-ui/react-tabs';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Archive, ArchiveRestore, Check, MailOpen, Minus, Search, Trash2 } from 'lucide-react';
+import { Archive, ArchiveRestore, Check, Download, MailOpen, Minus, Search, Trash2 } from 'lucide-react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { MessageHits } from '@/components/search/message-hits';
 import { Button } from '@/components/ui/button';
@@ -11,6 +11,7 @@ import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { useTRPC } from '@/trpc/client';
 import { ChatsEmptyState } from './chats-empty-state';
 import { agentOptionLabel } from './agent-label';
+import { EXPORT_ZIP_URL } from './export-urls';
 import { chatsInput, SCOPES, type AgentFilter } from './list-inputs';
 import { SessionList } from './session-list';
 import type { SessionRow, SessionScope } from './session-types';
@@ -222,6 +223,16 @@ export function ChatsView({ initialScope, initialQuery, initialAgent = null, ori
                 <span className="hidden lg:inline">{label}</span>
               </Button>
             ))}
+            {/* A form post: any number of ids, and the zip arrives as a download of the page. */}
+            <form method="post" action={EXPORT_ZIP_URL} className="contents">
+              {rows.map((row) => (
+                <input key={row.id} type="hidden" name="ids" value={row.id} />
+              ))}
+              <Button type="submit" variant="secondary" aria-label="Export selected" title="Export selected" className="px-2 py-1 text-xs" disabled={none}>
+                <Download size={14} aria-hidden />
+                <span className="hidden lg:inline">Export selected</span>
+              </Button>
+            </form>
           </div>
         </div>
         {SCOPES.map((value) => (

@@ -2,17 +2,22 @@
 
 import * as ContextMenu from '@radix-ui/react-context-menu';
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
-import { Archive, ArchiveRestore, Mail, MailOpen, MoreHorizontal, Pencil, Pin, PinOff, Sparkles, Trash2 } from 'lucide-react';
+import { Archive, ArchiveRestore, FileJson, FileText, GitBranch, Mail, MailOpen, MoreHorizontal, Pencil, Pin, PinOff, Sparkles, Trash2 } from 'lucide-react';
+import type { LucideIcon } from 'lucide-react';
 import { useRef, type ComponentType, type ReactNode } from 'react';
 import { cn } from '@/components/ui/cn';
+import { EXPORT_ITEMS, exportUrl, type ExportFormat } from './export-urls';
 import { useSessionListControls } from './session-list-context';
 import type { SessionRow } from './session-types';
 
 interface ItemProps {
   onSelect?: (event: Event) => void;
+  asChild?: boolean;
   className?: string;
   children?: ReactNode;
 }
+
+const EXPORT_ICON: Record<ExportFormat, LucideIcon> = { md: FileText, json: FileJson, bundle: GitBranch };
 
 const CONTENT =
   'z-50 min-w-48 rounded-md border border-neutral-200 bg-white p-1 text-sm shadow-lg dark:border-neutral-800 dark:bg-neutral-900';
@@ -64,6 +69,18 @@ export function SessionMenu({ row, title, kind, children, label, triggerClassNam
       <Item className={ITEM} onSelect={() => void actions.setArchived(row, !row.archived)}>
         {row.archived ? <ArchiveRestore size={16} aria-hidden /> : <Archive size={16} aria-hidden />} {row.archived ? 'Unarchive' : 'Archive'}
       </Item>
+      <Separator className="my-1 h-px bg-neutral-200 dark:bg-neutral-800" />
+      {EXPORT_ITEMS.map(({ format, label }) => {
+        const Icon = EXPORT_ICON[format];
+        return (
+          // A plain download link: the server streams it, the browser saves it.
+          <Item key={format} asChild className={ITEM}>
+            <a href={exportUrl(row.id, format)} download>
+              <Icon size={16} aria-hidden /> {label}
+            </a>
+          </Item>
+        );
+      })}
       <Separator className="my-1 h-px bg-neutral-200 dark:bg-neutral-800" />
       <Item className={cn(ITEM, 'text-red-700 dark:text-red-400')} onSelect={() => requestDelete(row)}>
         <Trash2 size={16} aria-hidden /> Delete

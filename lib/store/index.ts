@@ -27,3 +27,4 @@ export type { ListedProjectCommit } from './operations/project-commits.js';
 export { MAX_ATTACHMENT_BYTES, type AttachmentUpload, type SavedAttachment, type ResolvedAttachment } from './repo/attachments.js';
 export type { ExchangeStep, RecordExchangeInput, RecordExchangeResult } from './operations/record-exchange.js';
 export { MAX_SYSTEM_PROMPT_CHARS, type ChatSettings } from './operations/chat-settings.js';
+export type { GitStream } from './git/git-cli.js';

@@ -59,6 +59,8 @@ import { writeContextFile } from './operations/context-file.js';
 import { recordExchange, type RecordExchangeInput, type RecordExchangeResult } from './operations/record-exchange.js';
 import { importSession, type ImportSessionInput, type ImportSessionResult } from './operations/import-session.js';
 import { getChatSettings, setChatSettings, type ChatSettings } from './operations/chat-settings.js';
+import { bundleSession } from './operations/bundle-session.js';
+import type { GitStream } from './git/git-cli.js';
 
 export interface SessionStoreOptions {
   /** an OpenProgram state directory (sessions/, projects/) */
@@ -248,6 +250,10 @@ export class SessionStore {
   /** message.nodes: by seq, a page at a time. */
   async listNodes(sessionId: string, options: { limit?: number; cursor?: string | null } = {}): Promise<NodePage> {
     return listNodes(this.ctx, sessionId, options);
+  }
+  /** `git bundle create - --all` of the session repo, streamed. */
+  async bundle(sessionId: string): Promise<GitStream> {
+    return bundleSession(this.ctx, sessionId);
   }
   async listBranches(sessionId: string): Promise<BranchInfo[]> {
     return listBranches(this.ctx, sessionId);

@@ -2,7 +2,7 @@
  * The production server (`npm start`): one HTTP server in front of Next. The tRPC API and the
  * event stream are served straight from node's http (tRPC's standalone adapter) — Next's routing
  * costs ~1.5 ms of CPU a request, which at 20 concurrent clients is most of the latency budget
- * (DESIGN §9). Everything else (pages, sign-in, attachments) goes to Next. app/api/trpc and
+ * (DESIGN §9), and so are the export downloads. Everything else (pages, sign-in, attachments) goes to Next. app/api/trpc and
  * app/api/events stay as the same API under `next dev` / `next start`.
  */
 import http from 'node:http';
@@ -20,6 +20,7 @@ import { serveMcpNode } from '@/server/mcp/http';
 import { serveEvents } from './node-events';
 import { serveProxy } from '@/server/proxy/handler';
 import { PROXY_PREFIX } from '@/server/proxy/routes';
+import { serveExport } from './export';
 import { NON_PAGE_CSP, STATIC_SECURITY_HEADERS } from './security-headers';
 
 const { values } = parseArgs({
@@ -111,6 +112,11 @@ const server = http.createServer((req, res) => {
         if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'the import failed; see the server log' }));
         else res.end();
       });
+    return;
+  }
+  if (url.startsWith('/api/export/')) {
+    // Streamed downloads, written as they are made: no Next stream layer between them and the socket.
+    void serveExport(req, res);
     return;
   }
   if (req.method === 'POST' && url.startsWith('/api/auth/callback/credentials')) answerRateLimitedSignIns(req, res);

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { GIT_HARDENING_ARGS, GitCommandError, gitArgv, gitEnv, runGit, splitNul, type GitRunOptions } from './git-cli.js';
+import { GIT_HARDENING_ARGS, GitCommandError, gitArgv, gitEnv, runGit, splitNul, streamGit, type GitRunOptions } from './git-cli.js';
 import { cleanupTempDirs, makeRepo } from '../testing/project-repos.js';
 
 afterEach(cleanupTempDirs);
@@ -75,5 +75,21 @@ describe('git runner hardening', () => {
     const sha = await gitText(repo, ['hash-object', '-w', '--stdin'], { input: big });
     const { stdout } = await runGit(repo, ['cat-file', 'blob', sha]);
     expect(stdout.length).toBe(big.length);
+  });
+});
+
+describe('streamGit', () => {
+  afterEach(() => cleanupTempDirs());
+
+  it('streams stdout with the same hardening and rejects with git\'s error on a bad exit', async () => {
+    const repo = makeRepo();
+    const ok = streamGit(repo, ['config', '--get', 'core.hooksPath']);
+    let out = '';
+    for await (const chunk of ok.stdout) out += chunk.toString();
+    await ok.exited;
+    expect(out.trim()).toBe('/dev/null');
+    const bad = streamGit(repo, ['rev-parse', 'no-such-ref']);
+    for await (const _ of bad.stdout) void _;
+    await expect(bad.exited).rejects.toBeInstanceOf(GitCommandError);
   });
 });

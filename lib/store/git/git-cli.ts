@@ -164,3 +164,40 @@ export function splitNul(buffer: Buffer): string[] {
   if (fields[fields.length - 1] === '') fields.pop();
   return fields;
 }
+
+/** A git whose stdout is read as it comes (a bundle, a pack): nothing of it is buffered here. */
+export interface GitStream {
+  stdout: NodeJS.ReadableStream & AsyncIterable<Buffer>;
+  /** resolves when git exits with 0; rejects with GitCommandError otherwise */
+  exited: Promise<void>;
+  /** stop git (the reader went away) */
+  kill: () => void;
+}
+
+/** Start git in `cwd` with the same hardening as runGit, stdout streamed. */
+export function streamGit(cwd: string, args: readonly string[], options: Pick<GitRunOptions, 'env' | 'timeoutMs'> = {}): GitStream {
+  const child = spawn('git', gitArgv(args), {
+    cwd,
+    env: gitEnv(cwd, options.env) as NodeJS.ProcessEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    windowsHide: true,
+  });
+  const err: Buffer[] = [];
+  let errBytes = 0;
+  child.stderr.on('data', (chunk: Buffer) => {
+    if (errBytes < 65_536) err.push(chunk);
+    errBytes += chunk.length;
+  });
+  const exited = new Promise<void>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      if (code === 0) return resolve();
+      const stderr = Buffer.concat(err).toString('utf8');
+      reject(new GitCommandError(args, code ?? -1, signal ? `killed by ${signal}. ${stderr}` : stderr));
+    });
+  });
+  // A caller that only reads stdout must not see an unhandled rejection.
+  exited.catch(() => undefined);
+  return { stdout: child.stdout, exited, kill: () => child.kill('SIGKILL') };
+}

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { tempStoresPerTest } from '../store/testing/temp-store.js';
+import { ExportTooLargeError, markdownExport, type MarkdownOptions } from './markdown.js';
+import { collect, seedExportSession } from './testing/session-fixture.js';
+
+const url = (sessionId: string, file: string) => `/api/attachments/${sessionId}/${encodeURIComponent(file)}`;
+const DEFAULTS: MarkdownOptions = { toolCalls: true, reasoning: false, attachmentUrl: url };
+
+describe('Markdown export', () => {
+  const open = tempStoresPerTest();
+
+  it('is the current branch only, with tool calls and attachment links, and no reasoning by default', async () => {
+    const { store } = await open();
+    await seedExportSession(store);
+    const { bytes, parts } = await markdownExport(store, 's', DEFAULTS);
+    const text = (await collect(parts())).toString('utf8');
+    expect(Buffer.byteLength(text)).toBe(bytes);
+    expect(text.startsWith('# Export me\n')).toBe(true);
+    expect(text).toContain('List the files');
+    expect(text).toContain('New answer');
+    expect(text).not.toContain('Old answer'); // the other branch
+    expect(text).toContain('**Tool call `list_directory`**');
+    expect(text).toContain('a.txt\nb.txt');
+    expect(text).not.toContain('the user wants ls');
+    // The label's brackets are escaped; the link is the session's download URL.
+    expect(text).toContain('[notes \\[v1\\].txt](</api/attachments/s/a1-notes.txt>)');
+    // Backticks in content stay inside the message: no fence of the export is closed by them.
+    expect(text).toContain('Looking ```now```');
+    expect(text.indexOf('## User')).toBeLessThan(text.indexOf('## Assistant'));
+  });
+
+  it('switches tool calls off and reasoning on', async () => {
+    const { store } = await open();
+    await seedExportSession(store);
+    const { parts } = await markdownExport(store, 's', { ...DEFAULTS, toolCalls: false, reasoning: true });
+    const text = (await collect(parts())).toString('utf8');
+    expect(text).not.toContain('list_directory');
+    expect(text).toContain('> the user wants ls');
+  });
+
+  it('refuses past the limit instead of cutting', async () => {
+    const { store } = await open();
+    await seedExportSession(store);
+    await expect(markdownExport(store, 's', { ...DEFAULTS, limitBytes: 200 })).rejects.toBeInstanceOf(ExportTooLargeError);
+    await expect(markdownExport(store, 's', { ...DEFAULTS, limitBytes: 200 })).rejects.toThrow(/more than the .* limit: export as JSON/);
+  });
+});

@@ -1,0 +1,20 @@
+import { nodesOf, type ExportSource } from './source.js';
+
+export const SESSION_EXPORT_SCHEMA = 'entity-memory.session/1';
+
+/**
+ * The lossless export: `{schema, exportedAt, session, branches, nodes}`, every node (tool calls,
+ * reasoning and metadata as stored, ids kept) by seq. Yielded a node at a time, so the text is
+ * never built whole; nodes come last so the document can be read as it streams.
+ */
+export async function* sessionJson(source: ExportSource, sessionId: string, now = Date.now()): AsyncGenerator<string> {
+  const session = await source.getSession(sessionId);
+  const branches = await source.listBranches(sessionId);
+  yield `{"schema":${JSON.stringify(SESSION_EXPORT_SCHEMA)},"exportedAt":${now},"session":${JSON.stringify(session)},"branches":${JSON.stringify(branches)},"nodes":[`;
+  let first = true;
+  for await (const node of nodesOf(source, sessionId)) {
+    yield (first ? '\n' : ',\n') + JSON.stringify(node);
+    first = false;
+  }
+  yield '\n]}\n';
+}
