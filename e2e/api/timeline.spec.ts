@@ -41,11 +41,13 @@ test('timeline.list: newest first, each turn with its nodes; the cursor walks ev
     projectCommit: null,
     projectCommitSkipped: null,
     nodes: [
-      { id: 'u5', role: 'user', name: '', firstLine: 'question 5' },
-      { id: 'a5', role: 'assistant', name: '', firstLine: 'answer 5' },
+      { id: 'u5', role: 'user', name: '', firstLine: 'question 5', editOf: null },
+      { id: 'a5', role: 'assistant', name: '', firstLine: 'answer 5', editOf: null },
     ],
     projectCommitInfo: null,
     retryForks: [],
+    fileEdits: null,
+    nestedGit: [],
   });
   expect(all.commits.map((c) => c.message)).not.toContain('session init');
 
