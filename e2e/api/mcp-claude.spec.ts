@@ -54,6 +54,8 @@ test('Claude Code recalls a past session through /mcp: the model asks for search
   expect(sent).toContain('tool_result');
   expect(sent).toContain(past.id);
   expect(sent).toContain('«wyvern»');
-  // and the model's answer (which quotes the tool result) is what Claude Code printed
-  expect(run.output).toContain('wyvern-rollback.md');
+  // and the model's answer (the test model quotes the tool result) is what Claude Code printed
+  expect(run.output).toContain('Tool result:');
+  expect(run.output).toContain('ops/«wyvern»-rollback.md');
+  expect(run.output).toContain(past.id);
 });
