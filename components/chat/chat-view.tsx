@@ -28,11 +28,13 @@ function scrollerOf(element: HTMLElement): HTMLElement {
 /**
  * The open session's chat: while the view is at the end it follows what grows (a streaming
  * reply, a new message); scrolling up stops that and offers "Scroll to bottom", reaching the end
- * again resumes it. Its children pin the composer (`sticky bottom-0`).
+ * again resumes it. Its children pin the composer (`sticky bottom-0`). `followFromStart` false:
+ * the page opened at one message (`?m=`), so the view starts there and follows only once at the end.
  */
-export function ChatView({ children }: { children: ReactNode }) {
+export function ChatView({ children, followFromStart = true }: { children: ReactNode; followFromStart?: boolean }) {
   const content = useRef<HTMLDivElement>(null);
-  const following = useRef(true);
+  // Opened at a message (a search hit): stay there until the reader goes to the end.
+  const following = useRef(followFromStart);
   const [awayFromEnd, setAwayFromEnd] = useState(false);
   const [shown, setShown] = useState<ReadonlySet<string>>(() => new Set());
 

@@ -13,6 +13,11 @@ describe('parseQuery', () => {
     expect(parseQuery('Go parse_date')).toEqual({ terms: ['Go', 'parse_date'], match: '"parse_date"', short: ['go'] });
   });
 
+  it('takes control characters (NUL among them, which ends a string in SQLite) as spaces', () => {
+    expect(parseQuery('retry\u0000policy\u0007').match).toBe('"retry" AND "policy"');
+    expect(() => parseQuery('\u0000\u0001')).toThrow('the query is empty');
+  });
+
   it('counts code points, not UTF-16 units', () => {
     // two emoji are four UTF-16 units but two characters: too short for the trigram index
     expect(parseQuery('😀😀').match).toBeNull();

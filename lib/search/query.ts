@@ -32,7 +32,8 @@ function ftsString(term: string): string {
 
 export function parseQuery(text: string): ParsedQuery {
   if (codePoints(text) > MAX_QUERY_CHARS) throw new SearchInputError(`the query is longer than ${MAX_QUERY_CHARS} characters`);
-  const terms = [...new Set(text.normalize('NFC').split(/\s+/u).filter((term) => term.length > 0))];
+  // Control characters separate words: nobody searches for them, and SQLite ends a string at a NUL.
+  const terms = [...new Set(text.normalize('NFC').replace(/\p{Cc}/gu, ' ').split(/\s+/u).filter((term) => term.length > 0))];
   if (terms.length === 0) throw new SearchInputError('the query is empty');
   if (terms.length > MAX_TERMS) throw new SearchInputError(`at most ${MAX_TERMS} words a query`);
   const long = terms.filter((term) => codePoints(term) >= TRIGRAM);

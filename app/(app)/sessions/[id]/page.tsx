@@ -69,7 +69,7 @@ export default async function SessionPage({ params, searchParams }: { params: Pr
 
   return (
     <HydrateClient>
-      <ChatView>
+      <ChatView followFromStart={!anchor}>
         <div className="mx-auto max-w-3xl px-4 pt-6">
           <SessionHeader sessionId={id} />
           <MarkRead sessionId={id} unread={session.unread} />
