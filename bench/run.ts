@@ -25,6 +25,7 @@ import { benchCli } from './cli-bench.js';
 import { scratchDirs } from './scratch.js';
 import { benchSearch } from './search-bench.js';
 import { benchChatGpt, benchClaudeCode } from './import-bench.js';
+import { benchCrash, benchFuzz } from './faults-bench.js';
 
 type Bench = () => Promise<Record<string, number>>;
 
@@ -49,6 +50,8 @@ const BENCHES: Record<string, Bench> = {
   search: benchSearch,
   'import cc': benchClaudeCode,
   'import chatgpt': benchChatGpt,
+  crash: benchCrash,
+  fuzz: benchFuzz,
 };
 
 const [flag, name] = process.argv.slice(2);
