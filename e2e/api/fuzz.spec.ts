@@ -101,6 +101,8 @@ interface Answer {
   text: string;
 }
 
+const NODE_MAX_HEADER_BYTES = 16_384;
+
 async function send(path: string, init: RequestInit & { readHead?: boolean } = {}): Promise<Answer> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), 30_000);
@@ -112,7 +114,10 @@ async function send(path: string, init: RequestInit & { readHead?: boolean } = {
     }
     return { status: response.status, text: await response.text() };
   } catch (error) {
-    // An aborted SSE stream after its head is fine; a timeout is a hang.
+    // Node refuses a request head over its 16 KB limit with a 431 and closes the socket, often
+    // before the client has read the answer; the health checks tell that from a crash.
+    if (path.length > NODE_MAX_HEADER_BYTES && !controller.signal.aborted) return { status: 431, text: '' };
+    // A timeout is a hang.
     throw new Error(`${init.method ?? 'GET'} ${path.slice(0, 200)}: no answer (${(error as Error).message})`);
   } finally {
     clearTimeout(timer);
