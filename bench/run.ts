@@ -27,6 +27,7 @@ import { scratchDirs } from './scratch.js';
 import { benchSearch } from './search-bench.js';
 import { benchChatGpt, benchClaudeCode } from './import-bench.js';
 import { benchFilters } from './filters-bench.js';
+import { benchCrash, benchFuzz } from './faults-bench.js';
 
 type Bench = () => Promise<Record<string, number>>;
 
@@ -53,6 +54,8 @@ const BENCHES: Record<string, Bench> = {
   'import chatgpt': benchChatGpt,
   filters: benchFilters,
   export: benchExport,
+  crash: benchCrash,
+  fuzz: benchFuzz,
 };
 
 const [flag, name] = process.argv.slice(2);

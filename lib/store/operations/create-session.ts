@@ -8,7 +8,7 @@ import { initSessionRepo } from '../repo/session-git.js';
 import { type StoreContext } from '../session/store-context.js';
 import { defaultRepoDir, projectRepoDir, saveLocations } from '../session/locations.js';
 import { toRow } from '../registry/row.js';
-import type { SessionMeta, SessionRow } from '../types.js';
+import type { RegistryEntry, SessionMeta, SessionRow } from '../types.js';
 
 export interface CreateSessionInput {
   id?: string;
@@ -38,7 +38,10 @@ export async function createSession(ctx: StoreContext, input: CreateSessionInput
     const dir = projectId === DEFAULT_PROJECT_ID ? defaultRepoDir(ctx, id) : projectRepoDir(ctx, projectId, id);
     const onDisk = readMeta(dir);
     if (onDisk && onDisk.id !== id) throw new ConflictError(`the directory for ${id} holds another session`);
-    ctx.writer.journal(id);
+    // Held, not only journaled: another session's registry write finishing while the repo is
+    // being made would drop the id from the journal, and a crash then would leave a directory
+    // without meta.json that start-up never looks at (found by bench/crash).
+    const release = ctx.writer.hold(id);
     const now = ctx.now();
     const title = input.title?.trim() ?? '';
     const meta: SessionMeta = onDisk ?? {
@@ -70,18 +73,22 @@ export async function createSession(ctx: StoreContext, input: CreateSessionInput
       workdirs: [],
       branches: {},
     };
-    mkdirSync(dir, { recursive: true, mode: DIR_MODE });
-    if (!onDisk) {
-      await initSessionRepo(dir, now);
-      writeMeta(dir, meta);
+    let entry: RegistryEntry;
+    try {
+      mkdirSync(dir, { recursive: true, mode: DIR_MODE });
+      if (!onDisk) {
+        await initSessionRepo(dir, now);
+        writeMeta(dir, meta);
+      }
+      if (dir !== defaultRepoDir(ctx, id)) {
+        ctx.locations.set(id, dir);
+        saveLocations(ctx);
+      }
+      entry = entryFromMeta(meta, id, typeof meta.preview === 'string' ? meta.preview : null);
+      ctx.registry.set(entry);
+    } finally {
+      release();
     }
-    if (dir !== defaultRepoDir(ctx, id)) {
-      ctx.locations.set(id, dir);
-      saveLocations(ctx);
-    }
-    ctx.writer.journal(id);
-    const entry = entryFromMeta(meta, id, typeof meta.preview === 'string' ? meta.preview : null);
-    ctx.registry.set(entry);
     await ctx.writer.writeNow();
     if (projectId !== DEFAULT_PROJECT_ID) await ctx.projects.addSession(projectId, id);
     const row = toRow(ctx, entry);

@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { deflateSync } from 'node:zlib';
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { cleanCommitMessage } from '../text.js';
 
@@ -41,6 +41,10 @@ export function writeLooseObject(gitdir: string, type: GitObjectType, body: Uint
   // Large objects (a long session's history tree) are stored, not compressed: deflate costs
   // ~7 ms per 500 KB and the background repack compresses them with deltas anyway.
   const compressed = deflateSync(Buffer.concat([header, body]), { level: body.length > LARGE_OBJECT_BYTES ? 0 : 1 });
+  // Written under a temporary name and linked into place: a SIGKILL between open and write used
+  // to leave an empty object that the existsSync above then kept forever, corrupting every later
+  // commit holding it (found by bench/crash). `tmp_obj_` is the prefix git itself uses.
+  const tmp = join(dir, `tmp_obj_${randomBytes(6).toString('hex')}`);
   let fd: number | null = null;
   // A background `git prune-packed` removes empty fan-out directories: make it again if it vanished.
   for (let attempt = 0; fd === null; attempt++) {
@@ -48,19 +52,26 @@ export function writeLooseObject(gitdir: string, type: GitObjectType, body: Uint
       // Inside the try: the fan-out directory can vanish between mkdir's EEXIST and its stat,
       // which mkdir reports as ENOENT; that is the same race as below, retried the same way.
       mkdirSync(dir, { recursive: true });
-      // 'wx': a concurrent writer of the same object is harmless, the content is the same.
-      fd = openSync(path, 'wx', 0o444);
+      fd = openSync(tmp, 'wx', 0o444);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'EEXIST') return { oid, bytes: 0, path: null };
       if (code !== 'ENOENT' || attempt >= 5) throw error;
     }
   }
   try {
-    writeSync(fd, compressed);
-    if (durable) fsyncSync(fd);
+    try {
+      writeSync(fd, compressed);
+      if (durable) fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    // link, not rename: a concurrent writer of the same object is harmless (same content), EEXIST.
+    linkSync(tmp, path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return { oid, bytes: 0, path: null };
+    throw error;
   } finally {
-    closeSync(fd);
+    rmSync(tmp, { force: true });
   }
   return { oid, bytes: compressed.length, path };
 }

@@ -1,5 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { REPO_ROOT } from '../testing/kill-harness.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../testing/temp-store.js';
 import { parseNodeFileName, readMeta, writeMeta, writeMetaInPlace, writeNodeFile } from './session-files.js';
@@ -57,4 +59,31 @@ describe('session files', () => {
     expect(readdirSync(join(dir, 'history'))).toEqual(['000000-u-n1.json']);
     expect(existsSync(join(dir, 'history', '000001-u-n2.json'))).toBe(false);
   });
+
+  it('a SIGKILL while a node file is being written never leaves a torn file under its name (found by bench/crash)', async () => {
+    const { dir, cleanup } = tempDir();
+    cleanups.push(cleanup);
+    const name = '000000-u-big.json';
+    const script = join(dir, 'writer.mts');
+    writeFileSync(
+      script,
+      `import { writeNodeFile } from ${JSON.stringify(join(REPO_ROOT, 'lib/store/repo/session-files.ts'))};
+       writeNodeFile(${JSON.stringify(dir)}, ${JSON.stringify(name)}, { id: 'big', seq: 0, role: 'user', output: 'x'.repeat(200 * 1024 * 1024) });`,
+    );
+    const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: REPO_ROOT, stdio: 'ignore' });
+    const path = join(dir, 'history', name);
+    // Killed the moment the name appears: before the fix that was an empty file being filled.
+    await new Promise<void>((resolve) => {
+      const timer = setInterval(() => {
+        if (existsSync(path) || child.exitCode !== null) {
+          clearInterval(timer);
+          child.kill('SIGKILL');
+          resolve();
+        }
+      }, 1);
+    });
+    await new Promise((resolve) => child.once('exit', resolve).exitCode !== null && resolve(null));
+    expect(existsSync(path)).toBe(true);
+    expect((JSON.parse(readFileSync(path, 'utf8')) as { id: string }).id).toBe('big');
+  }, 60_000);
 });

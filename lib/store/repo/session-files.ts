@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { atomicWriteFileSync, DIR_MODE, FILE_MODE } from '../../fs/atomic-write.js';
@@ -194,21 +194,26 @@ function normaliseNode(raw: Record<string, unknown>): StoredNode {
 export function writeNodeFile(repoDir: string, name: string, node: StoredNode): number {
   const bytes = JSON.stringify(node);
   const dir = historyDir(repoDir);
+  // Written under a temporary name (not *.json, which readers take) and linked into place: a
+  // SIGKILL mid-write used to leave a torn node file (found by bench/crash). link keeps 'wx'.
+  const tmp = join(dir, `.${name}.${process.pid}.tmp`);
   let fd: number;
   try {
-    fd = openSync(join(dir, name), 'wx', FILE_MODE);
+    fd = openSync(tmp, 'w', FILE_MODE);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     mkdirSync(dir, { recursive: true, mode: DIR_MODE }); // the first message makes history/
-    fd = openSync(join(dir, name), 'wx', FILE_MODE);
+    fd = openSync(tmp, 'w', FILE_MODE);
   }
   try {
-    writeFileSync(fd, bytes);
-  } catch (error) {
-    closeSync(fd);
-    rmSync(join(dir, name), { force: true });
-    throw error;
+    try {
+      writeFileSync(fd, bytes);
+    } finally {
+      closeSync(fd);
+    }
+    linkSync(tmp, join(dir, name));
+  } finally {
+    rmSync(tmp, { force: true });
   }
-  closeSync(fd);
   return bytes.length;
 }

@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SessionStore } from '../session-store.js';
@@ -166,6 +166,30 @@ describe('start-up', () => {
       expect(Math.round(onDisk[row['id'] as string]!.updated_at * 1000)).toBe(row['updatedAt']);
       expect(onDisk[row['id'] as string]!.preview).toBe(row['preview']);
     }
+    await store.close();
+  });
+
+  it('removes what a create or delete cut short by a crash left (a directory without meta.json), keeping the rest', async () => {
+    const stateDir = dir();
+    const first = await SessionStore.open({ stateDir });
+    for (const id of ['kept', 'half-deleted', 'half-created']) await first.createSession({ id });
+    await first.close();
+    const sessions = join(stateDir, 'sessions');
+    // As the crash test's SIGKILL left them: delete removes meta.json first; create inits the repo before it.
+    rmSync(join(sessions, 'half-deleted', 'meta.json'));
+    rmSync(join(sessions, 'half-created', 'meta.json'));
+    rmSync(join(sessions, 'half-created', '.git', 'HEAD'));
+    writeFileSync(join(sessions, '.index-journal'), 'half-deleted\nhalf-created\n');
+
+    const store = await SessionStore.open({ stateDir });
+    expect(store.listSessions({ scope: 'all' }).rows.map((row) => row.id)).toEqual(['kept']);
+    expect(existsSync(join(sessions, 'half-deleted'))).toBe(false);
+    expect(existsSync(join(sessions, 'half-created'))).toBe(false);
+    expect(existsSync(join(sessions, 'kept', 'meta.json'))).toBe(true);
+    // The id is free again: creating it makes a whole session.
+    await store.createSession({ id: 'half-created' });
+    expect(existsSync(join(sessions, 'half-created', 'meta.json'))).toBe(true);
+    expect(execFileSync('git', ['-C', join(sessions, 'half-created'), 'log', '--format=%s'], { encoding: 'utf8' }).trim()).toBe('session init');
     await store.close();
   });
 

@@ -1,9 +1,11 @@
 import { existsSync, readdirSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { recoveryDir } from '../recovery/paths.js';
 import { DEFAULT_PROJECT_ID, isSessionId } from '../ids.js';
 import { readMeta, writeMeta } from '../repo/session-files.js';
 import { runInBackground, type StoreContext } from './store-context.js';
-import { projectIdOfRepoDir, repoDirOf } from './locations.js';
+import { projectIdOfRepoDir, repoDirOf, saveLocations } from './locations.js';
 import { removeSessionFiles } from './remove-files.js';
 import type { RegistryEntry } from '../types.js';
 import { normaliseEntryInPlace } from '../registry/entry.js';
@@ -55,9 +57,12 @@ export async function startUp(ctx: StoreContext): Promise<StartupReport> {
     ctx.registry.load([...entries.values()]);
   }
 
+  const migrating = migratingSessions(ctx);
   for (const id of journal) {
-    if (!isSessionId(id)) continue;
-    reconcile(ctx, id);
+    if (!isSessionId(id) || migrating.has(id)) continue;
+    // No meta.json: a create or a delete a crash cut short. Either way the directory is no
+    // session, and left there it would hold the id's place and its files forever.
+    if (!reconcile(ctx, id)) await removeLeftover(ctx, id);
     report.reconciled.push(id);
   }
 
@@ -71,7 +76,6 @@ export async function startUp(ctx: StoreContext): Promise<StartupReport> {
   }
 
   const cutoff = ctx.now() - EMPTY_SHELL_AGE_SECONDS;
-  const migrating = migratingSessions(ctx);
   for (const entry of [...ctx.registry.values()]) {
     // Only a session that never got a user message can be a shell; others are not even stat'ed.
     if (entry.archived || entry.preview || entry.created_at > cutoff || migrating.has(entry.id)) continue;
@@ -112,10 +116,25 @@ function projectIdFromLocation(ctx: StoreContext, id: string): string {
   return (dir ? projectIdOfRepoDir(dir) : null) ?? DEFAULT_PROJECT_ID;
 }
 
-/** Bring one entry in line with its session's own files (or drop it when its meta.json is gone). */
-function reconcile(ctx: StoreContext, id: string): void {
+/**
+ * Bring one entry in line with its session's own files (or drop it when its meta.json is gone).
+ * False when the session has no meta.json.
+ */
+function reconcile(ctx: StoreContext, id: string): boolean {
   const dir = repoDirOf(ctx, id);
   const entry = entryFromDir(dir, id);
   if (entry) ctx.registry.set(entry);
-  else if (!existsSync(join(dir, 'meta.json'))) ctx.registry.delete(id); // gone, or a delete a crash cut short
+  else if (!existsSync(join(dir, 'meta.json'))) {
+    ctx.registry.delete(id); // gone, or a delete a crash cut short
+    return false;
+  }
+  return true;
+}
+
+/** What a create or delete cut short left of a session without meta.json: its directory, location, recovery files. */
+async function removeLeftover(ctx: StoreContext, id: string): Promise<void> {
+  const dir = repoDirOf(ctx, id);
+  if (existsSync(dir)) await rm(dir, { recursive: true, force: true });
+  if (ctx.locations.delete(id)) saveLocations(ctx);
+  await rm(recoveryDir(ctx.sessionsDir, id), { recursive: true, force: true });
 }

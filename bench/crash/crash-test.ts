@@ -1,0 +1,377 @@
+/**
+ * Crash test (issue 21.1): the built server under write load from several clients over HTTP with
+ * Bearer tokens, killed with SIGKILL at random moments, restarted each time. After every restart
+ * it checks what DESIGN §2 promises: every JSON file parses, every acknowledged turn commit is in
+ * git with the nodes acknowledged before it, every acknowledged append is on disk, the registry
+ * (as session.list reports it) equals every meta.json, no session lost, duplicated or half-deleted,
+ * `git fsck` clean on the repositories touched.
+ *
+ *   node --import tsx bench/crash/crash-test.ts [--kills 50] [--port 4310] [--seed 1]
+ *
+ * Prints one summary line and exits 1 on any loss or violation. Needs `npm run build` first.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startServer, type ServerProcess } from '../../e2e/fixtures/server-process.js';
+import { AuthStore } from '../../lib/auth/index.js';
+
+export interface CrashOptions {
+  kills: number;
+  port: number;
+  seed: number;
+  clients?: number;
+  /** where the data directory goes (removed afterwards when the run is clean) */
+  scratch?: string;
+  log?: (line: string) => void;
+}
+
+export interface CrashFigures {
+  kills: number;
+  ops: number;
+  acked: number;
+  sessions: number;
+  appends: number;
+  commits: number;
+  lost: number;
+  violations: number;
+  errors5xx: number;
+  problems: string[];
+}
+
+interface TrackedSession {
+  id: string;
+  client: number;
+  created: 'pending' | 'acked';
+  deleted: 'no' | 'pending' | 'acked';
+  /** acknowledged appends: node ids */
+  nodes: string[];
+  assistants: string[];
+  /** acknowledged turn commits with the nodes acknowledged before the finalize was sent */
+  commits: { sha: string; nodes: string[] }[];
+  touched: boolean;
+  /** one operation at a time per session, so its expected state is never ambiguous */
+  busy: boolean;
+}
+
+interface Client {
+  index: number;
+  userId: string;
+  token: string;
+}
+
+/** A small deterministic PRNG (mulberry32): the same seed gives the same operation mix. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+class Killed extends Error {}
+
+export async function runCrashTest(options: CrashOptions): Promise<CrashFigures> {
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const random = prng(options.seed);
+  const scratch = options.scratch ?? tmpdir();
+  mkdirSync(scratch, { recursive: true });
+  const dataDir = mkdtempSync(join(scratch, 'crash-'));
+  const base = `http://127.0.0.1:${options.port}`;
+  const figures: CrashFigures = { kills: 0, ops: 0, acked: 0, sessions: 0, appends: 0, commits: 0, lost: 0, violations: 0, errors5xx: 0, problems: [] };
+  const lost = (message: string) => {
+    figures.lost++;
+    figures.problems.push(`LOST ${message}`);
+  };
+  const violation = (message: string) => {
+    figures.violations++;
+    figures.problems.push(`VIOLATION ${message}`);
+  };
+
+  // Three users, four clients (the first user has two), tokens made before the server starts.
+  const auth = new AuthStore(join(dataDir, 'auth'));
+  const users: { id: string; token: string }[] = [];
+  for (let i = 0; i < 3; i++) {
+    const user = await auth.users.create({ email: `crash${i}@crash.test`, password: 'crash password long', admin: i === 0 });
+    users.push({ id: user.id, token: auth.tokens.create(user.id, { name: 'crash' }).token });
+  }
+  auth.flushSync();
+  const clientCount = options.clients ?? 4;
+  const clients: Client[] = Array.from({ length: clientCount }, (_, index) => ({ index, userId: users[index % users.length]!.id, token: users[index % users.length]!.token }));
+  const tracked = new Map<string, TrackedSession>();
+  let sequence = 0;
+
+  let controller = new AbortController();
+  async function call(client: Client, procedure: string, input: unknown, kind: 'query' | 'mutation' = 'mutation'): Promise<unknown> {
+    figures.ops++;
+    const url = kind === 'query' ? `${base}/api/trpc/${procedure}?input=${encodeURIComponent(JSON.stringify(input))}` : `${base}/api/trpc/${procedure}`;
+    let response: Response;
+    let text: string;
+    try {
+      response = await fetch(url, {
+        method: kind === 'query' ? 'GET' : 'POST',
+        headers: { authorization: `Bearer ${client.token}`, 'content-type': 'application/json' },
+        body: kind === 'query' ? undefined : JSON.stringify(input),
+        signal: controller.signal,
+      });
+      text = await response.text();
+    } catch {
+      throw new Killed();
+    }
+    if (response.status >= 500) {
+      figures.errors5xx++;
+      violation(`${procedure} answered ${response.status}: ${text.slice(0, 200)}`);
+      throw new Error('5xx');
+    }
+    if (response.status !== 200) throw new Error(`${procedure}: ${response.status} ${text.slice(0, 200)}`);
+    figures.acked++;
+    return (JSON.parse(text) as { result: { data: unknown } }).result.data;
+  }
+
+  /** One random operation of a client; resolves when acknowledged, rejects with Killed when the server died. */
+  async function operate(client: Client): Promise<void> {
+    const own = [...tracked.values()].filter((s) => s.client === client.index && s.created === 'acked' && s.deleted === 'no' && !s.busy);
+    const roll = random();
+    if (own.length < 3 || roll < 0.08) {
+      const id = `c${client.index}-${(sequence++).toString(36)}-${Math.floor(random() * 1e9).toString(36)}`;
+      const session: TrackedSession = { id, client: client.index, created: 'pending', deleted: 'no', nodes: [], assistants: [], commits: [], touched: true, busy: true };
+      tracked.set(id, session);
+      await call(client, 'session.create', { id, title: `crash ${id}` });
+      session.created = 'acked';
+      session.busy = false;
+      return;
+    }
+    const session = own[Math.floor(random() * own.length)]!;
+    session.busy = true;
+    session.touched = true;
+    try {
+      if (roll < 0.45) {
+        const role = random() < 0.5 ? 'user' : 'assistant';
+        const message = (await call(client, 'message.append', { sessionId: session.id, message: { role, content: `${role} ${sequence++} ${'x'.repeat(Math.floor(random() * 2000))}` } })) as { id: string };
+        session.nodes.push(message.id);
+        if (role === 'assistant') session.assistants.push(message.id);
+      } else if (roll < 0.55) {
+        // A turn: begin, an append, finalize. A begin left running by a kill is the server's to end.
+        await call(client, 'turn.begin', { sessionId: session.id }).catch((error: unknown) => {
+          if (error instanceof Killed) throw error;
+        });
+        const message = (await call(client, 'message.append', { sessionId: session.id, message: { role: 'assistant', content: `turn reply ${sequence++}` } })) as { id: string };
+        session.nodes.push(message.id);
+        session.assistants.push(message.id);
+        const expected = [...session.nodes];
+        const turn = (await call(client, 'turn.finalize', { sessionId: session.id, commitMessage: `crash turn ${sequence++}` })) as { sessionCommit: string | null };
+        if (turn.sessionCommit) session.commits.push({ sha: turn.sessionCommit, nodes: expected });
+      } else if (roll < 0.7) {
+        const expected = [...session.nodes];
+        const turn = (await call(client, 'turn.finalize', { sessionId: session.id })) as { sessionCommit: string | null };
+        if (turn.sessionCommit) session.commits.push({ sha: turn.sessionCommit, nodes: expected });
+      } else if (roll < 0.8) {
+        await call(client, 'session.update', { id: session.id, title: `renamed ${sequence++}` });
+      } else if (roll < 0.87) {
+        await call(client, 'session.setArchived', { id: session.id, archived: random() < 0.5 });
+      } else if (roll < 0.93 && session.assistants.length > 0) {
+        await call(client, 'branch.retry', { sessionId: session.id, assistantId: session.assistants[Math.floor(random() * session.assistants.length)] });
+      } else {
+        session.deleted = 'pending';
+        await call(client, 'session.delete', { id: session.id });
+        session.deleted = 'acked';
+      }
+    } finally {
+      session.busy = false;
+    }
+  }
+
+  async function drive(client: Client, stop: { stopped: boolean }): Promise<void> {
+    while (!stop.stopped) {
+      try {
+        await operate(client);
+      } catch (error) {
+        if (error instanceof Killed) return;
+        // A refused operation (a CONFLICT on a turn left running) is not a loss; a 5xx is counted.
+      }
+    }
+  }
+
+  function listAll(client: Client): Promise<{ id: string; title: string; archived: boolean; pinned: boolean; status: string }[]> {
+    return (async () => {
+      const rows: { id: string; title: string; archived: boolean; pinned: boolean; status: string }[] = [];
+      let cursor: string | null = null;
+      do {
+        const page = (await call(client, 'session.list', { scope: 'all', limit: 200, cursor }, 'query')) as { rows: typeof rows; nextCursor: string | null };
+        rows.push(...page.rows);
+        cursor = page.nextCursor;
+      } while (cursor);
+      return rows;
+    })();
+  }
+
+  function walkJson(dir: string): void {
+    for (const name of readdirSync(dir)) {
+      const path = join(dir, name);
+      const stat = statSync(path, { throwIfNoEntry: false });
+      if (!stat) continue;
+      if (stat.isDirectory()) {
+        if (name !== '.git') walkJson(path);
+      } else if (name.endsWith('.json')) {
+        try {
+          JSON.parse(readFileSync(path, 'utf8'));
+        } catch (error) {
+          violation(`${path.slice(dataDir.length)} does not parse: ${(error as Error).message}`);
+        }
+      }
+    }
+  }
+
+  const git = (repo: string, args: string[]): { ok: boolean; output: string } => {
+    try {
+      return { ok: true, output: execFileSync('git', ['-C', repo, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }) };
+    } catch (error) {
+      const e = error as { stderr?: string; stdout?: string };
+      return { ok: false, output: `${e.stdout ?? ''}${e.stderr ?? ''}` };
+    }
+  };
+
+  async function verify(round: number): Promise<void> {
+    walkJson(dataDir);
+    const seenUsers = new Set<string>();
+    for (const client of clients) {
+      if (seenUsers.has(client.userId)) continue;
+      seenUsers.add(client.userId);
+      const sessionsDir = join(dataDir, 'users', client.userId, 'sessions');
+      const rows = await listAll(client);
+      const listed = new Map<string, (typeof rows)[number]>();
+      for (const row of rows) {
+        if (listed.has(row.id)) violation(`round ${round}: ${row.id} listed twice`);
+        listed.set(row.id, row);
+      }
+      // On disk: a session is a directory with meta.json and a git repository.
+      const onDisk = new Map<string, Record<string, unknown>>();
+      if (existsSync(sessionsDir)) {
+        for (const name of readdirSync(sessionsDir)) {
+          const dir = join(sessionsDir, name);
+          if (name.startsWith('.') || name === 'projects' || !statSync(dir).isDirectory()) continue;
+          const hasMeta = existsSync(join(dir, 'meta.json'));
+          const hasGit = existsSync(join(dir, '.git'));
+          if (!hasMeta || !hasGit) {
+            violation(`round ${round}: ${name} half there (meta.json ${hasMeta}, .git ${hasGit})`);
+            continue;
+          }
+          try {
+            onDisk.set(name, JSON.parse(readFileSync(join(dir, 'meta.json'), 'utf8')) as Record<string, unknown>);
+          } catch {
+            // counted by walkJson
+          }
+        }
+      }
+      for (const [id, meta] of onDisk) {
+        const row = listed.get(id);
+        if (!row) {
+          violation(`round ${round}: ${id} on disk but not in the registry`);
+          continue;
+        }
+        for (const [rowKey, metaKey] of [['title', 'title'], ['archived', 'archived'], ['pinned', 'pinned'], ['status', 'status']] as const) {
+          if (row[rowKey] !== meta[metaKey]) violation(`round ${round}: ${id} registry ${rowKey}=${JSON.stringify(row[rowKey])} but meta.json ${JSON.stringify(meta[metaKey])}`);
+        }
+      }
+      for (const id of listed.keys()) if (!onDisk.has(id)) violation(`round ${round}: ${id} in the registry but not on disk`);
+
+      for (const session of tracked.values()) {
+        if (clients[session.client]!.userId !== client.userId) continue;
+        const present = onDisk.has(session.id);
+        if (session.created === 'pending') {
+          // Unacknowledged: either outcome is fine; adopt what the server kept.
+          if (!present) {
+            tracked.delete(session.id);
+            continue;
+          }
+          session.created = 'acked';
+        }
+        if (session.deleted === 'pending') {
+          session.deleted = present ? 'no' : 'acked';
+        }
+        if (session.deleted === 'acked') {
+          if (present) violation(`round ${round}: ${session.id} deleted (acknowledged) but back`);
+          continue;
+        }
+        if (!present) {
+          lost(`round ${round}: session ${session.id}`);
+          tracked.delete(session.id);
+          continue;
+        }
+        const dir = join(sessionsDir, session.id);
+        const historyFiles = existsSync(join(dir, 'history')) ? readdirSync(join(dir, 'history')) : [];
+        const hasNode = (nodeId: string) => historyFiles.some((name) => name.includes(nodeId));
+        for (const nodeId of session.nodes) if (!hasNode(nodeId)) lost(`round ${round}: node ${nodeId} of ${session.id}`);
+        for (const commit of session.commits) {
+          if (!git(dir, ['cat-file', '-e', `${commit.sha}^{commit}`]).ok) {
+            lost(`round ${round}: commit ${commit.sha} of ${session.id}`);
+            continue;
+          }
+          const tree = git(dir, ['ls-tree', '-r', '--name-only', commit.sha, '--', 'history']).output;
+          for (const nodeId of commit.nodes) if (!tree.includes(nodeId)) lost(`round ${round}: node ${nodeId} missing from commit ${commit.sha} of ${session.id}`);
+        }
+        if (session.touched) {
+          const fsck = git(dir, ['fsck', '--no-dangling', '--no-progress']);
+          if (!fsck.ok) violation(`round ${round}: git fsck ${session.id}: ${fsck.output.slice(0, 300)}`);
+          session.touched = false;
+        }
+      }
+    }
+  }
+
+  let server: ServerProcess | null = null;
+  const start = async () => {
+    controller = new AbortController();
+    server = startServer({ port: options.port, host: '127.0.0.1', dataDir, runtime: 'node' });
+    await server.ready(120_000);
+  };
+  try {
+    await start();
+    for (let round = 1; round <= options.kills; round++) {
+      const stop = { stopped: false };
+      const drivers = clients.map((client) => drive(client, stop));
+      // Early rounds die soon after start-up (recovery mid-flight), later ones under steady load.
+      await new Promise((resolve) => setTimeout(resolve, 150 + Math.floor(random() * 1_500)));
+      server!.child.kill('SIGKILL');
+      await server!.exited;
+      stop.stopped = true;
+      controller.abort();
+      await Promise.all(drivers);
+      figures.kills++;
+      await start();
+      const before = figures.problems.length;
+      await verify(round);
+      for (const problem of figures.problems.slice(before)) log(`crash: ${problem}`);
+      if (round % 10 === 0) log(`crash: ${round}/${options.kills} kills, ${figures.acked} acknowledged, ${figures.lost} lost, ${figures.violations} violations`);
+    }
+  } finally {
+    const current = server as ServerProcess | null;
+    if (current) await current.stop('SIGTERM');
+  }
+  for (const session of tracked.values()) {
+    if (session.deleted === 'acked') continue;
+    figures.sessions++;
+    figures.appends += session.nodes.length;
+    figures.commits += session.commits.length;
+  }
+  if (figures.lost === 0 && figures.violations === 0) rmSync(dataDir, { recursive: true, force: true });
+  else log(`crash: data directory kept in ${dataDir}`);
+  return figures;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const arg = (name: string, fallback: number) => {
+    const at = process.argv.indexOf(`--${name}`);
+    return at >= 0 ? Number(process.argv[at + 1]) : fallback;
+  };
+  const figures = await runCrashTest({ kills: arg('kills', 50), port: arg('port', Number(process.env['CRASH_PORT'] ?? 3290)), seed: arg('seed', 1) });
+  process.stdout.write(
+    `crash: kills=${figures.kills} ops=${figures.ops} acked=${figures.acked} sessions=${figures.sessions} appends=${figures.appends} commits=${figures.commits} lost=${figures.lost} violations=${figures.violations} 5xx=${figures.errors5xx}\n`,
+  );
+  process.exit(figures.lost === 0 && figures.violations === 0 ? 0 : 1);
+}
