@@ -102,7 +102,7 @@ describe('the command line on a data directory no server holds', () => {
     expect(Object.keys(unzipSync(readFileSync(zip))).sort()).toEqual(['alpha.json', 'beta.json']);
 
     // Refusals write nothing.
-    expect(await cli(dir, 'sessions', 'export', 'nope', '-o', join(dir, 'nope.json'))).toEqual({ code: 1, out: 'no session', err: '' });
+    expect(await cli(dir, 'sessions', 'export', 'nope', '-o', join(dir, 'nope.json'))).toEqual({ code: 1, out: '', err: 'no session' });
     expect(() => readFileSync(join(dir, 'nope.json'))).toThrow();
     expect(() => readFileSync(join(dir, 'nope.json.part'))).toThrow();
     expect((await cli(dir, 'sessions', 'export', 'alpha', '--format', 'pdf')).code).toBe(2);
