@@ -72,18 +72,6 @@ function progressReporter(enabled: boolean): { update(progress: ImportProgress):
 export async function runImport(backend: CliBackend, paths: string[], options: ImportCommandOptions, output: ImportCommandOutput): Promise<void> {
   if (paths.length === 0) throw new CliError('import needs at least one file or folder\n\nusage: import <path>… [--json] [--watch]', 'bad_input');
   const inputs = await inputsOrFail(paths);
-  const bar = progressReporter(options.progressBar && !options.json);
-  let report: ImportReport;
-  try {
-    report = await backend.importFiles(inputs, (progress) => bar.update(progress));
-  } finally {
-    bar.stop();
-  }
-  if (options.json) output.out(JSON.stringify(report));
-  else for (const line of summary(report)) output.out(line);
-  if (!options.watch) return;
-
-  output.err(`Watching ${paths.join(', ')} for new lines (Ctrl-C stops)`);
   // A file is imported again when its size or time changed since the last look; a new one at once.
   const seen = new Map<string, string>();
   const changedSinceLastLook = async (): Promise<ImportInput[]> => {
@@ -96,7 +84,21 @@ export async function runImport(backend: CliBackend, paths: string[], options: I
     }
     return changed;
   };
-  await changedSinceLastLook();
+  // The first look before the first import: a line written while it runs is then seen as a change
+  // (and imported again, which adds only what is new), never taken for the state already imported.
+  if (options.watch) await changedSinceLastLook();
+  const bar = progressReporter(options.progressBar && !options.json);
+  let report: ImportReport;
+  try {
+    report = await backend.importFiles(inputs, (progress) => bar.update(progress));
+  } finally {
+    bar.stop();
+  }
+  if (options.json) output.out(JSON.stringify(report));
+  else for (const line of summary(report)) output.out(line);
+  if (!options.watch) return;
+
+  output.err(`Watching ${paths.join(', ')} for new lines (Ctrl-C stops)`);
   const interval = options.watchIntervalMs ?? 1000;
   while (!options.signal?.aborted) {
     await new Promise<void>((wake) => {
