@@ -253,7 +253,7 @@ export class SearchIndex {
             title: row.title,
             preview: row.preview,
             channel: row.channel,
-            snippet: snippetOf(doc.text, parsed.terms),
+            snippet: snippetOf(doc.text, parsed.terms, { markdown: doc.kind === 'user' || doc.kind === 'assistant' || doc.kind === 'system' }),
             archived: row.archived,
             updatedAt: row.updatedAt,
           });

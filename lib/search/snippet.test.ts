@@ -42,3 +42,29 @@ describe('snippetOf', () => {
     expect(snippetOf('short text', ['absent'])).toEqual([{ text: 'short text', match: false }]);
   });
 });
+
+describe('snippetOf a Markdown message', () => {
+  const text = (segments: ReturnType<typeof snippetOf>) => segments.map((segment) => segment.text).join('');
+
+  it('shows the words, not the syntax', () => {
+    const markdown = '## Fix\n\nThe **retry** loop in [`client.ts`](src/client.ts) ~~never~~ stops:\n\n```ts\nwhile (true) retry();\n```\n\n- one\n- two';
+    expect(text(snippetOf(markdown, ['retry'], { markdown: true }))).toBe('Fix The retry loop in client.ts never stops: while (true) retry(); one two');
+    expect(snippetOf(markdown, ['retry'], { markdown: true }).filter((segment) => segment.match)).toHaveLength(2);
+  });
+
+  it('keeps the same text for titles and tool records (no markdown option)', () => {
+    expect(text(snippetOf('**not markdown** here', ['here']))).toBe('**not markdown** here');
+  });
+
+  it('keeps raw HTML as plain text', () => {
+    expect(text(snippetOf('<img src=x onerror=alert(1)> needle', ['needle'], { markdown: true }))).toBe('<img src=x onerror=alert(1)> needle');
+  });
+
+  it('reads only a window of a long message around the first match', () => {
+    const markdown = `${'**filler** words '.repeat(5_000)}the *needle* is here${' and more'.repeat(5_000)}`;
+    const segments = snippetOf(markdown, ['needle'], { markdown: true });
+    expect(segments.find((segment) => segment.match)).toEqual({ text: 'needle', match: true });
+    expect(text(segments)).not.toContain('*');
+    expect(text(segments).length).toBeLessThan(200);
+  });
+});

@@ -1,3 +1,5 @@
+import { markdownPlainText } from './plain-text.js';
+
 /**
  * The part of a matched text shown in a hit, as segments: `match` marks the found words. Data, not
  * HTML: the page renders each segment as text, so nothing a message holds can become markup.
@@ -44,8 +46,27 @@ function oneLine(text: string): string {
   return text.replace(/\s+/gu, ' ');
 }
 
-export function snippetOf(rawText: string, terms: readonly string[]): SnippetSegment[] {
-  const text = oneLine(rawText);
+/**
+ * Of a long message only the part around the first match is read as Markdown: parsing 200,000
+ * characters for a 180-character snippet would cost more than the search. A window that starts
+ * inside a code block reads that block as prose, which for a snippet is harmless.
+ */
+const MARKDOWN_WINDOW_BEFORE = 600;
+const MARKDOWN_WINDOW = 2_000;
+
+function markdownWindow(rawText: string, terms: readonly string[]): string {
+  if (rawText.length <= MARKDOWN_WINDOW) return rawText;
+  const first = matchRanges(rawText, terms)[0];
+  const start = first ? safeIndex(rawText, Math.max(0, first[0] - MARKDOWN_WINDOW_BEFORE)) : 0;
+  return rawText.slice(start, safeIndex(rawText, start + MARKDOWN_WINDOW));
+}
+
+/**
+ * `markdown`: the text is a message's Markdown (user, assistant and system messages), shown by
+ * its words; titles and tool records are shown as they are (a tool's JSON is its own syntax).
+ */
+export function snippetOf(rawText: string, terms: readonly string[], options: { markdown?: boolean } = {}): SnippetSegment[] {
+  const text = oneLine(options.markdown ? markdownPlainText(markdownWindow(rawText, terms)) : rawText).trim();
   const ranges = matchRanges(text, terms);
   const first = ranges[0];
   let start = first ? safeIndex(text, Math.max(0, first[0] - BEFORE)) : 0;
