@@ -30,6 +30,8 @@ test('a message word found from the palette and from the Chats page opens the se
   const option = palette.dialog.getByRole('option', { name: /Retry design/ });
   await expect(option).toHaveCount(1);
   await expect(option.locator('mark')).toHaveText('jittered');
+  // The hit reads as the message does on its page: words, not Markdown syntax.
+  await expect(option).toContainText('Use jittered exponential backoff');
   await captureViews(page, 'search-palette');
   await page.keyboard.press('Enter');
 
