@@ -101,7 +101,8 @@ export const shareRouter = createTRPCRouter({
 
   /**
    * `{id}` → the shared branch `{title, scope, turn, at, toolCalls, expiresAt, messages}`, for
-   * anyone the instance's mode lets in. Revoked, expired, never made, or sharing off: NOT_FOUND,
+   * anyone the instance's mode lets in (signed in under `login`, the default; without any
+   * credential under `public`). Revoked, expired, never made, or sharing off: NOT_FOUND,
    * always the same answer.
    */
   view: publicProcedure.input(z.object({ id: shareIdInput }).strict()).query(({ ctx, input }) => sharedView(input.id, { signedIn: ctx.user !== null })),
