@@ -101,6 +101,7 @@ async function shoot(page: Page, name: string): Promise<void> {
 }
 
 test('the owner shares from the session menu: pinned at its turn, Update moves it, the row says Shared, Revoke ends it; signed out is sent to sign in', async ({ page, context, user, browser }) => {
+  test.setTimeout(240_000);
   const seeded = await seed(user.api, 'sh1');
   await signInBrowser(context, user.api);
   await page.goto('/sessions/sh1');
@@ -203,6 +204,7 @@ test.describe('under OPENPROGRAM_SHARING=public', () => {
   });
 
   test('a link opens signed out, shows only the shared branch and its attachment, and is 404 once expired', async ({ browser }) => {
+    test.setTimeout(180_000);
     const seeded = await seed(api, 'pub');
     const created = await mutate<{ id: string; path: string; expiresAt: number }>(api, 'share.create', { sessionId: 'pub', expires: '1d' });
     expect(created.status).toBe(200);
