@@ -182,10 +182,13 @@ test.describe('under OPENPROGRAM_SHARING=public', () => {
   let server: ServerProcess;
   let clockFile: string;
   let api: APIRequestContext;
+  let dataDir: string;
+  /** a link made without expiry, for the restart under `off` */
+  let lasting = '';
 
   test.beforeAll(async () => {
     test.setTimeout(120_000);
-    const dataDir = freshDataDir();
+    dataDir = freshDataDir();
     clockFile = join(dataDir, '..', `share-clock-${PORT}`);
     writeFileSync(clockFile, '0');
     server = startServer({
@@ -265,7 +268,30 @@ test.describe('under OPENPROGRAM_SHARING=public', () => {
     await expect(page.getByRole('heading', { name: 'Link not found' })).toBeVisible();
     // The links made without expiry still open.
     expect((await query(anonymous, 'share.view', { id: live.data.id })).status).toBe(200);
+    lasting = live.data.id;
     await anonymous.dispose();
     await visitor.close();
+  });
+
+  test('restarted with OPENPROGRAM_SHARING=off, no link opens (the never-existed answer) and none can be made', async () => {
+    test.setTimeout(180_000);
+    expect(lasting).not.toBe('');
+    await api.dispose();
+    await server.stop();
+    server = startServer({ port: PORT, dataDir, env: { OPENPROGRAM_SHARING: 'off' } });
+    await server.ready(90_000);
+    api = await request.newContext({ baseURL: server.url, extraHTTPHeaders: { origin: server.url } });
+    await signIn(api, ADMIN.email, ADMIN.password);
+    // Signed in or not, page and API: exactly the answer of an id that never existed.
+    const anonymous = await request.newContext({ baseURL: server.url });
+    for (const viewer of [api, anonymous]) await expectGone(viewer, '', lasting);
+    const made = await mutate(api, 'share.create', { sessionId: 'pub' });
+    expect(made.status).toBe(403);
+    expect(made.body.error?.message).toBe('sharing is turned off on this server (OPENPROGRAM_SHARING=off)');
+    const listed = await query<{ mode: string; links: unknown[] }>(api, 'share.list');
+    expect(listed.data.mode).toBe('off');
+    expect(listed.data.links.length).toBeGreaterThan(0); // still there to revoke
+    expect((await mutate(api, 'share.revoke', { id: lasting })).status).toBe(200);
+    await anonymous.dispose();
   });
 });
