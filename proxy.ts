@@ -4,6 +4,8 @@ import { contentSecurityPolicy } from '@/server/http/security-headers';
 
 // Pages anyone may open. Everything else that is not an API route needs a sign-in.
 const PUBLIC_PAGES = new Set(['/signin']);
+// Share links decide for themselves (OPENPROGRAM_SHARING: off, login or public), and are never indexed or cached.
+const SHARED_PAGE = /^\/s\/[^/]+\/?$/;
 
 /**
  * Pages: the nonce CSP and the security headers, and signed-out requests sent to /signin. Only
@@ -18,7 +20,8 @@ export function proxy(request: NextRequest) {
   let response: NextResponse;
   const nonce = btoa(crypto.randomUUID());
   const csp = contentSecurityPolicy(nonce);
-  if (isPage && !PUBLIC_PAGES.has(pathname) && !hasSessionCookie(cookieReader(request.headers.get('cookie')))) {
+  const shared = SHARED_PAGE.test(pathname);
+  if (isPage && !shared && !PUBLIC_PAGES.has(pathname) && !hasSessionCookie(cookieReader(request.headers.get('cookie')))) {
     const target = new URL('/signin', request.url);
     if (pathname !== '/') target.searchParams.set('callbackUrl', `${pathname}${search}`);
     response = NextResponse.redirect(target);
@@ -30,6 +33,10 @@ export function proxy(request: NextRequest) {
   }
   // The other security headers come from next.config.ts, for pages as for everything else.
   response.headers.set('content-security-policy', csp);
+  if (shared) {
+    response.headers.set('x-robots-tag', 'noindex');
+    response.headers.set('cache-control', 'no-store');
+  }
   return response;
 }
 

@@ -30,6 +30,8 @@ export const LAYERS = [
     packages: ['isomorphic-git', 'lru-cache', 'zod'],
     imports: ['lib/store/', 'lib/fs/', 'lib/errors/'],
   },
+  // share links: their records, ids, expiry and who may open them; no session content
+  { layer: 'lib/share', paths: ['lib/share/'], packages: [], imports: ['lib/share/', 'lib/fs/', 'lib/errors/'] },
   { layer: 'lib/auth', paths: ['lib/auth/'], packages: [], imports: ['lib/auth/', 'lib/fs/', 'lib/errors/'] },
   // the full-text index: derived from the store's sessions, never imported by it
   {

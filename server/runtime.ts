@@ -7,6 +7,7 @@ import { SearchIndex, storeSource } from '@/lib/search/index';
 import { ModelService } from '@/server/chat/models';
 import { failInterruptedTurns } from '@/server/chat/turn-journal';
 import { redactMessage } from '@/lib/redact/index';
+import { parseSharingMode, shareClock, ShareLinkStore, type SharingMode } from '@/lib/share/index';
 
 /**
  * Process-wide singletons, kept on globalThis: Next may load this module once for route handlers
@@ -36,12 +37,23 @@ interface Runtime {
   roots: ProjectRootsFile;
   /** OPENPROGRAM_ALLOWED_ROOTS read once, after the users exist */
   envRoots: Promise<void> | null;
+  /** every user's share links (data/auth/share-links.json), by id */
+  shareLinks: ShareLinkStore;
+  /** OPENPROGRAM_SHARING, read once at start */
+  sharingMode: SharingMode;
 }
 
 /** OPENPROGRAM_MAX_STREAMS_PER_USER raises or lowers the cap of open event streams (default 20). */
 function streamCapFromEnv(): number | undefined {
   const value = Number(process.env.OPENPROGRAM_MAX_STREAMS_PER_USER);
   return Number.isInteger(value) && value > 0 ? value : undefined;
+}
+
+function sharingModeFromEnv(): SharingMode {
+  const { mode, warning } = parseSharingMode(process.env.OPENPROGRAM_SHARING);
+  if (warning) console.warn(`[share] ${warning}`);
+  if (process.env.OPENPROGRAM_TEST_CLOCK_FILE) console.warn('[share] OPENPROGRAM_TEST_CLOCK_FILE is set: link expiry runs on a test clock');
+  return mode;
 }
 
 const KEY = Symbol.for('entity-memory.runtime');
@@ -69,6 +81,8 @@ function runtime(): Runtime {
       proxyUpstreams: new ProxyUpstreams(join(dataDir, 'auth', 'proxy-upstreams.json')),
       roots: new ProjectRootsFile(join(dataDir, 'auth'), dataDir),
       envRoots: null,
+      shareLinks: new ShareLinkStore(join(dataDir, 'auth'), shareClock(process.env.OPENPROGRAM_TEST_CLOCK_FILE)),
+      sharingMode: sharingModeFromEnv(),
     };
     // Sign-ins that end (disable, password change or reset) close their event streams at once.
     const hub = current.hub;
@@ -89,6 +103,16 @@ export function getAuthStore(): AuthStore {
 
 export function getEventHub(): EventHub {
   return runtime().hub;
+}
+
+/** Every user's share links; a link is opened by id alone, its owner's store chosen from the record. */
+export function getShareLinks(): ShareLinkStore {
+  return runtime().shareLinks;
+}
+
+/** Who may open share links on this instance (OPENPROGRAM_SHARING, default login). */
+export function getSharingMode(): SharingMode {
+  return runtime().sharingMode;
 }
 
 export function getProxyUpstreams(): ProxyUpstreams {
@@ -134,6 +158,15 @@ export function getUserStore(userId: string): Promise<UserStore> {
       const allowedRoots = (await getProjectRoots()).rootsOf(userId);
       const store = await SessionStore.open({ stateDir: join(dataDir, 'users', userId), workspaceRoot, allowedRoots, repackQueue, titleModel, redactor: redactorFor(userId) });
       hub.attach(userId, store.events);
+      // A deleted session's links go with it: none is left pointing at nothing in Settings.
+      store.events.on('event', (event) => {
+        if (event.type !== 'session_deleted') return;
+        try {
+          runtime().shareLinks.revokeSession(userId, event.data.id);
+        } catch (error) {
+          console.error('[share] could not remove the links of a deleted session:', error);
+        }
+      });
       // Attached before any request can write: no append is missed. Opening a valid index takes
       // milliseconds; one that must be rebuilt is filled in the background.
       const search = SearchIndex.open({ path: join(dataDir, 'users', userId, 'search.sqlite'), source: storeSource(store) }).then((index) => {

@@ -15,7 +15,7 @@ export function MessageArticle({
   footer,
   current = false,
 }: {
-  message: BranchMessage;
+  message: Pick<BranchMessage, 'id' | 'role' | 'name' | 'createdAt'>;
   children: ReactNode;
   footer?: ReactNode;
   /** the message a search hit opened: marked aria-current and highlighted */

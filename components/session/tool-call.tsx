@@ -50,7 +50,7 @@ function Block({ label, text }: { label: string; text: string }) {
 }
 
 /** One tool call under the assistant message that made it: folded, with its input and result. */
-export function ToolCall({ call }: { call: ToolCallMessage }) {
+export function ToolCall({ call }: { call: Pick<ToolCallMessage, 'name' | 'input' | 'content'> }) {
   const input = pretty(call.input);
   return (
     <details className="rounded-md border border-neutral-200 bg-neutral-50 text-sm dark:border-neutral-800 dark:bg-neutral-900">

@@ -2,9 +2,11 @@
 
 import * as ContextMenu from '@radix-ui/react-context-menu';
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
-import { Archive, ArchiveRestore, FileJson, FileText, GitBranch, Mail, MailOpen, MoreHorizontal, Pencil, Pin, PinOff, Sparkles, Trash2 } from 'lucide-react';
+import { Archive, ArchiveRestore, FileJson, Share2, FileText, GitBranch, Mail, MailOpen, MoreHorizontal, Pencil, Pin, PinOff, Sparkles, Trash2 } from 'lucide-react';
 import type { LucideIcon } from 'lucide-react';
-import { useRef, type ComponentType, type ReactNode } from 'react';
+import { useRef, useState, type ComponentType, type ReactNode } from 'react';
+import { ShareDialog } from '@/components/share/share-dialog';
+import { useSharedSessions } from '@/components/share/use-shared-sessions';
 import { cn } from '@/components/ui/cn';
 import { EXPORT_ITEMS, exportUrl, type ExportFormat } from './export-urls';
 import { useSessionListControls } from './session-list-context';
@@ -43,6 +45,8 @@ export function SessionMenu({ row, title, kind, children, label, triggerClassNam
   const { actions, startRename, requestDelete } = useSessionListControls();
   // Rename puts the focus in the title field: the menu must not take it back to its trigger.
   const keepFocus = useRef(false);
+  const [sharing, setSharing] = useState(false);
+  const { mode } = useSharedSessions();
   const Item = (kind === 'button' ? DropdownMenu.Item : ContextMenu.Item) as ComponentType<ItemProps>;
   const Separator = (kind === 'button' ? DropdownMenu.Separator : ContextMenu.Separator) as ComponentType<{ className?: string }>;
 
@@ -70,6 +74,18 @@ export function SessionMenu({ row, title, kind, children, label, triggerClassNam
         {row.archived ? <ArchiveRestore size={16} aria-hidden /> : <Archive size={16} aria-hidden />} {row.archived ? 'Unarchive' : 'Archive'}
       </Item>
       <Separator className="my-1 h-px bg-neutral-200 dark:bg-neutral-800" />
+      {mode === 'off' ? null : (
+        <Item
+          className={ITEM}
+          onSelect={() => {
+            keepFocus.current = true;
+            // After the menu has closed: while open it keeps the focus inside itself.
+            setTimeout(() => setSharing(true), 0);
+          }}
+        >
+          <Share2 size={16} aria-hidden /> Share
+        </Item>
+      )}
       {EXPORT_ITEMS.map(({ format, label }) => {
         const Icon = EXPORT_ICON[format];
         return (
@@ -92,31 +108,38 @@ export function SessionMenu({ row, title, kind, children, label, triggerClassNam
     keepFocus.current = false;
   };
 
+  const dialog = sharing ? <ShareDialog sessionId={row.id} title={title} open onOpenChange={setSharing} /> : null;
   if (kind === 'context') {
     return (
-      <ContextMenu.Root>
-        <ContextMenu.Trigger asChild>{children}</ContextMenu.Trigger>
-        <ContextMenu.Portal>
-          <ContextMenu.Content className={CONTENT} onCloseAutoFocus={onCloseAutoFocus}>
-            {items}
-          </ContextMenu.Content>
-        </ContextMenu.Portal>
-      </ContextMenu.Root>
+      <>
+        <ContextMenu.Root>
+          <ContextMenu.Trigger asChild>{children}</ContextMenu.Trigger>
+          <ContextMenu.Portal>
+            <ContextMenu.Content className={CONTENT} onCloseAutoFocus={onCloseAutoFocus}>
+              {items}
+            </ContextMenu.Content>
+          </ContextMenu.Portal>
+        </ContextMenu.Root>
+        {dialog}
+      </>
     );
   }
   return (
-    <DropdownMenu.Root>
-      <DropdownMenu.Trigger
-        aria-label={label ?? `Options for ${title}`}
-        className={triggerClassName ?? "rounded p-1 text-neutral-500 opacity-0 hover:bg-neutral-200 hover:text-neutral-900 focus:opacity-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 group-hover:opacity-100 data-[state=open]:opacity-100 dark:hover:bg-neutral-700 dark:hover:text-neutral-100 [@media(hover:none)]:opacity-100"}
-      >
-        <MoreHorizontal size={16} aria-hidden />
-      </DropdownMenu.Trigger>
-      <DropdownMenu.Portal>
-        <DropdownMenu.Content align="end" className={CONTENT} onCloseAutoFocus={onCloseAutoFocus}>
-          {items}
-        </DropdownMenu.Content>
-      </DropdownMenu.Portal>
-    </DropdownMenu.Root>
+    <>
+      <DropdownMenu.Root>
+        <DropdownMenu.Trigger
+          aria-label={label ?? `Options for ${title}`}
+          className={triggerClassName ?? "rounded p-1 text-neutral-500 opacity-0 hover:bg-neutral-200 hover:text-neutral-900 focus:opacity-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 group-hover:opacity-100 data-[state=open]:opacity-100 dark:hover:bg-neutral-700 dark:hover:text-neutral-100 [@media(hover:none)]:opacity-100"}
+        >
+          <MoreHorizontal size={16} aria-hidden />
+        </DropdownMenu.Trigger>
+        <DropdownMenu.Portal>
+          <DropdownMenu.Content align="end" className={CONTENT} onCloseAutoFocus={onCloseAutoFocus}>
+            {items}
+          </DropdownMenu.Content>
+        </DropdownMenu.Portal>
+      </DropdownMenu.Root>
+      {dialog}
+    </>
   );
 }

@@ -1,7 +1,8 @@
 'use client';
 
 import * as Checkbox from '@radix-ui/react-checkbox';
-import { Check, Loader2, Pin } from 'lucide-react';
+import { Check, Link2, Loader2, Pin } from 'lucide-react';
+import { useSharedSessions } from '@/components/share/use-shared-sessions';
 import Link from 'next/link';
 import { memo } from 'react';
 import { cn } from '@/components/ui/cn';
@@ -31,6 +32,7 @@ export const SessionRowItem = memo(function SessionRowItem({ row, active, index 
   const renaming = renamingId === row.id;
   const running = row.status === 'running';
   const agent = agentLabel(row);
+  const shared = useSharedSessions().shared.has(row.id);
 
   return (
     <SessionMenu row={row} title={title} kind="context">
@@ -80,6 +82,11 @@ export const SessionRowItem = memo(function SessionRowItem({ row, active, index 
                 </span>
               ) : null}
               {row.pinned ? <Pin size={12} aria-hidden className="shrink-0 text-neutral-400" /> : null}
+              {shared ? (
+                <span role="img" aria-label="Shared" title="Shared: a link opens it, read-only" className="shrink-0 text-emerald-600 dark:text-emerald-400">
+                  <Link2 size={12} aria-hidden />
+                </span>
+              ) : null}
             </span>
             <span className="truncate text-xs text-neutral-500 dark:text-neutral-400">
               {row.project}

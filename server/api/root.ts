@@ -12,6 +12,7 @@ import { timelineRouter } from './routers/timeline';
 import { chatRouter } from './routers/chat';
 import { modelsRouter } from './routers/models';
 import { proxyRouter } from './routers/proxy';
+import { shareRouter } from './routers/share';
 
 /**
  * Every router, one per domain (server/api/routers/<domain>.ts). The store's routers go here too:
@@ -31,6 +32,7 @@ export const appRouter = createTRPCRouter({
   chat: chatRouter,
   models: modelsRouter,
   proxy: proxyRouter,
+  share: shareRouter,
 });
 
 export type AppRouter = typeof appRouter;

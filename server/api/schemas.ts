@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { COMMIT_ID_PATTERN, NODE_ID_PATTERN, PROJECT_ID_PATTERN, RESERVED_SESSION_IDS, SESSION_ID_PATTERN } from '@/lib/store/index';
 import { EMAIL_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, TOKEN_ID_PATTERN, TOKEN_NAME_MAX_LENGTH, USER_ID_PATTERN } from '@/lib/auth/index';
+import { SHARE_EXPIRIES } from '@/lib/share/index';
 
 /** Input pieces shared by several routers. lib/auth checks the same rules again for other callers. */
 export const emailInput = z.string().trim().max(EMAIL_MAX_LENGTH).pipe(z.email({ error: 'must be an email address' }));
@@ -31,3 +32,8 @@ export const cursorInput = z.string().min(1).max(1024);
 export const labelInput = (max = 200) =>
   z.string().refine((value) => [...value].length <= max, `must be at most ${max} characters`);
 export const pathInput = z.string().min(1, 'must not be empty').max(4096).refine((path) => !path.includes('\0'), 'must not contain NUL');
+
+// Share links (DESIGN §13): a malformed id is refused as one that does not exist, in the same words.
+export const shareIdInput = z.string().max(64);
+export const shareExpiryInput = z.enum(SHARE_EXPIRIES);
+export const shareScopeInput = z.enum(['session', 'live', 'turn']);

@@ -4,6 +4,7 @@ import { isSessionId, MAX_ATTACHMENT_BYTES } from '@/lib/store/index';
 import { BodyTooLargeError, limitBody, MAX_BODY_BYTES } from './body-limit';
 import { domainErrorStatus } from './domain-error-status';
 import { authenticateRoute, jsonError } from './route-auth';
+import type { UserStore } from '@/server/runtime';
 
 function unknownSession(sessionId: string): Response {
   // The tRPC API's message for the same case: another user's session reads as a missing one.
@@ -72,9 +73,18 @@ export async function openAttachmentDownload(requestHeaders: Headers, sessionId:
   if (caller instanceof Response) return refuse(caller);
   if (!isSessionId(sessionId)) return refuse(jsonError(400, 'invalid session id'));
   if (!caller.store.hasSession(sessionId)) return refuse(unknownSession(sessionId));
+  return openStoredAttachment(caller.store, sessionId, name);
+}
+
+/**
+ * The download of an attachment of a session of `store`, already authorised by the caller (its
+ * owner, or a share link that shows the message naming it).
+ */
+export async function openStoredAttachment(store: UserStore, sessionId: string, name: string): Promise<AttachmentDownload> {
+  const refuse = (response: Response): AttachmentDownload => ({ kind: 'refused', response });
   let resolved;
   try {
-    resolved = await caller.store.resolveAttachment(sessionId, name);
+    resolved = await store.resolveAttachment(sessionId, name);
   } catch (error) {
     const refused = domainErrorStatus(error);
     if (refused === null) throw error;

@@ -10,13 +10,14 @@ import Link from 'next/link';
 import { headers } from 'next/headers';
 import { ConnectAgent } from '@/components/connect/connect-agent';
 import { UpstreamList } from '@/components/connect/upstream-list';
+import { ShareList } from '@/components/share/share-list';
 
 export const metadata = { title: 'Settings · Entity Memory' };
 
 export default async function SettingsPage() {
   await requireUser();
   const caller = await getServerCaller();
-  const [tokens, prefs, upstreams, lastExchanges] = await Promise.all([caller.token.list(), caller.user.prefs(), caller.proxy.listUpstreams(), caller.proxy.lastExchanges()]);
+  const [tokens, prefs, upstreams, lastExchanges, shares] = await Promise.all([caller.token.list(), caller.user.prefs(), caller.proxy.listUpstreams(), caller.proxy.lastExchanges(), caller.share.list()]);
   // The first paint's origin; the browser's own replaces it once mounted.
   const requestHeaders = await headers();
   const host = requestHeaders.get('x-forwarded-host') ?? requestHeaders.get('host') ?? 'localhost:3000';
@@ -46,6 +47,11 @@ export default async function SettingsPage() {
             folder, never in git or a log, and never shown again.
           </p>
           <UpstreamList initial={upstreams} />
+        </TitledSection>
+      </Card>
+      <Card>
+        <TitledSection id="share-links-title" title="Share links">
+          <ShareList initial={shares} />
         </TitledSection>
       </Card>
       <Card>

@@ -41,7 +41,7 @@ async function renderOne(sessionId: string, viewerId: string, message: BranchMes
               ))}
             </div>
           ) : null}
-          <AttachmentLinks sessionId={sessionId} attachments={attachments} />
+          <AttachmentLinks base={`/api/attachments/${encodeURIComponent(sessionId)}`} attachments={attachments} />
           {fork || action || copyable ? (
             <div className="mt-2 flex flex-wrap items-center gap-2">
               {fork ? <BranchSwitcher sessionId={sessionId} messageId={message.id} siblings={message.siblings} /> : null}

@@ -1,0 +1,297 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { request, type APIRequestContext, type Page } from '@playwright/test';
+import {
+  e2eScratchDir,
+  expect,
+  freshDataDir,
+  mutate,
+  query,
+  signIn,
+  signInBrowser,
+  startServer,
+  test,
+  type ServerProcess,
+} from '../fixtures';
+
+const SHOTS = '/tmp/share-shots';
+const DAY = 24 * 60 * 60 * 1000;
+/** A well-formed id no link ever had: what a revoked or expired link must be indistinguishable from. */
+const NEVER = `${'Q'.repeat(21)}w`;
+
+type Api = APIRequestContext;
+
+interface Seeded {
+  id: string;
+  attachment: string;
+  unshownAttachment: string;
+}
+
+/**
+ * A session with what a share link must never show: a system message and a system prompt, a
+ * second branch beside the first question; and what it shows: two turns with a tool call and
+ * an attachment of a shown message.
+ */
+async function seed(api: Api, id: string): Promise<Seeded> {
+  expect((await mutate(api, 'session.create', { id, title: `Shared ${id}` })).status).toBe(200);
+  expect((await mutate(api, 'chat.setSettings', { sessionId: id, systemPrompt: `PROMPT-SECRET-${id}` })).status).toBe(200);
+  const upload = async (name: string, text: string) => {
+    const response = await api.post('/api/attachments', { multipart: { sessionId: id, file: { name, mimeType: 'text/plain', buffer: Buffer.from(text) } } });
+    expect(response.status()).toBe(200);
+    return ((await response.json()) as { id: string }).id;
+  };
+  const attachment = await upload('notes.txt', `notes of ${id}`);
+  const unshownAttachment = await upload('private.txt', 'not in any shown message');
+  await mutate(api, 'turn.begin', { sessionId: id });
+  const system = await mutate<{ id: string }>(api, 'message.append', { sessionId: id, message: { role: 'system', content: `SYSTEM-SECRET-${id}` } });
+  const question = await mutate<{ id: string }>(api, 'message.append', {
+    sessionId: id,
+    message: { role: 'user', content: 'Question **one**', parentId: system.data.id, metadata: { attachments: [{ id: attachment, name: 'notes.txt', size: 12 }] } },
+  });
+  const call = await mutate<{ id: string }>(api, 'message.append', { sessionId: id, message: { role: 'assistant', content: 'Let me look.' } });
+  await mutate(api, 'message.append', { sessionId: id, message: { role: 'tool', content: 'readme.txt', calledBy: call.data.id, name: 'list_directory', input: { path: '.' } } });
+  await mutate(api, 'message.append', { sessionId: id, message: { role: 'assistant', content: 'Answer one' } });
+  // Another branch beside the first question: in git, never on the shared branch.
+  await mutate(api, 'message.append', { sessionId: id, message: { role: 'user', content: `OTHER-BRANCH-${id}`, parentId: system.data.id } });
+  expect((await mutate(api, 'turn.finalize', { sessionId: id })).status).toBe(200);
+  expect(question.status).toBe(200);
+  await turn(api, id, 'Question two', 'Answer two');
+  return { id, attachment, unshownAttachment };
+}
+
+async function turn(api: Api, id: string, question: string, answer: string): Promise<void> {
+  await mutate(api, 'turn.begin', { sessionId: id });
+  await mutate(api, 'message.append', { sessionId: id, message: { role: 'user', content: question } });
+  await mutate(api, 'message.append', { sessionId: id, message: { role: 'assistant', content: answer } });
+  expect((await mutate(api, 'turn.finalize', { sessionId: id })).status).toBe(200);
+}
+
+/** Nothing the page must never carry, anywhere in its HTML (the RSC payload included). */
+function expectNothingPrivate(html: string, id: string, email: string): void {
+  for (const secret of [`SYSTEM-SECRET-${id}`, `PROMPT-SECRET-${id}`, `OTHER-BRANCH-${id}`, email, e2eScratchDir(), 'private.txt', '"sessionId"', `/sessions/${id}`]) {
+    expect(html, secret).not.toContain(secret);
+  }
+}
+
+/** The 404 of a link that cannot be opened, page and API, compared with an id that never existed. */
+async function expectGone(api: Api, base: string, linkId: string): Promise<void> {
+  const never = await api.get(`${base}/api/trpc/share.view?input=${encodeURIComponent(JSON.stringify({ id: NEVER }))}`);
+  const gone = await api.get(`${base}/api/trpc/share.view?input=${encodeURIComponent(JSON.stringify({ id: linkId }))}`);
+  expect(gone.status()).toBe(404);
+  expect(await gone.json()).toEqual(await never.json());
+  const page = await api.get(`${base}/s/${linkId}`);
+  const neverPage = await api.get(`${base}/s/${NEVER}`);
+  expect(page.status()).toBe(404);
+  expect(neverPage.status()).toBe(404);
+  expect(await page.text()).toContain('Link not found');
+}
+
+async function shoot(page: Page, name: string): Promise<void> {
+  mkdirSync(SHOTS, { recursive: true });
+  for (const [width, height] of [[1280, 800], [390, 844]] as const) {
+    await page.setViewportSize({ width, height });
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      await page.waitForTimeout(150);
+      await page.screenshot({ path: `${SHOTS}/${name}-${colorScheme}-${width}.png` });
+    }
+  }
+  await page.emulateMedia({ colorScheme: null });
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
+test('the owner shares from the session menu: pinned at its turn, Update moves it, the row says Shared, Revoke ends it; signed out is sent to sign in', async ({ page, context, user, browser }) => {
+  test.setTimeout(240_000);
+  const seeded = await seed(user.api, 'sh1');
+  await signInBrowser(context, user.api);
+  await page.goto('/sessions/sh1');
+  await page.getByRole('button', { name: 'Session options', exact: true }).click();
+  await page.getByRole('menuitem', { name: 'Share', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Share session' });
+  await expect(dialog).toBeVisible();
+  await dialog.getByLabel('Expires after').selectOption('1d');
+  await shoot(page, 'dialog-new');
+  await dialog.getByRole('button', { name: 'Create link', exact: true }).click();
+  const linkField = dialog.getByRole('textbox', { name: 'Share link' });
+  await expect(linkField).toHaveValue(/\/s\/[A-Za-z0-9_-]{22}$/);
+  await expect(dialog.getByText('Up to turn 2', { exact: true })).toBeVisible();
+  await expect(dialog.getByRole('button', { name: 'Copy link' })).toBeVisible();
+  await shoot(page, 'dialog-link');
+  const url = await linkField.inputValue();
+  const linkId = url.split('/s/')[1]!;
+  await page.keyboard.press('Escape');
+
+  // The row carries the marker, in the sidebar.
+  const row = page.getByRole('navigation', { name: 'Sessions' }).getByRole('link', { name: 'Shared sh1', exact: true });
+  await expect(row.getByRole('img', { name: 'Shared' })).toBeVisible();
+
+  // A turn after sharing is not on the pinned link.
+  await turn(user.api, 'sh1', 'LATER-QUESTION', 'LATER-ANSWER');
+  const reader = await browser.newContext();
+  const readerPage = await reader.newPage();
+  // Signed out under the default `login`: sent to sign in, the link's content not in the answer.
+  const signedOut = await readerPage.goto(url);
+  await expect(readerPage).toHaveURL(/\/signin\?callbackUrl=%2Fs%2F/);
+  expect(await readerPage.content()).not.toContain('Answer one');
+  expect(signedOut?.status()).toBe(200);
+  const anonymous = await request.newContext();
+  const refused = await anonymous.get(`${new URL(url).origin}/api/trpc/share.view?input=${encodeURIComponent(JSON.stringify({ id: linkId }))}`);
+  expect(refused.status()).toBe(401);
+  const refusedFile = await anonymous.get(`${new URL(url).origin}/api/share/${linkId}/attachments/${seeded.attachment}`);
+  expect(refusedFile.status()).toBe(401);
+  await reader.close();
+
+  // Signed in (the owner here: any user of the instance may), the page shows turn 2 and no later one.
+  const shared = await page.goto(url);
+  expect(shared?.headers()['x-robots-tag']).toBe('noindex');
+  expect(shared?.headers()['cache-control']).toBe('no-store');
+  await expect(page.getByRole('heading', { level: 1, name: 'Shared sh1' })).toBeVisible();
+  await expect(page.getByRole('article', { name: 'Assistant' }).last()).toContainText('Answer two');
+  await expect(page.getByText('LATER-QUESTION')).toHaveCount(0);
+  expectNothingPrivate(await page.content(), 'sh1', user.email);
+
+  // Update: the same link now shows the newest turn.
+  await page.goto('/sessions/sh1');
+  await page.getByRole('button', { name: 'Session options', exact: true }).click();
+  await page.getByRole('menuitem', { name: 'Share', exact: true }).click();
+  await dialog.getByRole('button', { name: 'Update', exact: true }).click();
+  await expect(dialog.getByText('Up to turn 3', { exact: true })).toBeVisible();
+  await expect(linkField).toHaveValue(url);
+  await page.keyboard.press('Escape');
+  await page.goto(url);
+  await expect(page.getByRole('article', { name: 'User' }).last()).toContainText('LATER-QUESTION');
+
+  // Settings lists it; Revoke there ends it on the very next request.
+  await page.goto('/settings');
+  const section = page.getByRole('region', { name: 'Share links' });
+  await expect(section.getByRole('link', { name: 'Shared sh1' })).toBeVisible();
+  await section.getByRole('link', { name: 'Shared sh1' }).scrollIntoViewIfNeeded();
+  await shoot(page, 'settings-list');
+  await section.getByRole('button', { name: 'Revoke', exact: true }).click();
+  await expect(section.getByText('You have not shared any session.')).toBeVisible();
+  await expectGone(user.api, '', linkId);
+  await page.goto('/chats');
+  const chatsRow = page.getByRole('main').getByRole('link', { name: 'Shared sh1', exact: true });
+  await expect(chatsRow).toBeVisible();
+  await expect(chatsRow.getByRole('img', { name: 'Shared' })).toHaveCount(0);
+});
+
+test.describe('under OPENPROGRAM_SHARING=public', () => {
+  const PORT = 3860;
+  const ADMIN = { email: 'share-admin@e2e.test', password: 'share-admin-password' };
+  let server: ServerProcess;
+  let clockFile: string;
+  let api: APIRequestContext;
+  let dataDir: string;
+  /** a link made without expiry, for the restart under `off` */
+  let lasting = '';
+
+  test.beforeAll(async () => {
+    test.setTimeout(120_000);
+    dataDir = freshDataDir();
+    clockFile = join(dataDir, '..', `share-clock-${PORT}`);
+    writeFileSync(clockFile, '0');
+    server = startServer({
+      port: PORT,
+      dataDir,
+      env: { OPENPROGRAM_SHARING: 'public', OPENPROGRAM_TEST_CLOCK_FILE: clockFile, OPENPROGRAM_ADMIN_EMAIL: ADMIN.email, OPENPROGRAM_ADMIN_PASSWORD: ADMIN.password },
+    });
+    await server.ready(90_000);
+    api = await request.newContext({ baseURL: server.url, extraHTTPHeaders: { origin: server.url } });
+    await signIn(api, ADMIN.email, ADMIN.password);
+  });
+
+  test.afterAll(async () => {
+    await api?.dispose();
+    await server?.stop();
+  });
+
+  test('a link opens signed out, shows only the shared branch and its attachment, and is 404 once expired', async ({ browser }) => {
+    test.setTimeout(180_000);
+    const seeded = await seed(api, 'pub');
+    const created = await mutate<{ id: string; path: string; expiresAt: number }>(api, 'share.create', { sessionId: 'pub', expires: '1d' });
+    expect(created.status).toBe(200);
+    const { id: linkId, path } = created.data;
+    await turn(api, 'pub', 'LATER-QUESTION', 'LATER-ANSWER');
+
+    const visitor = await browser.newContext();
+    const page = await visitor.newPage();
+    const response = await page.goto(`${server.url}${path}`);
+    expect(response?.status()).toBe(200);
+    expect(response?.headers()['x-robots-tag']).toBe('noindex');
+    expect(response?.headers()['cache-control']).toBe('no-store');
+    await expect(page).toHaveURL(`${server.url}${path}`);
+    await expect(page.getByRole('heading', { level: 1, name: 'Shared pub' })).toBeVisible();
+    await expect(page.getByRole('article', { name: 'User' })).toHaveCount(2);
+    await expect(page.getByRole('article', { name: 'Assistant' })).toHaveCount(3);
+    // Markdown rendered by the server's renderer, the tool call folded under its message.
+    await expect(page.getByRole('article', { name: 'User' }).first().locator('strong')).toHaveText('one');
+    await expect(page.getByText('Tool call: list_directory')).toBeVisible();
+    await expect(page.getByText('LATER-QUESTION')).toHaveCount(0);
+    expectNothingPrivate(await page.content(), 'pub', ADMIN.email);
+    expect(await (await api.get(path)).text()).not.toContain('LATER-ANSWER');
+    await shoot(page, 'shared-page');
+
+    // The attachment of a shown message, through the link only; another file of the session is not.
+    const file = page.getByRole('list', { name: 'Attachments' }).getByRole('link', { name: /notes\.txt/ });
+    const href = await file.getAttribute('href');
+    expect(href).toBe(`/api/share/${linkId}/attachments/${seeded.attachment}`);
+    const anonymous = await request.newContext({ baseURL: server.url });
+    const download = await anonymous.get(href!);
+    expect(download.status()).toBe(200);
+    expect(await download.text()).toBe('notes of pub');
+    expect(download.headers()['content-disposition']).toMatch(/^attachment;/);
+    expect((await anonymous.get(`/api/share/${linkId}/attachments/${seeded.unshownAttachment}`)).status()).toBe(404);
+    expect((await anonymous.get(`/api/attachments/pub/${seeded.attachment}`)).status()).toBe(401);
+
+    // The API answers the same view signed out.
+    const viewed = await query<{ messages: Array<{ content: string }> }>(anonymous, 'share.view', { id: linkId });
+    expect(viewed.status).toBe(200);
+    expect(viewed.data.messages.map((m) => m.content)).toEqual(['Question **one**', 'Let me look.', 'Answer one', 'Question two', 'Answer two']);
+
+    // A turn-only link, hiding tool calls: only what turn 1 added.
+    const single = await mutate<{ id: string }>(api, 'share.create', { sessionId: 'pub', scope: 'turn', turn: 1, toolCalls: false });
+    const one = await query<{ messages: Array<{ content: string; toolCalls: unknown[] }> }>(anonymous, 'share.view', { id: single.data.id });
+    expect(one.data.messages.map((m) => m.content)).toEqual(['Question **one**', 'Let me look.', 'Answer one']);
+    expect(one.data.messages.every((m) => m.toolCalls.length === 0)).toBe(true);
+
+    // A live link follows the head.
+    const live = await mutate<{ id: string }>(api, 'share.create', { sessionId: 'pub', scope: 'live' });
+    const followed = await query<{ messages: Array<{ content: string }> }>(anonymous, 'share.view', { id: live.data.id });
+    expect(followed.data.messages.at(-1)?.content).toBe('LATER-ANSWER');
+
+    // A day and a moment later on the server's clock: every answer is the never-existed one.
+    writeFileSync(clockFile, String(DAY + 60_000));
+    await expectGone(anonymous, '', linkId);
+    expect((await anonymous.get(href!)).status()).toBe(404);
+    await page.reload();
+    await expect(page.getByRole('heading', { name: 'Link not found' })).toBeVisible();
+    // The links made without expiry still open.
+    expect((await query(anonymous, 'share.view', { id: live.data.id })).status).toBe(200);
+    lasting = live.data.id;
+    await anonymous.dispose();
+    await visitor.close();
+  });
+
+  test('restarted with OPENPROGRAM_SHARING=off, no link opens (the never-existed answer) and none can be made', async () => {
+    test.setTimeout(180_000);
+    expect(lasting).not.toBe('');
+    await api.dispose();
+    await server.stop();
+    server = startServer({ port: PORT, dataDir, env: { OPENPROGRAM_SHARING: 'off' } });
+    await server.ready(90_000);
+    api = await request.newContext({ baseURL: server.url, extraHTTPHeaders: { origin: server.url } });
+    await signIn(api, ADMIN.email, ADMIN.password);
+    // Signed in or not, page and API: exactly the answer of an id that never existed.
+    const anonymous = await request.newContext({ baseURL: server.url });
+    for (const viewer of [api, anonymous]) await expectGone(viewer, '', lasting);
+    const made = await mutate(api, 'share.create', { sessionId: 'pub' });
+    expect(made.status).toBe(403);
+    expect(made.body.error?.message).toBe('sharing is turned off on this server (OPENPROGRAM_SHARING=off)');
+    const listed = await query<{ mode: string; links: unknown[] }>(api, 'share.list');
+    expect(listed.data.mode).toBe('off');
+    expect(listed.data.links.length).toBeGreaterThan(0); // still there to revoke
+    expect((await mutate(api, 'share.revoke', { id: lasting })).status).toBe(200);
+    await anonymous.dispose();
+  });
+});

@@ -1,0 +1,114 @@
+import { TRPCError } from '@trpc/server';
+import { z } from 'zod';
+import { ShareError, type ShareLink } from '@/lib/share/index';
+import type { SessionStore } from '@/lib/store/index';
+import { getShareLinks, getSharingMode, getUserStore } from '@/server/runtime';
+import { commitOfTurn, newestTurn, sharedView } from '@/server/share/share-view';
+import { createTRPCRouter, publicProcedure, sessionProcedure, storeProcedure } from '../trpc';
+import { sessionIdInput, shareExpiryInput, shareIdInput, shareScopeInput } from '../schemas';
+
+/** A link as its owner's lists show it: the record without its owner, with its path and session title. */
+function ownerView(store: SessionStore, link: ShareLink) {
+  const { userId: _owner, ...rest } = link;
+  const row = store.getRow(link.sessionId);
+  return { ...rest, path: `/s/${link.id}`, sessionTitle: row ? row.title || row.preview || 'Untitled' : '' };
+}
+
+export type OwnedShareLink = ReturnType<typeof ownerView>;
+
+function refuseWhenOff(): void {
+  if (getSharingMode() === 'off') {
+    throw new TRPCError({ code: 'FORBIDDEN', message: 'sharing is turned off on this server (OPENPROGRAM_SHARING=off)' });
+  }
+}
+
+async function pinNewest(store: SessionStore, sessionId: string) {
+  const pin = await newestTurn(store, sessionId);
+  if (!pin) throw new ShareError('BAD_REQUEST', 'this session has no finished turn yet: there is nothing to share');
+  return pin;
+}
+
+/**
+ * Read-only share links (DESIGN §13). The owner's procedures act on their own links only (another
+ * user's link answers as one that never existed); `view` is what a visitor of `/s/<id>` reads.
+ */
+export const shareRouter = createTRPCRouter({
+  /**
+   * `{sessionId, scope?: session|live|turn, turn?, expires?: 1d|7d|30d|never, toolCalls?}` → the link.
+   * `session` (default) is pinned to the newest turn commit, `turn` to one turn (default the
+   * newest) showing only what it added, `live` follows the newest turn.
+   */
+  create: sessionProcedure
+    .input(
+      z
+        .object({
+          sessionId: sessionIdInput,
+          scope: shareScopeInput.default('session'),
+          turn: z.number().int().min(1).optional(),
+          expires: shareExpiryInput.default('7d'),
+          toolCalls: z.boolean().default(true),
+        })
+        .strict(),
+    )
+    .mutation(async ({ ctx, input }) => {
+      refuseWhenOff();
+      if (input.turn !== undefined && input.scope !== 'turn') throw new TRPCError({ code: 'BAD_REQUEST', message: 'turn goes with scope "turn" only' });
+      let pin = null;
+      if (input.scope === 'turn' && input.turn !== undefined) {
+        pin = await commitOfTurn(ctx.store, ctx.sessionId, input.turn);
+        if (!pin) throw new TRPCError({ code: 'NOT_FOUND', message: `no turn ${input.turn} in this session` });
+      } else if (input.scope !== 'live') {
+        pin = await pinNewest(ctx.store, ctx.sessionId);
+      }
+      const link = getShareLinks().create(ctx.user.id, { sessionId: ctx.sessionId, scope: input.scope, pin, expires: input.expires, toolCalls: input.toolCalls });
+      return ownerView(ctx.store, link);
+    }),
+
+  /** `{mode, links}`: the instance's sharing mode and the caller's links (one session's with `sessionId`), newest first. */
+  list: storeProcedure.input(z.object({ sessionId: sessionIdInput.optional() }).strict().optional()).query(({ ctx, input }) => {
+    const links = getShareLinks()
+      .list(ctx.user.id, input?.sessionId)
+      .filter((link) => ctx.store.hasSession(link.sessionId))
+      .map((link) => ownerView(ctx.store, link));
+    return { mode: getSharingMode(), links };
+  }),
+
+  /**
+   * `{id, toLatest?, live?, expires?, toolCalls?}` → the link. `toLatest` moves the same link to
+   * the session's newest turn; `live` switches between following it and a pinned snapshot (pinned
+   * at the newest turn); `expires` counts from now.
+   */
+  update: storeProcedure
+    .input(
+      z
+        .object({ id: shareIdInput, toLatest: z.boolean().optional(), live: z.boolean().optional(), expires: shareExpiryInput.optional(), toolCalls: z.boolean().optional() })
+        .strict(),
+    )
+    .mutation(async ({ ctx, input }) => {
+      refuseWhenOff();
+      const links = getShareLinks();
+      const link = links.get(ctx.user.id, input.id);
+      const repin = input.toLatest === true || (input.live === false && link.scope === 'live');
+      const pin = repin && input.live !== true ? await pinNewest(ctx.store, link.sessionId) : undefined;
+      return ownerView(ctx.store, links.update(ctx.user.id, input.id, { pin, live: input.live, expires: input.expires, toolCalls: input.toolCalls }));
+    }),
+
+  /** `{id}` → `{id}`: the link answers 404 from the next request on. */
+  revoke: storeProcedure.input(z.object({ id: shareIdInput }).strict()).mutation(({ ctx, input }) => {
+    getShareLinks().revoke(ctx.user.id, input.id);
+    return { id: input.id };
+  }),
+
+  /**
+   * `{id}` → the shared branch `{title, scope, turn, at, toolCalls, expiresAt, messages}`, for
+   * anyone the instance's mode lets in (signed in under `login`, the default; without any
+   * credential under `public`). Revoked, expired, never made, or sharing off: NOT_FOUND,
+   * always the same answer.
+   */
+  view: publicProcedure.input(z.object({ id: shareIdInput }).strict()).query(({ ctx, input }) => sharedView(input.id, { signedIn: ctx.user !== null })),
+});
+
+/** The owner's store for a link's session, for callers outside a procedure. */
+export async function ownerStoreOf(link: ShareLink): Promise<SessionStore> {
+  return getUserStore(link.userId);
+}

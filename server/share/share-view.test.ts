@@ -1,0 +1,142 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TRPCError } from '@trpc/server';
+import type { UserRecord } from '@/lib/auth/index';
+
+// The runtime reads its environment once: set it before importing anything that opens stores.
+const root = mkdtempSync(join(tmpdir(), 'em-share-view-'));
+const dataDir = join(root, 'data');
+const clockFile = join(root, 'clock');
+process.env.OPENPROGRAM_DATA_DIR = dataDir;
+process.env.OPENPROGRAM_SHARING = 'public';
+process.env.OPENPROGRAM_TEST_CLOCK_FILE = clockFile;
+let runtime: typeof import('@/server/runtime');
+let api: typeof import('@/server/api/root');
+
+const OWNER = '0123456789abcdef';
+const OTHER = 'fedcba9876543210';
+const DAY = 24 * 60 * 60 * 1000;
+
+function user(id: string): UserRecord {
+  return { id, email: `${id}@unit.test`, passwordHash: 'x', admin: false, disabled: false, sessionVersion: 1, createdAt: 0, updatedAt: 0 };
+}
+const callerFor = (id: string) => api.createCaller({ headers: new Headers(), user: user(id), via: 'token', authError: null, ip: null, responseCookies: [] });
+const visitor = () => api.createCaller({ headers: new Headers(), user: null, via: null, authError: null, ip: null, responseCookies: [] });
+
+async function failure(promise: Promise<unknown>): Promise<{ code: string; message: string }> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof TRPCError) return { code: error.code, message: error.message };
+    throw error;
+  }
+  throw new Error('expected the call to fail');
+}
+
+async function turn(sessionId: string, question: string, answer: string, extra?: () => Promise<void>) {
+  const owner = callerFor(OWNER);
+  await owner.turn.begin({ sessionId });
+  await owner.message.append({ sessionId, message: { role: 'user', content: question } });
+  await owner.message.append({ sessionId, message: { role: 'assistant', content: answer } });
+  await extra?.();
+  await owner.turn.finalize({ sessionId });
+}
+
+const contents = (view: { messages: Array<{ content: string }> }) => view.messages.map((m) => m.content);
+
+beforeAll(async () => {
+  runtime = await import('@/server/runtime');
+  api = await import('@/server/api/root');
+  const owner = callerFor(OWNER);
+  await owner.session.create({ id: 's', title: 'Shared one' });
+  await owner.turn.begin({ sessionId: 's' });
+  const system = await owner.message.append({ sessionId: 's', message: { role: 'system', content: 'SYSTEM-SECRET' } });
+  await owner.message.append({ sessionId: 's', message: { role: 'user', content: 'Q1', parentId: system.id } });
+  await owner.message.append({ sessionId: 's', message: { role: 'assistant', content: 'A1' } });
+  await owner.message.append({ sessionId: 's', message: { role: 'user', content: 'OTHER-BRANCH', parentId: system.id } });
+  await owner.turn.finalize({ sessionId: 's' });
+  await turn('s', 'Q2', 'A2');
+});
+
+afterAll(async () => {
+  for (const id of [OWNER, OTHER]) await (await runtime.getUserStore(id)).close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+describe('what a share link shows', () => {
+  it('a pinned link: the branch at its commit, user and assistant only; a later turn never; Update moves it', async () => {
+    const owner = callerFor(OWNER);
+    const link = await owner.share.create({ sessionId: 's' });
+    expect(link).toMatchObject({ scope: 'session', turn: 2, path: `/s/${link.id}`, sessionTitle: 'Shared one' });
+    expect(link).not.toHaveProperty('userId');
+    await turn('s', 'Q3', 'A3');
+    const view = await visitor().share.view({ id: link.id });
+    expect(contents(view)).toEqual(['Q1', 'A1', 'Q2', 'A2']);
+    expect(view).toMatchObject({ title: 'Shared one', scope: 'session', turn: 2 });
+    expect(JSON.stringify(view)).not.toMatch(/SYSTEM-SECRET|OTHER-BRANCH|"s"|unit\.test/);
+    const moved = await owner.share.update({ id: link.id, toLatest: true });
+    expect(moved.id).toBe(link.id);
+    expect(contents(await visitor().share.view({ id: link.id }))).toEqual(['Q1', 'A1', 'Q2', 'A2', 'Q3', 'A3']);
+  });
+
+  it('a live link follows the newest turn; pinned again, it stays', async () => {
+    const owner = callerFor(OWNER);
+    const link = await owner.share.create({ sessionId: 's', scope: 'live' });
+    const before = contents(await visitor().share.view({ id: link.id }));
+    await turn('s', 'Q-live', 'A-live');
+    expect(contents(await visitor().share.view({ id: link.id }))).toEqual([...before, 'Q-live', 'A-live']);
+    await owner.share.update({ id: link.id, live: false });
+    await turn('s', 'Q-after', 'A-after');
+    expect(contents(await visitor().share.view({ id: link.id })).at(-1)).toBe('A-live');
+  });
+
+  it('a single turn: only what it added, tool calls hidden when asked', async () => {
+    const owner = callerFor(OWNER);
+    const first = await owner.share.create({ sessionId: 's', scope: 'turn', turn: 1 });
+    expect(contents(await visitor().share.view({ id: first.id }))).toEqual(['Q1', 'A1']);
+    const second = await owner.share.create({ sessionId: 's', scope: 'turn', turn: 2, toolCalls: false });
+    expect(contents(await visitor().share.view({ id: second.id }))).toEqual(['Q2', 'A2']);
+    expect(await failure(owner.share.create({ sessionId: 's', scope: 'turn', turn: 99 }))).toEqual({ code: 'NOT_FOUND', message: 'no turn 99 in this session' });
+  });
+
+  it('a session with no finished turn cannot be pinned, and nothing is written', async () => {
+    const owner = callerFor(OWNER);
+    await owner.session.create({ id: 'empty' });
+    const count = (await owner.share.list()).links.length;
+    expect(await failure(owner.share.create({ sessionId: 'empty' }))).toEqual({ code: 'BAD_REQUEST', message: 'this session has no finished turn yet: there is nothing to share' });
+    expect((await owner.share.list()).links).toHaveLength(count);
+  });
+
+  it('revoked, expired, another user\'s session or a deleted one: the same NOT_FOUND as a link never made', async () => {
+    const owner = callerFor(OWNER);
+    const never = await failure(visitor().share.view({ id: `${'A'.repeat(21)}w` }));
+    expect(never).toEqual({ code: 'NOT_FOUND', message: 'no such share link' });
+    expect(await failure(visitor().share.view({ id: 'garbage' }))).toEqual(never);
+
+    const revoked = await owner.share.create({ sessionId: 's' });
+    await owner.share.revoke({ id: revoked.id });
+    expect(await failure(visitor().share.view({ id: revoked.id }))).toEqual(never);
+
+    const expiring = await owner.share.create({ sessionId: 's', expires: '1d' });
+    expect((await visitor().share.view({ id: expiring.id })).expiresAt).toBe(expiring.expiresAt);
+    writeFileSync(clockFile, String(DAY + 1));
+    expect(await failure(visitor().share.view({ id: expiring.id }))).toEqual(never);
+    expect((await owner.share.list({ sessionId: 's' })).links.find((l) => l.id === expiring.id)?.expired).toBe(true);
+    writeFileSync(clockFile, '0');
+
+    // Another user cannot see, update or revoke it.
+    const other = callerFor(OTHER);
+    expect((await other.share.list()).links).toEqual([]);
+    expect(await failure(other.share.revoke({ id: expiring.id }))).toEqual(never);
+    expect(await failure(other.share.update({ id: expiring.id, expires: 'never' }))).toEqual(never);
+
+    await owner.session.create({ id: 'doomed' });
+    await turn('doomed', 'q', 'a');
+    const doomed = await owner.share.create({ sessionId: 'doomed' });
+    await owner.session.delete({ id: 'doomed' });
+    expect(await failure(visitor().share.view({ id: doomed.id }))).toEqual(never);
+    expect((await owner.share.list()).links.some((l) => l.id === doomed.id)).toBe(false);
+  });
+});

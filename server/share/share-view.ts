@@ -1,0 +1,150 @@
+import { mayOpenShares, NO_SUCH_LINK, ShareError, type ShareLink, type PinnedTurn } from '@/lib/share/index';
+import { NotFoundError, type BranchMessage, type SessionStore } from '@/lib/store/index';
+import { getShareLinks, getSharingMode, getUserStore } from '@/server/runtime';
+import { attachmentsOfMessage, type SharedAttachment } from './attachment-refs';
+
+/** A tool call as a shared page shows it: its name, input and result, nothing of its metadata. */
+export interface SharedToolCall {
+  id: string;
+  name: string;
+  input: unknown;
+  content: string;
+  createdAt: number;
+}
+
+/** One message of a shared branch: role, text, time, tool calls (unless hidden), attachments. */
+export interface SharedMessage {
+  id: string;
+  role: 'user' | 'assistant';
+  content: string;
+  /** the assistant's name (its model or agent), '' when none */
+  name: string;
+  createdAt: number;
+  toolCalls: SharedToolCall[];
+  attachments: SharedAttachment[];
+}
+
+/**
+ * What `/s/<id>` and `share.view` answer. No session id, owner, email, path, system prompt,
+ * metadata or other branch: only what the owner chose to show.
+ */
+export interface SharedView {
+  title: string;
+  scope: ShareLink['scope'];
+  /** the turn shown up to (or the one turn); null for a live link of a session with no turn yet */
+  turn: number | null;
+  /** when that turn was committed, ms */
+  at: number | null;
+  toolCalls: boolean;
+  expiresAt: number | null;
+  messages: SharedMessage[];
+}
+
+/** The link and its owner's store, or null when it cannot be opened (never made, revoked, expired, session gone). */
+export async function openShare(id: string): Promise<{ link: ShareLink; store: SessionStore } | null> {
+  const link = getShareLinks().open(id);
+  if (!link) return null;
+  const store = await getUserStore(link.userId);
+  return store.hasSession(link.sessionId) ? { link, store } : null;
+}
+
+/** The newest turn commit of a session, or null when it has none but `session init`. */
+export async function newestTurn(store: SessionStore, sessionId: string): Promise<PinnedTurn | null> {
+  const [newest] = (await store.listCommits(sessionId, { limit: 1 })).commits;
+  return newest && newest.turn > 0 ? { sha: newest.sha, turn: newest.turn } : null;
+}
+
+/** The commit of turn `turn`, walking the timeline newest first. */
+export async function commitOfTurn(store: SessionStore, sessionId: string, turn: number): Promise<PinnedTurn | null> {
+  let cursor: string | null = null;
+  do {
+    const page = await store.listCommits(sessionId, { limit: 200, cursor });
+    const found = page.commits.find((commit) => commit.turn === turn);
+    if (found) return { sha: found.sha, turn: found.turn };
+    if (page.commits.some((commit) => commit.turn < turn)) return null;
+    cursor = page.nextCursor;
+  } while (cursor);
+  return null;
+}
+
+/**
+ * The shared branch as the link allows a viewer to see it: the mode first (off answers as a
+ * link that does not exist; login needs a signed-in viewer), then the link, then git.
+ */
+export async function sharedView(id: string, viewer: { signedIn: boolean }): Promise<SharedView> {
+  const mode = getSharingMode();
+  if (mode === 'off') throw new ShareError('NOT_FOUND', NO_SUCH_LINK);
+  if (!mayOpenShares(mode, viewer.signedIn)) throw new ShareUnauthorized();
+  const opened = await openShare(id);
+  if (!opened) throw new ShareError('NOT_FOUND', NO_SUCH_LINK);
+  try {
+    return await readView(opened.link, opened.store);
+  } catch (error) {
+    // A session or commit gone since the link was made: the link is gone too, in the same words.
+    if (error instanceof NotFoundError || (error as { code?: unknown }).code === 'NOT_FOUND') throw new ShareError('NOT_FOUND', NO_SUCH_LINK);
+    throw error;
+  }
+}
+
+/** Signed out under `login`: the caller signs in first. */
+export class ShareUnauthorized extends Error {
+  readonly code = 'UNAUTHORIZED';
+  constructor() {
+    super('sign in to open this shared session');
+  }
+}
+
+async function readView(link: ShareLink, store: SessionStore): Promise<SharedView> {
+  const pin = link.scope === 'live' ? await newestTurn(store, link.sessionId) : { sha: link.sha!, turn: link.turn! };
+  let messages: BranchMessage[] = [];
+  let at: number | null = null;
+  if (pin) {
+    const snapshot = await store.branchAt(link.sessionId, pin.sha);
+    at = snapshot.createdAt;
+    messages = snapshot.messages;
+    if (link.scope === 'turn') {
+      // Only what this turn added: the branch at the turn before it is taken away.
+      const before = snapshot.previous ? new Set((await store.branchAt(link.sessionId, snapshot.previous.sha)).messages.map((m) => m.id)) : new Set<string>();
+      messages = messages.filter((message) => !before.has(message.id));
+    }
+  }
+  const shown = messages.filter((m): m is BranchMessage & { role: 'user' | 'assistant' } => m.role === 'user' || m.role === 'assistant').map((m) => sharedMessage(m, link.toolCalls));
+  return {
+    title: titleOf(store, link.sessionId, shown),
+    scope: link.scope,
+    turn: pin?.turn ?? null,
+    at,
+    toolCalls: link.toolCalls,
+    expiresAt: link.expiresAt,
+    messages: shown,
+  };
+}
+
+function sharedMessage(message: BranchMessage & { role: 'user' | 'assistant' }, toolCalls: boolean): SharedMessage {
+  return {
+    id: message.id,
+    role: message.role,
+    content: message.content,
+    name: message.role === 'assistant' ? message.name : '',
+    createdAt: message.createdAt,
+    toolCalls: toolCalls ? message.toolCalls.map((call) => ({ id: call.id, name: call.name, input: call.input, content: call.content, createdAt: call.createdAt })) : [],
+    attachments: attachmentsOfMessage(message.metadata, message.content),
+  };
+}
+
+/**
+ * The session's title; untitled, the first shared question (never the row's preview, which is
+ * the newest question and may come from a turn the link does not show).
+ */
+function titleOf(store: SessionStore, sessionId: string, messages: SharedMessage[]): string {
+  const title = store.getRow(sessionId)?.title.trim() ?? '';
+  if (title !== '' && title !== 'New conversation' && title !== 'Untitled') return title;
+  const first = messages.find((m) => m.role === 'user')?.content.replace(/\s+/g, ' ').trim() ?? '';
+  if (first === '') return 'Shared conversation';
+  return [...first].length > 80 ? `${[...first].slice(0, 77).join('')}…` : first;
+}
+
+/** Whether `file` is an attachment of a message the link shows: the only files it serves. */
+export function viewHasAttachment(view: SharedView, file: string): boolean {
+  return view.messages.some((message) => message.attachments.some((attachment) => attachment.file === file));
+}
