@@ -145,11 +145,13 @@ export async function benchProxy(): Promise<Record<string, number>> {
     // Pass-through: the agent's own key, our token beside it; one session per phase, retries in it.
     const proxyHeaders = (session: string) => ({ ...directHeaders, 'x-entity-memory-token': token, 'x-entity-memory-session': session });
     let committed: ((at: number) => void) | null = null;
+    /** the session whose commit `committed` waits for */
+    let waitingFor = '';
     let lastCommitAt = 0;
-    stream = await openEventStream(BASE, token, (type, at) => {
+    stream = await openEventStream(BASE, token, (type, at, data) => {
       if (type !== 'turn_committed') return;
       lastCommitAt = at;
-      committed?.(at);
+      if ((JSON.parse(data) as { sessionId?: string }).sessionId === waitingFor) committed?.(at);
     });
     /** An agent's conversation: each call sends the history so far and a new message, as agents do. */
     const conversation = (session: string) => {
@@ -175,6 +177,7 @@ export async function benchProxy(): Promise<Record<string, number>> {
     for (let i = 0; i < SEQUENTIAL + WARMUP; i++) {
       const { prompt, body } = sequential.next();
       const straight = await timedPost(direct, agent, directHeaders, body);
+      waitingFor = 'bench-ttfb';
       const done = new Promise<number>((resolve) => (committed = resolve));
       const through = await timedPost(proxied, agent, proxyHeaders('bench-ttfb'), body);
       sequential.answered(prompt, through);
@@ -217,6 +220,7 @@ export async function benchProxy(): Promise<Record<string, number>> {
     while (performance.now() - lastCommitAt < 1_000) await new Promise((resolve) => setTimeout(resolve, 200));
     const record: number[] = [];
     const recorded = conversation('record');
+    waitingFor = 'bench-record';
     for (let i = 0; i < RECORDS; i++) {
       const done = new Promise<number>((resolve) => (committed = resolve));
       const { prompt, body } = recorded.next();

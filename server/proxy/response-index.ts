@@ -68,7 +68,10 @@ export class ResponseIndex {
     if (compact) this.lines = entries.size;
     const text = compact ? [...entries].map(([id, value]) => JSON.stringify({ id, ...value })).join('\n') + '\n' : null;
     const run = this.writes.then(async () => {
-      if (text !== null) return atomicWriteFile(this.path, text);
+      if (text !== null) {
+        await atomicWriteFile(this.path, text);
+        return;
+      }
       if (!existsSync(dirname(this.path))) mkdirSync(dirname(this.path), { recursive: true, mode: DIR_MODE });
       const handle = await open(this.path, 'a', FILE_MODE);
       try {
