@@ -107,13 +107,35 @@ export async function recordExchangeNow(exchange: FinishedExchange): Promise<Rec
   if (!plan) return null;
   const key = `${exchange.userId}/${plan.sessionId}`;
   const previous = chains.get(key) ?? Promise.resolve();
-  // Yield to I/O first: a chunk waiting to be forwarded goes before this commit.
-  const run = previous.catch(() => {}).then(() => new Promise((resolve) => setImmediate(resolve))).then(() => commit(exchange, plan));
+  const run = previous.catch(() => {}).then(() => inCommitSlot(() => commit(exchange, plan)));
   chains.set(key, run);
   try {
     return await run;
   } finally {
     if (chains.get(key) === run) chains.delete(key);
+  }
+}
+
+/**
+ * Commits run one at a time across sessions, each after a turn of the event loop: a commit's
+ * synchronous stretches (node files, git objects) then come one per loop turn between the
+ * forwarded chunks, instead of twenty commits resuming back to back in one turn.
+ */
+const COMMIT_SLOTS = 1;
+let commitsRunning = 0;
+const commitsWaiting: (() => void)[] = [];
+
+async function inCommitSlot<T>(work: () => Promise<T>): Promise<T> {
+  if (commitsRunning >= COMMIT_SLOTS) await new Promise<void>((resolve) => commitsWaiting.push(resolve));
+  else commitsRunning++;
+  try {
+    // Yield to I/O first: a chunk waiting to be forwarded goes before this commit.
+    await new Promise((resolve) => setImmediate(resolve));
+    return await work();
+  } finally {
+    const next = commitsWaiting.shift();
+    if (next) next();
+    else commitsRunning--;
   }
 }
 
