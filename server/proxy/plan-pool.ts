@@ -20,6 +20,8 @@ function planHere(job: Job): void {
 
 interface PlanThread {
   worker: Worker | null;
+  /** the thread has loaded its code; until then exchanges are planned here, never held for it */
+  ready: boolean;
   jobs: Map<number, Job>;
   nextId: number;
   /** the thread could not start or died: plan on this thread from now on */
@@ -39,7 +41,7 @@ function startWorker(): Worker {
 }
 
 function thread(): PlanThread {
-  const state = (holder[KEY] ??= { worker: null, jobs: new Map(), nextId: 1, broken: process.env['OPENPROGRAM_PROXY_PLAN_THREAD'] === '0' });
+  const state = (holder[KEY] ??= { worker: null, ready: false, jobs: new Map(), nextId: 1, broken: process.env['OPENPROGRAM_PROXY_PLAN_THREAD'] === '0' });
   if (state.worker || state.broken) return state;
   let worker: Worker;
   try {
@@ -51,7 +53,8 @@ function thread(): PlanThread {
   }
   // An idle thread must not keep a test or a CLI process alive.
   worker.unref();
-  worker.on('message', (message: { id?: number; plan?: PlannedExchange; error?: string }) => {
+  worker.on('message', (message: { id?: number; ready?: boolean; plan?: PlannedExchange; error?: string }) => {
+    if (message.ready) state.ready = true;
     if (message.id === undefined) return;
     const job = state.jobs.get(message.id);
     if (!job) return;
@@ -63,6 +66,7 @@ function thread(): PlanThread {
     if (state.worker !== worker) return;
     console.error('[proxy] the planning thread stopped; planning on the request thread:', (error as Error | undefined)?.message ?? 'exited');
     state.worker = null;
+    state.ready = false;
     state.broken = true;
     // Nothing in flight is lost: what the thread held is planned here.
     for (const [id, job] of state.jobs) {
@@ -87,7 +91,7 @@ export function warmPlanThread(): void {
  */
 export function planOffThread(exchange: ExchangeBytes): Promise<PlannedExchange> {
   const state = thread();
-  if (!state.worker) return new Promise((resolve, reject) => setImmediate(() => planHere({ exchange, resolve, reject })));
+  if (!state.worker || !state.ready) return new Promise((resolve, reject) => setImmediate(() => planHere({ exchange, resolve, reject })));
   const id = state.nextId++;
   return new Promise<PlannedExchange>((resolve, reject) => {
     state.jobs.set(id, { exchange, resolve, reject });
