@@ -107,7 +107,7 @@ export async function recordExchangeNow(exchange: FinishedExchange): Promise<Rec
   if (!plan) return null;
   const key = `${exchange.userId}/${plan.sessionId}`;
   const previous = chains.get(key) ?? Promise.resolve();
-  const run = previous.catch(() => {}).then(() => inCommitSlot(() => commit(exchange, plan)));
+  const run = previous.catch(() => {}).then(() => inCommitSlot(exchange.userId, () => commit(exchange, plan)));
   chains.set(key, run);
   try {
     return await run;
@@ -117,25 +117,29 @@ export async function recordExchangeNow(exchange: FinishedExchange): Promise<Rec
 }
 
 /**
- * Commits run one at a time across sessions, each after a turn of the event loop: a commit's
- * synchronous stretches (node files, git objects) then come one per loop turn between the
- * forwarded chunks, instead of twenty commits resuming back to back in one turn.
+ * A user's commits run one at a time across their sessions, each after a turn of the event loop:
+ * a commit's synchronous stretches (node files, git objects) then come one per loop turn between
+ * the forwarded chunks, instead of twenty commits resuming back to back in one turn. Per user,
+ * so one user's slow session (its lock held by an export) never holds another user's recordings.
  */
-const COMMIT_SLOTS = 1;
-let commitsRunning = 0;
-const commitsWaiting: (() => void)[] = [];
+const commitSlots = new Map<string, { running: boolean; waiting: (() => void)[] }>();
 
-async function inCommitSlot<T>(work: () => Promise<T>): Promise<T> {
-  if (commitsRunning >= COMMIT_SLOTS) await new Promise<void>((resolve) => commitsWaiting.push(resolve));
-  else commitsRunning++;
+async function inCommitSlot<T>(userId: string, work: () => Promise<T>): Promise<T> {
+  let slot = commitSlots.get(userId);
+  if (!slot) commitSlots.set(userId, (slot = { running: false, waiting: [] }));
+  if (slot.running) await new Promise<void>((resolve) => slot.waiting.push(resolve));
+  else slot.running = true;
   try {
     // Yield to I/O first: a chunk waiting to be forwarded goes before this commit.
     await new Promise((resolve) => setImmediate(resolve));
     return await work();
   } finally {
-    const next = commitsWaiting.shift();
+    const next = slot.waiting.shift();
     if (next) next();
-    else commitsRunning--;
+    else {
+      slot.running = false;
+      commitSlots.delete(userId);
+    }
   }
 }
 
