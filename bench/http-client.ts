@@ -22,7 +22,7 @@ export function benchRequest(base: string, agent: http.Agent, method: 'GET' | 'P
 }
 
 /** Open the server's SSE stream; resolves once connected, calls onEvent with each event's arrival time. */
-export function openEventStream(base: string, token: string, onEvent: (type: string, at: number) => void): Promise<http.ClientRequest> {
+export function openEventStream(base: string, token: string, onEvent: (type: string, at: number, data: string) => void): Promise<http.ClientRequest> {
   return new Promise((resolve, reject) => {
     const req = http.get(`${base}/api/events`, { agent: false, headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' } }, (res) => {
       if (res.statusCode !== 200) {
@@ -39,7 +39,7 @@ export function openEventStream(base: string, token: string, onEvent: (type: str
           const block = buffer.slice(0, end);
           buffer = buffer.slice(end + 2);
           const type = /^event: (.+)$/m.exec(block)?.[1];
-          if (type) onEvent(type, at);
+          if (type) onEvent(type, at, /^data: (.*)$/m.exec(block)?.[1] ?? '');
         }
       });
       resolve(req);

@@ -6,10 +6,13 @@
  *   minus straight;
  * - proxy_record_p50_ms: the last byte of the answer until the exchange is a committed turn
  *   (turn_committed on the user's event stream), in a conversation that grows call by call.
- * Needs `npm run build` first.
+ * Beside them, the same run's baseline (proxy_direct_*: straight to the model) and the server's
+ * own event-loop delay while 20 clients go through it (proxy_loop_*: loop-delay-probe.cjs), so a
+ * figure taken on a loaded machine can be read against what the machine gave everyone.
+ * Needs `npm run build` first. BENCH_CPU_PROF=<dir>: the server writes its CPU profile of the 20 clients there.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import http from 'node:http';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -90,6 +93,29 @@ async function startModelProcess(): Promise<{ root: string; url: string; child: 
   return { root, url: `${root}/v1`, child };
 }
 
+interface LoopDelay {
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+/** The server's event-loop delay since the last call (the probe answers SIGUSR2 with a file). */
+async function loopDelay(server: ChildProcess, file: string): Promise<LoopDelay> {
+  const before = existsSync(file) ? statSync(file).mtimeMs : 0;
+  server.kill('SIGUSR2');
+  for (let i = 0; i < 200; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    if (existsSync(file) && statSync(file).mtimeMs !== before) {
+      try {
+        return JSON.parse(readFileSync(file, 'utf8')) as LoopDelay;
+      } catch {
+        // caught mid-write: read again
+      }
+    }
+  }
+  throw new Error('the server did not report its event-loop delay');
+}
+
 export async function benchProxy(): Promise<Record<string, number>> {
   if (!existsSync(join(process.cwd(), '.next', 'BUILD_ID'))) {
     process.stderr.write('bench: proxy figures need `npm run build`; skipped\n');
@@ -105,18 +131,27 @@ export async function benchProxy(): Promise<Record<string, number>> {
   let stream: http.ClientRequest | null = null;
   const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
   try {
-    server = await startServer(dataDir, { OPENPROGRAM_PROXY_ANTHROPIC_URL: model.root, OPENPROGRAM_PROXY_OPENAI_URL: model.url });
+    const probeFile = join(dataDir, 'loop-delay.json');
+    server = await startServer(dataDir, {
+      OPENPROGRAM_PROXY_ANTHROPIC_URL: model.root,
+      OPENPROGRAM_PROXY_OPENAI_URL: model.url,
+      NODE_OPTIONS: `--require ${join(process.cwd(), 'bench', 'loop-delay-probe.cjs')}`,
+      LOOP_PROBE_FILE: probeFile,
+      ...(process.env['BENCH_CPU_PROF'] ? { CPU_PROFILE_DIR: process.env['BENCH_CPU_PROF'] } : {}),
+    });
     const direct = `${model.root}/v1/messages`;
     const proxied = `${BASE}/proxy/anthropic/v1/messages`;
     const directHeaders = { 'x-api-key': 'sk-bench', 'anthropic-version': '2023-06-01' };
     // Pass-through: the agent's own key, our token beside it; one session per phase, retries in it.
     const proxyHeaders = (session: string) => ({ ...directHeaders, 'x-entity-memory-token': token, 'x-entity-memory-session': session });
     let committed: ((at: number) => void) | null = null;
+    /** the session whose commit `committed` waits for */
+    let waitingFor = '';
     let lastCommitAt = 0;
-    stream = await openEventStream(BASE, token, (type, at) => {
+    stream = await openEventStream(BASE, token, (type, at, data) => {
       if (type !== 'turn_committed') return;
       lastCommitAt = at;
-      committed?.(at);
+      if ((JSON.parse(data) as { sessionId?: string }).sessionId === waitingFor) committed?.(at);
     });
     /** An agent's conversation: each call sends the history so far and a new message, as agents do. */
     const conversation = (session: string) => {
@@ -142,6 +177,7 @@ export async function benchProxy(): Promise<Record<string, number>> {
     for (let i = 0; i < SEQUENTIAL + WARMUP; i++) {
       const { prompt, body } = sequential.next();
       const straight = await timedPost(direct, agent, directHeaders, body);
+      waitingFor = 'bench-ttfb';
       const done = new Promise<number>((resolve) => (committed = resolve));
       const through = await timedPost(proxied, agent, proxyHeaders('bench-ttfb'), body);
       sequential.answered(prompt, through);
@@ -174,7 +210,9 @@ export async function benchProxy(): Promise<Record<string, number>> {
     };
     await concurrent(direct, () => directHeaders);
     const directTotals = await concurrent(direct, () => directHeaders);
+    await loopDelay(server, probeFile);
     const proxyTotals = await concurrent(proxied, (client) => proxyHeaders(`bench-concurrent-${client}`));
+    const loop = await loopDelay(server, probeFile);
 
     // Last byte → committed turn, in a conversation that grows.
     // The recordings of the phase above finish first: a second without a commit.
@@ -182,6 +220,7 @@ export async function benchProxy(): Promise<Record<string, number>> {
     while (performance.now() - lastCommitAt < 1_000) await new Promise((resolve) => setTimeout(resolve, 200));
     const record: number[] = [];
     const recorded = conversation('record');
+    waitingFor = 'bench-record';
     for (let i = 0; i < RECORDS; i++) {
       const done = new Promise<number>((resolve) => (committed = resolve));
       const { prompt, body } = recorded.next();
@@ -194,6 +233,10 @@ export async function benchProxy(): Promise<Record<string, number>> {
       proxy_added_ttfb_p50_ms: round(p50(proxyTtfb) - p50(directTtfb)),
       proxy_added_p99_ms: round(p99(proxyTotals) - p99(directTotals)),
       proxy_record_p50_ms: round(p50(record)),
+      proxy_direct_ttfb_p50_ms: round(p50(directTtfb)),
+      proxy_direct_p99_ms: round(p99(directTotals)),
+      proxy_loop_p99_ms: loop.p99,
+      proxy_loop_max_ms: loop.max,
     };
   } finally {
     stream?.destroy();

@@ -95,7 +95,7 @@ export function UpstreamList({ initial }: { initial: Upstream[] }) {
             <option value="anthropic">Anthropic</option>
           </select>
         </div>
-        <TextField label="Base URL of the new upstream" name="baseUrl" required placeholder="http://127.0.0.1:11434/v1" className="min-w-56 flex-[2]" />
+        <TextField label="Base URL of the new upstream" name="baseUrl" required placeholder="https://llm.example.com/v1" className="min-w-56 flex-[2]" />
         <TextField label="Provider key (optional)" name="key" type="password" autoComplete="off" className="min-w-40 flex-1" />
         <Button type="submit" disabled={set.isPending}>
           Add upstream

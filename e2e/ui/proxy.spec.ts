@@ -97,6 +97,19 @@ test('Settings → Connect an agent: tabs with the lines to paste, a token made 
   expect(statSync(join(e2eDataDir(), 'auth', 'proxy-upstreams.json')).mode & 0o777).toBe(0o600);
   const list = await query<{ name: string; keySet: boolean }[]>(user.api, 'proxy.listUpstreams');
   expect(JSON.stringify(list.body)).not.toContain('sk-ant-typed');
+
+  // SSRF: a user's upstream may not point inside the server's network; the form says why.
+  const addForm = page.getByRole('form', { name: 'Add an upstream' });
+  await addForm.getByLabel('Upstream name').fill('local');
+  await addForm.getByLabel('Base URL of the new upstream').fill('http://127.0.0.1:9/v1');
+  await addForm.getByRole('button', { name: 'Add upstream' }).click();
+  await expect(page.getByText(/Upstream refused: 127\.0\.0\.1 is a loopback, private or link-local address/)).toBeVisible();
+  await expect(page.getByRole('listitem', { name: 'Upstream local' })).toHaveCount(0);
+  const metadata = await mutate(user.api, 'proxy.setUpstream', { name: 'meta', kind: 'openai', baseUrl: 'http://169.254.169.254/latest' });
+  expect(metadata.status).toBe(400);
+  expect(JSON.stringify(metadata.body)).toContain('OPENPROGRAM_PROXY_ALLOW_PRIVATE=1');
+  const names = await query<{ name: string }[]>(user.api, 'proxy.listUpstreams');
+  expect(names.data.map((upstream) => upstream.name)).toEqual(['anthropic', 'openai']);
   await page.getByRole('region', { name: 'Connect an agent' }).scrollIntoViewIfNeeded();
   await captureViews(page, 'proxy-connect');
 });

@@ -1,6 +1,6 @@
-import { readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ApiTokenStore } from './api-tokens.js';
 import { sha256Hex } from './token-secret.js';
 import { useTempDir } from './testing/temp-dir.js';
@@ -33,6 +33,37 @@ describe('ApiTokenStore', () => {
     expect(store.list('u1')[0]?.lastUsedAt).toBe(2_000);
     store.flushSync();
     expect(new ApiTokenStore(dir).list('u1')[0]?.lastUsedAt).toBe(2_000);
+  });
+
+  it('writes last use in the background, and a background write older than a save is dropped, not renamed over it', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      let now = 1_000;
+      const dir = tempDir();
+      const store = new ApiTokenStore(dir, () => now);
+      const first = store.create('u1', { name: 'one' });
+      now = 3_000;
+      store.authenticate(first.token);
+      vi.advanceTimersByTime(5_000);
+      // The flush is under way (its file not yet renamed) when a token is made: the save wins.
+      const second = store.create('u1', { name: 'two' });
+      // Real time for the flush to finish (or be dropped): its writes go through the thread pool.
+      vi.useRealTimers();
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(readdirSync(dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+      const reread = new ApiTokenStore(dir);
+      expect(reread.list('u1').map((entry) => entry.id)).toEqual([first.id, second.id]);
+      expect(reread.list('u1').find((entry) => entry.id === first.id)?.lastUsedAt).toBe(3_000);
+
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      now = 4_000;
+      store.authenticate(first.token);
+      vi.advanceTimersByTime(5_000);
+      vi.useRealTimers();
+      await vi.waitFor(() => expect(new ApiTokenStore(dir).list('u1').find((entry) => entry.id === first.id)?.lastUsedAt).toBe(4_000), { timeout: 2_000, interval: 20 });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('stops an expired token and refuses an expiry in the past', () => {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { atomicWriteFileSync } from '../fs/atomic-write.js';
+import { atomicWriteFile, atomicWriteFileSync } from '../fs/atomic-write.js';
 import { AuthError } from './errors.js';
 import { API_TOKEN_PREFIX, newSecretToken, sha256Hex } from './token-secret.js';
 
@@ -126,11 +126,11 @@ export class ApiTokenStore {
     if (this.flushTimer !== undefined) return;
     this.flushTimer = setTimeout(() => {
       this.flushTimer = undefined;
-      try {
-        this.save();
-      } catch (error) {
+      // In the thread pool: a request that used a token must not wait for an fsync on the event loop.
+      const generation = this.generation;
+      atomicWriteFile(this.path, this.serialize(), { stillWanted: () => generation === this.generation }).catch((error: unknown) => {
         console.error('[auth] could not record token use:', error);
-      }
+      });
     }, LAST_USED_FLUSH_MS);
     this.flushTimer.unref();
   }
@@ -158,7 +158,15 @@ export class ApiTokenStore {
     }
   }
 
+  /** Counts synchronous saves: a background flush older than the last one is dropped, not renamed over it. */
+  private generation = 0;
+
+  private serialize(): string {
+    return `${JSON.stringify({ version: 1, tokens: this.tokens }, null, 2)}\n`;
+  }
+
   private save(): void {
-    atomicWriteFileSync(this.path, `${JSON.stringify({ version: 1, tokens: this.tokens }, null, 2)}\n`);
+    this.generation++;
+    atomicWriteFileSync(this.path, this.serialize());
   }
 }

@@ -1,5 +1,5 @@
 import { closeSync, fsyncSync, openSync, renameSync, writeSync, mkdirSync } from 'node:fs';
-import { open, rename, mkdir } from 'node:fs/promises';
+import { open, mkdir, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { randomBytes } from 'node:crypto';
 
@@ -56,8 +56,23 @@ export function atomicWriteFileSync(path: string, data: string | Uint8Array, opt
   if (durable) fsyncDirSync(dirname(path));
 }
 
-/** Async twin of atomicWriteFileSync, for large files (the registry) that must not block the loop. */
-export async function atomicWriteFile(path: string, data: string | Uint8Array): Promise<void> {
+async function fsyncDir(dir: string): Promise<void> {
+  let handle: Awaited<ReturnType<typeof open>> | undefined;
+  try {
+    handle = await open(dir, 'r');
+    await handle.sync();
+  } catch {
+    // Some filesystems refuse fsync on directories; the rename is still atomic.
+  } finally {
+    await handle?.close();
+  }
+}
+
+/**
+ * Async twin of atomicWriteFileSync, always durable, every sync in the thread pool: for large
+ * files (the registry) and for writes on a request's path (a turn's ref) that must not block the loop.
+ */
+export async function atomicWriteFile(path: string, data: string | Uint8Array, options: { stillWanted?: () => boolean } = {}): Promise<boolean> {
   await mkdir(dirname(path), { recursive: true, mode: DIR_MODE });
   const tmp = tempPathFor(path);
   const handle = await open(tmp, 'w', FILE_MODE);
@@ -67,6 +82,12 @@ export async function atomicWriteFile(path: string, data: string | Uint8Array): 
   } finally {
     await handle.close();
   }
-  await rename(tmp, path);
-  fsyncDirSync(dirname(path));
+  // Checked and renamed in one tick: a synchronous write of newer content cannot come between.
+  if (options.stillWanted && !options.stillWanted()) {
+    await unlink(tmp).catch(() => {});
+    return false;
+  }
+  renameSync(tmp, path);
+  await fsyncDir(dirname(path));
+  return true;
 }

@@ -1,6 +1,8 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { ExchangeOutcome } from '@/lib/proxy/types';
+import { hostOf, isInternalAddress, publicOnlyLookup } from '@/lib/proxy/upstream-address';
+import { isIP } from 'node:net';
 
 /** Headers that belong to one hop, never forwarded (RFC 9110 §7.6.1), plus what we set ourselves. */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host', 'content-length']);
@@ -8,6 +10,8 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'p
 const OURS = new Set(['x-entity-memory-token', 'x-entity-memory-session', 'cookie', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'forwarded', 'accept-encoding']);
 
 const agents = { http: new http.Agent({ keepAlive: true, maxSockets: 256 }), https: new https.Agent({ keepAlive: true, maxSockets: 256 }) };
+/** For users' own upstreams: every new connection's address is checked (kept-alive ones were checked when made). */
+const publicAgents = { http: new http.Agent({ keepAlive: true, maxSockets: 256, lookup: publicOnlyLookup }), https: new https.Agent({ keepAlive: true, maxSockets: 256, lookup: publicOnlyLookup }) };
 
 export interface ForwardInput {
   url: URL;
@@ -21,6 +25,8 @@ export interface ForwardInput {
   body: Buffer | null;
   /** ms without a byte from the upstream before the exchange ends as timed out */
   idleTimeoutMs: number;
+  /** refuse internal addresses at connect time (a user's upstream, not the admin's) */
+  publicOnly: boolean;
 }
 
 export interface ForwardResult {
@@ -78,8 +84,14 @@ export function forward(input: ForwardInput, res: http.ServerResponse, failure: 
     finish(outcome);
   };
 
+  const host = hostOf(input.url);
+  if (input.publicOnly && isIP(host) && isInternalAddress(host)) {
+    fail(502, `the upstream ${input.url.origin} is an internal address; an admin can allow it with OPENPROGRAM_PROXY_ALLOW_PRIVATE=1`, 'upstream_unreachable');
+    return;
+  }
   const transport = input.url.protocol === 'https:' ? https : http;
-  const upstreamRequest = transport.request(input.url, { method: input.method, headers, agent: input.url.protocol === 'https:' ? agents.https : agents.http }, (upstream) => {
+  const agent = input.publicOnly ? publicAgents : agents;
+  const upstreamRequest = transport.request(input.url, { method: input.method, headers, agent: input.url.protocol === 'https:' ? agent.https : agent.http }, (upstream) => {
     status = upstream.statusCode ?? 502;
     contentType = typeof upstream.headers['content-type'] === 'string' ? upstream.headers['content-type'] : null;
     res.writeHead(status, responseHeaders(upstream));
@@ -106,7 +118,8 @@ export function forward(input: ForwardInput, res: http.ServerResponse, failure: 
   });
   upstreamRequest.on('error', (error: NodeJS.ErrnoException) => {
     if (settled) return;
-    if (status === 0) fail(502, `the upstream ${input.url.origin} could not be reached (${error.code ?? error.message})`, 'upstream_unreachable');
+    if (error.code === 'EINTERNALADDRESS') fail(502, `the upstream ${input.url.origin} is refused: ${error.message}; an admin can allow it with OPENPROGRAM_PROXY_ALLOW_PRIVATE=1`, 'upstream_unreachable');
+    else if (status === 0) fail(502, `the upstream ${input.url.origin} could not be reached (${error.code ?? error.message})`, 'upstream_unreachable');
     else fail(502, 'the upstream broke the answer off', 'timeout');
   });
   res.on('close', () => {

@@ -1,9 +1,11 @@
 import type http from 'node:http';
 import type { UpstreamKind } from '@/lib/auth/index';
+import { internalAllowed } from '@/lib/proxy/upstream-address';
 import { getAuthStore, getProxyUpstreams } from '@/server/runtime';
 import { agentKeyOf, missingKeyMessage, proxyCaller } from './credentials';
 import { forward } from './forward';
 import { providerError } from './provider-errors';
+import { warmPlanThread } from './plan-pool';
 import { recordInBackground } from './recorder';
 import { matchProxyRoute } from './routes';
 
@@ -64,6 +66,7 @@ export async function serveProxy(req: http.IncomingMessage, res: http.ServerResp
     return answer(kindByPath(url), 401, caller.message);
   }
   const userId = caller.user.id;
+  warmPlanThread();
   const upstreams = getProxyUpstreams();
   const route = matchProxyRoute(req.method ?? 'GET', url, (name) => upstreams.resolve(userId, name)?.kind ?? null);
   if ('error' in route) {
@@ -96,7 +99,7 @@ export async function serveProxy(req: http.IncomingMessage, res: http.ServerResp
   }
   const target = new URL(`${upstream.baseUrl}${route.upstreamPath}`);
   forward(
-    { url: target, method: route.method, headers: req.headers, replace, remove, body, idleTimeoutMs: idleTimeoutMs() },
+    { url: target, method: route.method, headers: req.headers, replace, remove, body, idleTimeoutMs: idleTimeoutMs(), publicOnly: !internalAllowed(upstream.baseUrl) },
     res,
     (status, message) => providerError(route.kind, status, message),
     (result) => {

@@ -7,6 +7,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startModelServer, type ModelServer } from '@/lib/llm/testing/model-server';
+import { overLimitSessionId } from '@/lib/proxy/plan';
 import type { RecordedSummary } from './recorder';
 
 // The runtime reads its environment once: set it before importing anything that opens stores.
@@ -160,11 +161,19 @@ describe('the recording proxy, with the official SDKs against the loopback model
     expect(model.requests.at(-1)!.headers['x-entity-memory-token']).toBeUndefined();
     const [one] = await waiting;
     waiting = nextRecording(b!.id);
-    await openai.responses.create({ model: 'gpt-test', previous_response_id: plain.id, input: [{ role: 'user', content: 'second question' }] });
+    const second = await openai.responses.create({ model: 'gpt-test', previous_response_id: plain.id, input: [{ role: 'user', content: 'second question' }] });
     const [two] = await waiting;
     expect(two!.sessionId).toBe(one!.sessionId);
     const store = await runtime.getUserStore(b!.id);
     expect((await store.getBranch(two!.sessionId)).map((message) => message.content)).toEqual(['first question', 'You said: first question', 'second question', 'You said: second question']);
+    // A restart forgets what the process held: the ids come back from users/<id>/proxy-responses.jsonl.
+    (globalThis as Record<symbol, { responses: Map<string, unknown> }>)[Symbol.for('entity-memory.proxy-recorder')]!.responses.clear();
+    expect(readFileSync(join(dataDir, 'users', b!.id, 'proxy-responses.jsonl'), 'utf8')).toContain(second.id);
+    waiting = nextRecording(b!.id);
+    await openai.responses.create({ model: 'gpt-test', previous_response_id: second.id, input: [{ role: 'user', content: 'third question' }] });
+    const [three] = await waiting;
+    expect(three!.sessionId).toBe(one!.sessionId);
+    expect((await store.getBranch(three!.sessionId)).map((message) => message.content)).toEqual(['first question', 'You said: first question', 'second question', 'You said: second question', 'third question', 'You said: third question']);
     expect((await store.getSession(two!.sessionId)).source).toBe('proxy:openai');
     // the key the agent sent is nowhere in the user's data
     expect(readTree(join(dataDir, 'users', b!.id))).not.toContain('sk-own-openai-key');
@@ -275,6 +284,41 @@ describe('the recording proxy, with the official SDKs against the loopback model
     const nodes = await store.getNodes('huge');
     expect(nodes).toHaveLength(1);
     expect(nodes[0]!.content).toMatch(/over the proxy's limit/);
+
+    // No header names a session (an SDK): the metadata-only turn goes to the upstream's own session.
+    const unnamed = nextRecording(b!.id);
+    const again = await fetch(`${origin}/proxy/anthropic/v1/messages`, { method: 'POST', headers: { 'x-entity-memory-token': b!.token, 'x-api-key': 'k' }, body: huge });
+    expect(again.status).toBe(413);
+    const [summary] = await unnamed;
+    expect(summary).toMatchObject({ sessionId: overLimitSessionId('anthropic'), status: 413, outcome: 'too_large' });
+    const overLimit = await store.getNodes(summary!.sessionId);
+    expect(overLimit.map((node) => node.content)).toEqual([expect.stringMatching(/^\[a request of \d+ bytes, over the proxy's limit: not recorded\]$/)]);
+    expect((await store.getSession(summary!.sessionId)).source).toBe('proxy:anthropic');
+    expect(model.requests.length).toBe(before);
+  });
+});
+
+describe('users\' upstreams on internal addresses (SSRF)', () => {
+  it('are refused at connect time, by name (resolved) or by address, in the provider shape, with nothing sent; the admin\'s own default is not', async () => {
+    const [a] = users;
+    const port = new URL(model.url).port;
+    const upstreams = runtime.getProxyUpstreams();
+    // Set straight in the file, as one set before the check (or a name that resolves elsewhere now) would be.
+    upstreams.set(a!.id, { name: 'byname', kind: 'openai', baseUrl: `http://localhost:${port}/v1` });
+    upstreams.set(a!.id, { name: 'byaddress', kind: 'openai', baseUrl: `http://127.0.0.2:${port}/v1` });
+    const before = model.requests.length;
+    for (const name of ['byname', 'byaddress']) {
+      const refused = await fetch(`${origin}/proxy/${name}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-entity-memory-token': a!.token, authorization: 'Bearer sk-own' }, body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }) });
+      expect(refused.status).toBe(502);
+      const body = (await refused.json()) as { error: { message: string } };
+      expect(body.error.message).toMatch(/internal address.*OPENPROGRAM_PROXY_ALLOW_PRIVATE=1/);
+    }
+    expect(model.requests.length).toBe(before);
+    const waiting = nextRecording(a!.id);
+    const allowed = await fetch(`${origin}/proxy/openai/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-entity-memory-token': a!.token, authorization: 'Bearer sk-own' }, body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'to the default' }] }) });
+    expect(allowed.status).toBe(200);
+    await waiting;
+    expect(model.requests.length).toBe(before + 1);
   });
 });
 

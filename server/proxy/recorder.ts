@@ -1,11 +1,13 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { assembleReply } from '@/lib/proxy/assemble';
+import { join } from 'node:path';
 import { chainFingerprint, fingerprints } from '@/lib/proxy/fingerprint';
-import { parseRequest } from '@/lib/proxy/request';
-import { chooseSession, prefixSessionId, sourceOf, type Agent } from '@/lib/proxy/session-identity';
+import { IDENTITY_HEADERS, lastFingerprint, replyStep, type ExchangeBytes, type PlannedExchange } from '@/lib/proxy/plan';
+import { prefixSessionId, sourceOf, type Agent } from '@/lib/proxy/session-identity';
 import type { AssembledReply, ExchangeOutcome, Media, ParsedRequest, Step, Wire } from '@/lib/proxy/types';
 import type { ExchangeStep, SessionStore } from '@/lib/store/index';
-import { getUserStore } from '@/server/runtime';
+import { getDataDir, getUserStore } from '@/server/runtime';
+import { planOffThread } from './plan-pool';
+import { ResponseIndex, type RecordedResponse } from './response-index';
 
 /** Base64 media larger than this is stored as an attachment, referenced from its node (DESIGN §12). */
 export const INLINE_MEDIA_BYTES = 256 * 1024;
@@ -40,8 +42,8 @@ export interface RecordedSummary {
 interface ProxyState {
   /** one recording at a time per session, in arrival order */
   chains: Map<string, Promise<unknown>>;
-  /** Responses ids → where their reply was recorded, for previous_response_id */
-  responses: Map<string, { sessionId: string; nodeId: string; fingerprint: string }>;
+  /** per user: Responses ids → where their reply was recorded, for previous_response_id */
+  responses: Map<string, ResponseIndex>;
   listeners: Set<(summary: RecordedSummary & { userId: string }) => void>;
 }
 
@@ -51,36 +53,61 @@ function state(): ProxyState {
   return (holder[KEY] ??= { chains: new Map(), responses: new Map(), listeners: new Set() });
 }
 
+function responseIndex(userId: string): ResponseIndex {
+  const { responses } = state();
+  let index = responses.get(userId);
+  if (!index) {
+    index = new ResponseIndex(join(getDataDir(), 'users', userId, 'proxy-responses.jsonl'));
+    responses.set(userId, index);
+  }
+  return index;
+}
+
 /** For the bench and tests: each committed recording, with how long it took. */
 export function onRecorded(listener: (summary: RecordedSummary & { userId: string }) => void): () => void {
   state().listeners.add(listener);
   return () => state().listeners.delete(listener);
 }
 
-const header = (headers: IncomingHttpHeaders) => (name: string): string | null => {
-  const value = headers[name];
-  return (Array.isArray(value) ? value[0] : value)?.trim() || null;
-};
+/** The identity headers only: the provider key and our token stay on the request's path. */
+function identityHeaders(headers: IncomingHttpHeaders): Record<string, string | null> {
+  const out: Record<string, string | null> = {};
+  for (const name of IDENTITY_HEADERS) {
+    const value = headers[name];
+    out[name] = (Array.isArray(value) ? value[0] : value) ?? null;
+  }
+  return out;
+}
 
 /**
- * Record one finished exchange, off the client's path (the caller does not wait). Errors are
- * logged without the request or any header: nothing a provider key could be in.
+ * Record one finished exchange, off the client's path (the caller does not wait): read in the
+ * planning thread, committed here one session at a time. Errors are logged without the request
+ * or any header: nothing a provider key could be in.
  */
 export function recordInBackground(exchange: FinishedExchange): void {
-  setImmediate(() => {
-    recordExchangeNow(exchange).catch((error: unknown) => {
-      console.error(`[proxy] recording a ${exchange.wire} exchange failed: ${(error as Error).message}`);
-    });
+  recordExchangeNow(exchange).catch((error: unknown) => {
+    console.error(`[proxy] recording a ${exchange.wire} exchange failed: ${(error as Error).message}`);
   });
 }
 
 export async function recordExchangeNow(exchange: FinishedExchange): Promise<RecordedSummary | null> {
-  const plan = planRecording(exchange);
-  if (!plan) return null;
   const { chains } = state();
+  // The session is known only once planned; the order per user is kept by queuing the plan itself.
+  const userKey = `${exchange.userId}/`;
+  const planned = planOffThread(toBytes(exchange));
+  const previousOfUser = chains.get(userKey) ?? Promise.resolve();
+  const planStep = previousOfUser.catch(() => {}).then(() => planned);
+  chains.set(userKey, planStep);
+  let plan: Plan | null;
+  try {
+    plan = settle(exchange, await planStep);
+  } finally {
+    if (chains.get(userKey) === planStep) chains.delete(userKey);
+  }
+  if (!plan) return null;
   const key = `${exchange.userId}/${plan.sessionId}`;
   const previous = chains.get(key) ?? Promise.resolve();
-  const run = previous.catch(() => {}).then(() => commit(exchange, plan));
+  const run = previous.catch(() => {}).then(() => inCommitSlot(exchange.userId, () => commit(exchange, plan)));
   chains.set(key, run);
   try {
     return await run;
@@ -89,40 +116,67 @@ export async function recordExchangeNow(exchange: FinishedExchange): Promise<Rec
   }
 }
 
+/**
+ * A user's commits run one at a time across their sessions, each after a turn of the event loop:
+ * a commit's synchronous stretches (node files, git objects) then come one per loop turn between
+ * the forwarded chunks, instead of twenty commits resuming back to back in one turn. Per user,
+ * so one user's slow session (its lock held by an export) never holds another user's recordings.
+ */
+const commitSlots = new Map<string, { running: boolean; waiting: (() => void)[] }>();
+
+async function inCommitSlot<T>(userId: string, work: () => Promise<T>): Promise<T> {
+  let slot = commitSlots.get(userId);
+  if (!slot) commitSlots.set(userId, (slot = { running: false, waiting: [] }));
+  if (slot.running) await new Promise<void>((resolve) => slot.waiting.push(resolve));
+  else slot.running = true;
+  try {
+    // Yield to I/O first: a chunk waiting to be forwarded goes before this commit.
+    await new Promise((resolve) => setImmediate(resolve));
+    return await work();
+  } finally {
+    const next = slot.waiting.shift();
+    if (next) next();
+    else {
+      slot.running = false;
+      commitSlots.delete(userId);
+    }
+  }
+}
+
+function toBytes(exchange: FinishedExchange): ExchangeBytes {
+  return { wire: exchange.wire, upstream: exchange.upstream, headers: identityHeaders(exchange.headers), body: exchange.body, contentType: exchange.contentType, bytes: exchange.bytes, outcome: exchange.outcome };
+}
+
 interface Plan {
   sessionId: string;
   agent: Agent | null;
   parsed: ParsedRequest | null;
   reply: AssembledReply | null;
-  after: { nodeId: string; fingerprint: string } | null;
+  after: RecordedResponse | null;
+  fingerprints: (string | null)[];
+  replyFingerprint: string | null;
 }
 
-function planRecording(exchange: FinishedExchange): Plan | null {
-  const get = header(exchange.headers);
-  if (exchange.body === null) {
-    // Over the limit: a metadata-only turn, in the session the headers name (nothing else is readable).
-    const choice = chooseSession(get, parseRequest(exchange.wire, null));
-    return choice.sessionId ? { sessionId: choice.sessionId, agent: choice.agent, parsed: null, reply: null, after: null } : null;
+/** The planned exchange placed: the session of its previous_response_id, else of its first message. */
+function settle(exchange: FinishedExchange, planned: PlannedExchange): Plan | null {
+  if (!planned.record) return null;
+  const { parsed, reply } = planned;
+  if (!parsed) return planned.sessionId ? { sessionId: planned.sessionId, agent: planned.agent, parsed: null, reply: null, after: null, fingerprints: [], replyFingerprint: null } : null;
+  const after = parsed.previousResponseId ? responseIndex(exchange.userId).get(parsed.previousResponseId) : null;
+  let chain = planned.fingerprints;
+  let replyFingerprint = planned.replyFingerprint;
+  if (after) {
+    // The request holds only what follows that reply (short): chained after it here.
+    chain = fingerprints(parsed.steps, after.fingerprint);
+    replyFingerprint = reply ? chainFingerprint(lastFingerprint(chain, after.fingerprint), replyStep(reply)) : null;
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(exchange.body.toString('utf8'));
-  } catch {
-    return null; // the upstream answered the bad body; there is no conversation to record
-  }
-  const parsed = parseRequest(exchange.wire, json);
-  const choice = chooseSession(get, parsed);
-  // Claude Code's side calls (quota check, titles, topic detection) offer no tools: not the conversation.
-  if (choice.agent === 'claude-code' && parsed.tools.length === 0) return null;
-  const after = parsed.previousResponseId ? (state().responses.get(`${exchange.userId}/${parsed.previousResponseId}`) ?? null) : null;
-  let sessionId = choice.sessionId ?? (after ? after.sessionId : null);
+  let sessionId = planned.sessionId ?? after?.sessionId ?? null;
   if (!sessionId) {
-    const first = fingerprints(parsed.steps).find((fingerprint) => fingerprint !== null);
+    const first = planned.fingerprints.find((fingerprint) => fingerprint !== null);
     if (!first) return null;
     sessionId = prefixSessionId(first);
   }
-  const reply = exchange.outcome === 'upstream_unreachable' ? null : assembleReply(exchange.wire, exchange.contentType, exchange.bytes);
-  return { sessionId, agent: choice.agent, parsed, reply, after: after ? { nodeId: after.nodeId, fingerprint: after.fingerprint } : null };
+  return { sessionId, agent: planned.agent, parsed, reply, after, fingerprints: chain, replyFingerprint };
 }
 
 const turnStatus = (outcome: ExchangeOutcome): 'idle' | 'failed' | 'cancelled' => (outcome === 'complete' ? 'idle' : outcome === 'client_gone' ? 'cancelled' : 'failed');
@@ -136,17 +190,14 @@ async function commit(exchange: FinishedExchange, plan: Plan): Promise<RecordedS
 
   let steps: ExchangeStep[];
   let reply: ExchangeStep | null = null;
-  let replyFingerprint: string | null = null;
+  const replyFingerprint = plan.replyFingerprint;
   if (!plan.parsed) {
     steps = [{ role: 'user', content: `[a request of ${exchange.bodyBytes} bytes, over the proxy's limit: not recorded]`, metadata: { proxy: proxyMeta } }];
   } else {
-    const chain = fingerprints(plan.parsed.steps, plan.after?.fingerprint ?? '');
+    const chain = plan.fingerprints;
     steps = await Promise.all(plan.parsed.steps.map((step, index) => toExchangeStep(store, plan.sessionId, step, chain[index] ?? undefined)));
-    const last = [...chain].reverse().find((fingerprint) => fingerprint !== null) ?? plan.after?.fingerprint ?? '';
-    if (plan.reply) {
+    if (plan.reply && replyFingerprint) {
       const answer = plan.reply;
-      const asStep: Step = { role: 'assistant', text: answer.text, thinking: answer.thinking, toolCalls: answer.toolCalls };
-      replyFingerprint = chainFingerprint(last, asStep);
       const outcomeError = exchange.outcome === 'client_gone' ? 'the client went away before the end' : exchange.outcome === 'timeout' ? 'the upstream timed out or broke off' : null;
       // Nothing came at all: say why, not that the (empty) answer was unreadable.
       const error = exchange.bytes.length === 0 ? (outcomeError ?? answer.error) : (answer.error ?? outcomeError);
@@ -176,9 +227,8 @@ async function commit(exchange: FinishedExchange, plan: Plan): Promise<RecordedS
   );
   const replyId = result.replyId;
   if (replyId && plan.reply?.id && exchange.wire === 'responses' && replyFingerprint) {
-    const { responses } = state();
-    responses.set(`${exchange.userId}/${plan.reply.id}`, { sessionId: plan.sessionId, nodeId: replyId, fingerprint: replyFingerprint });
-    if (responses.size > 10_000) responses.delete(responses.keys().next().value!);
+    // On disk before the recording is reported: a restart still continues from this reply.
+    await responseIndex(exchange.userId).add(plan.reply.id, { sessionId: plan.sessionId, nodeId: replyId, fingerprint: replyFingerprint });
   }
   const summary: RecordedSummary = { sessionId: plan.sessionId, replyId, turn: result.turn, agent: plan.agent, outcome: exchange.outcome, status: exchange.status, recordMs: performance.now() - exchange.endedAt };
   for (const listener of state().listeners) listener({ ...summary, userId: exchange.userId });

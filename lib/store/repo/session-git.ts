@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import git from 'isomorphic-git';
-import { atomicWriteFileSync, DIR_MODE } from '../../fs/atomic-write.js';
+import { atomicWriteFile, atomicWriteFileSync, DIR_MODE } from '../../fs/atomic-write.js';
 import {
   EMPTY_TREE_OID,
   compareTreeEntries,
@@ -225,7 +225,8 @@ export async function commitTurnFiles(
   // Objects first, all fsynced together (the filesystem joins concurrent syncs into one
   // journal commit), then the ref: a power loss leaves the old head or the complete new one.
   await Promise.all(written.map(fsyncFile));
-  atomicWriteFileSync(join(gitdir, BRANCH_REF), `${sha}\n`, { durable: true });
+  // Synced in the thread pool: a commit must not stop the event loop for two fsyncs (the proxy's forwarding shares it).
+  await atomicWriteFile(join(gitdir, BRANCH_REF), `${sha}\n`);
 
   state.head = sha;
   state.rootTree = rootTree;

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { UPSTREAM_NAME_PATTERN } from '@/lib/auth/index';
+import { TRPCError } from '@trpc/server';
+import { normalizeUpstreamUrl, UPSTREAM_NAME_PATTERN } from '@/lib/auth/index';
+import { refuseInternalUpstream } from '@/lib/proxy/upstream-address';
 import { getProxyUpstreams, getUserStore } from '@/server/runtime';
 import { cookieOnlyProcedure, createTRPCRouter } from '../trpc';
 
@@ -36,7 +38,14 @@ export const proxyRouter = createTRPCRouter({
         })
         .strict(),
     )
-    .mutation(({ ctx, input }) => getProxyUpstreams().set(ctx.user.id, input)),
+    .mutation(async ({ ctx, input }) => {
+      if (input.baseUrl !== undefined && input.baseUrl.trim() !== '') {
+        // SSRF: the proxy would call this URL from inside the server's network.
+        const refused = await refuseInternalUpstream(normalizeUpstreamUrl(input.baseUrl));
+        if (refused) throw new TRPCError({ code: 'BAD_REQUEST', message: `Upstream refused: ${refused}.` });
+      }
+      return getProxyUpstreams().set(ctx.user.id, input);
+    }),
 
   deleteUpstream: cookieOnlyProcedure.input(z.object({ name: upstreamName }).strict()).mutation(({ ctx, input }) => getProxyUpstreams().delete(ctx.user.id, input.name)),
 

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { fingerprints } from './fingerprint';
+import { IDENTITY_HEADERS, overLimitSessionId, planExchange, type ExchangeBytes } from './plan';
+
+const reply = Buffer.from(JSON.stringify({ id: 'msg_1', type: 'message', role: 'assistant', model: 'm', content: [{ type: 'text', text: 'hello' }], stop_reason: 'end_turn' }));
+const exchange = (body: unknown, headers: Record<string, string | null> = {}): ExchangeBytes => ({
+  wire: 'anthropic',
+  upstream: 'anthropic',
+  headers,
+  body: body === null ? null : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)),
+  contentType: 'application/json',
+  bytes: reply,
+  outcome: 'complete',
+});
+
+describe('planning an exchange (what the planning thread does)', () => {
+  it('reads the conversation, its fingerprints from the start and the reply', () => {
+    const plan = planExchange(exchange({ model: 'm', system: 'sys', tools: [{ name: 'Write' }], messages: [{ role: 'user', content: 'hi' }] }));
+    expect(plan.record).toBe(true);
+    expect(plan.sessionId).toBeNull();
+    expect(plan.parsed!.steps).toEqual([{ role: 'user', text: 'hi', media: [], reminders: [] }]);
+    expect(plan.fingerprints).toEqual(fingerprints(plan.parsed!.steps));
+    expect(plan.reply).toMatchObject({ id: 'msg_1', text: 'hello' });
+    expect(plan.replyFingerprint).toMatch(/^[0-9a-f]{64}$/);
+    expect(plan.replyFingerprint).not.toBe(plan.fingerprints[0]);
+  });
+
+  it('takes the session from the headers; skips Claude Code side calls without tools and bodies that are no JSON', () => {
+    expect(planExchange(exchange({ model: 'm', tools: [{ name: 'W' }], messages: [{ role: 'user', content: 'x' }] }, { 'x-claude-code-session-id': 'abc' }))).toMatchObject({ record: true, sessionId: 'cc-abc', agent: 'claude-code' });
+    expect(planExchange(exchange({ model: 'm', messages: [{ role: 'user', content: 'title?' }] }, { 'x-claude-code-session-id': 'abc' })).record).toBe(false);
+    expect(planExchange(exchange('{not json')).record).toBe(false);
+  });
+
+  it('places a request over the limit in the session the headers name, else in one session per upstream', () => {
+    expect(planExchange(exchange(null, { 'session-id': 'c1' }))).toMatchObject({ record: true, sessionId: 'codex-c1', parsed: null });
+    const unnamed = planExchange(exchange(null));
+    expect(unnamed).toMatchObject({ record: true, sessionId: overLimitSessionId('anthropic'), parsed: null, reply: null });
+    expect(overLimitSessionId('anthropic')).toMatch(/^px-[0-9a-f]{32}$/);
+    expect(overLimitSessionId('work')).not.toBe(overLimitSessionId('anthropic'));
+  });
+
+  it('names only the headers that say which session and agent (no key leaves the request path)', () => {
+    expect(IDENTITY_HEADERS).not.toContain('authorization');
+    expect(IDENTITY_HEADERS).not.toContain('x-api-key');
+    expect(IDENTITY_HEADERS).not.toContain('x-entity-memory-token');
+  });
+});

@@ -1,0 +1,87 @@
+import { createHash } from 'node:crypto';
+import { assembleReply } from './assemble.js';
+import { chainFingerprint, fingerprints } from './fingerprint.js';
+import { parseRequest } from './request.js';
+import { chooseSession, type Agent } from './session-identity.js';
+import type { AssembledReply, ExchangeOutcome, ParsedRequest, Step, Wire } from './types.js';
+
+/** The request headers that say which session and which agent: nothing else goes off the request's path (no key). */
+export const IDENTITY_HEADERS = ['user-agent', 'originator', 'x-entity-memory-session', 'x-claude-code-session-id', 'session-id', 'session_id'] as const;
+
+/** One finished exchange as bytes: what planning needs (the CPU-heavy part, done in a worker thread). */
+export interface ExchangeBytes {
+  wire: Wire;
+  upstream: string;
+  /** IDENTITY_HEADERS only, lower-case names */
+  headers: Record<string, string | null>;
+  /** the request body; null when it was over the limit (not read) */
+  body: Uint8Array | null;
+  contentType: string | null;
+  /** what the upstream sent (and the client got) */
+  bytes: Uint8Array;
+  outcome: ExchangeOutcome;
+}
+
+export interface PlannedExchange {
+  /** false: nothing to record (a body that is no JSON, an agent's side call without tools) */
+  record: boolean;
+  /** the session the headers or the body name; null: by previous_response_id or the first message */
+  sessionId: string | null;
+  agent: Agent | null;
+  /** null for a request over the limit */
+  parsed: ParsedRequest | null;
+  reply: AssembledReply | null;
+  /** each step's chained fingerprint from the start of the conversation (null for tool results) */
+  fingerprints: (string | null)[];
+  /** the reply's, chained after the last step */
+  replyFingerprint: string | null;
+}
+
+const NOTHING: PlannedExchange = { record: false, sessionId: null, agent: null, parsed: null, reply: null, fingerprints: [], replyFingerprint: null };
+
+/** The last fingerprint of a chain, or `start` when it has none. */
+export function lastFingerprint(chain: readonly (string | null)[], start = ''): string {
+  for (let i = chain.length - 1; i >= 0; i--) if (chain[i]) return chain[i]!;
+  return start;
+}
+
+/** The reply as a step of the conversation, for its fingerprint. */
+export function replyStep(reply: AssembledReply): Step {
+  return { role: 'assistant', text: reply.text, thinking: reply.thinking, toolCalls: reply.toolCalls };
+}
+
+/**
+ * A request over the limit that no header places (an SDK without a session header): its body
+ * was never read, so it goes to one session per upstream, where its metadata-only turn is seen.
+ */
+export function overLimitSessionId(upstream: string): string {
+  return `px-${createHash('sha256').update(`over-limit\n${upstream}`).digest('hex').slice(0, 32)}`;
+}
+
+/**
+ * Read one exchange: the request's conversation and fingerprints, which session the headers
+ * name, the reply reassembled from the bytes. Pure: the same in a worker thread or not.
+ */
+export function planExchange(exchange: ExchangeBytes): PlannedExchange {
+  const get = (name: string): string | null => exchange.headers[name]?.trim() || null;
+  if (exchange.body === null) {
+    // Over the limit: a metadata-only turn, in the session the headers name or the upstream's own.
+    const choice = chooseSession(get, parseRequest(exchange.wire, null));
+    return { ...NOTHING, record: true, sessionId: choice.sessionId ?? overLimitSessionId(exchange.upstream), agent: choice.agent };
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(Buffer.from(exchange.body.buffer, exchange.body.byteOffset, exchange.body.byteLength).toString('utf8'));
+  } catch {
+    return NOTHING; // the upstream answered the bad body; there is no conversation to record
+  }
+  const parsed = parseRequest(exchange.wire, json);
+  const choice = chooseSession(get, parsed);
+  // Claude Code's side calls (quota check, titles, topic detection) offer no tools: not the conversation.
+  if (choice.agent === 'claude-code' && parsed.tools.length === 0) return NOTHING;
+  const chain = fingerprints(parsed.steps);
+  const bytes = Buffer.from(exchange.bytes.buffer, exchange.bytes.byteOffset, exchange.bytes.byteLength);
+  const reply = exchange.outcome === 'upstream_unreachable' ? null : assembleReply(exchange.wire, exchange.contentType, bytes);
+  const replyFingerprint = reply ? chainFingerprint(lastFingerprint(chain), replyStep(reply)) : null;
+  return { record: true, sessionId: choice.sessionId, agent: choice.agent, parsed, reply, fingerprints: chain, replyFingerprint };
+}
