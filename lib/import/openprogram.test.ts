@@ -26,7 +26,7 @@ function temp(prefix: string): string {
 }
 
 function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd, encoding: 'utf8', env: { PATH: process.env['PATH'] ?? '', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' } }).trim();
+  return execFileSync('git', args, { cwd, encoding: 'utf8', env: { PATH: process.env['PATH'] ?? '', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' } as unknown as NodeJS.ProcessEnv }).trim();
 }
 
 /** A store of "our" user whose workspace is the one the state directory's project lives in. */
