@@ -24,6 +24,8 @@ export interface OpenProgramStateOptions {
   legacy?: boolean;
   /** planted in the first user message of `plain` */
   secret?: string;
+  /** where the project folder `app` goes (default `<root>/work`): e.g. the importing user's workspace */
+  workspace?: string;
 }
 
 function git(cwd: string, ...args: string[]): string {
@@ -34,10 +36,10 @@ function git(cwd: string, ...args: string[]): string {
   });
 }
 
-/** `root` holds `state/` (the state directory) and `work/app` (the project); both are made. */
+/** `root` holds `state/` (the state directory) and `work/app` (the project, unless `workspace` says elsewhere); both are made. */
 export async function makeOpenProgramState(root: string, options: OpenProgramStateOptions = {}): Promise<OpenProgramState> {
   const stateDir = join(root, 'state');
-  const workspace = join(root, 'work');
+  const workspace = options.workspace ?? join(root, 'work');
   const projectDir = join(workspace, 'app');
   mkdirSync(projectDir, { recursive: true });
   git(projectDir, 'init', '-q', '--initial-branch=main');

@@ -153,6 +153,20 @@ describe('importStateSession: a session of another state directory moved in thro
     expect(readdirSync(join(stateDir, 'sessions', '.migration', 'staging'))).toEqual([]);
   });
 
+  it('objects borrowed from elsewhere (alternates) do not count: the copy alone must be whole', async () => {
+    const src = await source();
+    const { store } = await target(src.workspace);
+    stores.push(store);
+    // A repo whose objects live in another one, named by objects/info/alternates.
+    const borrower = join(src.stateDir, 'sessions', 'borrow');
+    execFileSync('git', ['clone', '-q', '--shared', src.inputs.s.repoDir, borrower]);
+    const meta = JSON.parse(readFileSync(join(borrower, 'meta.json'), 'utf8')) as Record<string, unknown>;
+    writeFileSync(join(borrower, 'meta.json'), JSON.stringify({ ...meta, id: 'borrow' }));
+    execFileSync('git', ['branch', '-q', '-M', 'main'], { cwd: borrower });
+    await expect(store.importStateSession({ id: 'borrow', repoDir: borrower, sourceRoot: src.stateDir })).rejects.toThrow(/git fsck of borrow failed/);
+    expect(store.hasSession('borrow')).toBe(false);
+  });
+
   it('a repo outside the state directory and the allowed roots is refused', async () => {
     const src = await source();
     const { store } = await target(tempDir('op-other-ws-'));

@@ -68,6 +68,8 @@ export async function verifyMigration(ctx: StoreContext, entry: MigrationEntry):
   if (!(await lstat(dotGit).catch(() => null))?.isDirectory()) throw new PreconditionError(`refused: ${entry.sessionId} has no .git folder`);
   writeFileSync(join(dotGit, 'config'), SESSION_GIT_CONFIG);
   rmSync(join(dotGit, 'hooks'), { recursive: true, force: true });
+  // Nothing may make git read objects or history from outside the copy: fsck then finds any hole.
+  for (const name of ['objects/info/alternates', 'objects/info/http-alternates', 'commondir', 'gitdir', 'info/grafts']) rmSync(join(dotGit, name), { force: true });
   try {
     await runGit(repo, ['fsck', '--full', '--no-dangling', '--no-progress']);
   } catch (error) {
@@ -80,6 +82,7 @@ export async function verifyMigration(ctx: StoreContext, entry: MigrationEntry):
   for (const line of refs) {
     const [type, name] = line.split(' ');
     if (type !== 'commit' && type !== 'tag') throw new PreconditionError(`refused: ref ${name} of ${entry.sessionId} does not name a commit`);
+    if (name?.startsWith('refs/replace/')) throw new PreconditionError(`refused: ${entry.sessionId} has a replace ref (${name}), which would rewrite what its history shows`);
   }
   const redacted = ctx.redactor ? await redactStagedRepo(repo, ctx.redactor) : 0;
   const after = readMeta(repo)!;
