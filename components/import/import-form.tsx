@@ -78,11 +78,15 @@ function plural(count: number, one: string, many = `${one}s`): string {
   return `${count} ${count === 1 ? one : many}`;
 }
 
-function chosenText(picked: Picked[]): string {
-  if (picked.length === 0) return 'Nothing chosen yet';
+/** "3 files", "OpenProgram state directory “x”", or both. */
+function describePicked(picked: Picked[]): string {
   const states = picked.filter((entry) => entry.stateDir).map((entry) => `OpenProgram state directory “${entry.stateDir}”`);
   const files = picked.length - states.length;
-  return `${[...states, ...(files > 0 ? [plural(files, 'file')] : [])].join(' and ')} chosen`;
+  return [...states, ...(files > 0 ? [plural(files, 'file')] : [])].join(' and ');
+}
+
+function chosenText(picked: Picked[]): string {
+  return picked.length === 0 ? 'Nothing chosen yet' : `${describePicked(picked)} chosen`;
 }
 
 /** The Import page's form (DESIGN §7 names): files or a folder, one upload per file, one report. */
@@ -136,7 +140,7 @@ export function ImportForm() {
         setReport({ ...merged, skipped: [...merged.skipped] });
       }
       setPercent(100);
-      setStatus(`Imported ${plural(picked.length, 'file')}.`);
+      setStatus(`Imported ${describePicked(picked)}.`);
     } catch (failure) {
       setError((failure as Error).message);
       setStatus('');
