@@ -19,6 +19,7 @@ async function importFolder(page: Page, folder: string) {
   await expect(page.getByText('OpenProgram state directory “state” chosen')).toBeVisible();
   await page.getByRole('button', { name: 'Import', exact: true }).click();
   await expect(page.getByRole('progressbar', { name: 'Import progress' })).toHaveAttribute('aria-valuenow', '100', { timeout: 30_000 });
+  await expect(page.getByText('Imported OpenProgram state directory “state”.')).toBeVisible();
   await expect(page.getByRole('region', { name: 'Import report' })).toBeVisible();
 }
 
