@@ -169,6 +169,8 @@ export interface StateDirOptions {
   /** the name of what was given (a folder, an uploaded zip), for the report */
   name?: string;
   onSession?: () => void;
+  /** sessions moved at once; default 4 */
+  concurrency?: number;
 }
 
 /** Import every session of a state directory; a session that cannot be moved in is reported, the rest imported. */
@@ -185,16 +187,25 @@ export async function importStateDir(target: StateDirTarget, dir: string, option
   }
   const file = (shown: string): string => (shown.startsWith('/') ? shown : `${name}/${shown}`);
   for (const entry of inventory.skipped) report.skipped.push({ ...entry, file: file(entry.file) });
-  for (const session of inventory.sessions) {
-    const { shown, ...input } = session;
-    try {
-      const result = await target.importStateSession(input);
-      report[result.outcome]++;
-      report.redacted += result.redacted;
-      if (result.outcome === 'added' || result.outcome === 'updated') options.onSession?.();
-    } catch (error) {
-      report.skipped.push({ file: file(shown), line: 0, reason: `session ${session.id} not imported: ${(error as Error).message}` });
+  // A few sessions at once: most of a move is git (fsck) and the disk, which overlap well.
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < inventory.sessions.length) {
+      const session = inventory.sessions[next++]!;
+      const { shown, ...input } = session;
+      try {
+        const result = await target.importStateSession(input);
+        report[result.outcome]++;
+        report.redacted += result.redacted;
+        if (result.outcome === 'added' || result.outcome === 'updated') options.onSession?.();
+      } catch (error) {
+        failed.push({ file: file(shown), line: 0, reason: `session ${session.id} not imported: ${(error as Error).message}` });
+      }
     }
-  }
+  };
+  const failed: SkippedLine[] = [];
+  await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 4, Math.max(1, inventory.sessions.length)) }, worker));
+  // Sorted by file: the same report whichever worker finished first.
+  report.skipped.push(...failed.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)));
   return report;
 }
