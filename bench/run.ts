@@ -26,6 +26,7 @@ import { benchExport } from './export-bench.js';
 import { scratchDirs } from './scratch.js';
 import { benchSearch } from './search-bench.js';
 import { benchChatGpt, benchClaudeCode } from './import-bench.js';
+import { benchOpenProgramImport } from './openprogram-import-bench.js';
 import { benchFilters } from './filters-bench.js';
 import { benchCrash, benchFuzz } from './faults-bench.js';
 
@@ -52,6 +53,7 @@ const BENCHES: Record<string, Bench> = {
   search: benchSearch,
   'import cc': benchClaudeCode,
   'import chatgpt': benchChatGpt,
+  'import openprogram': benchOpenProgramImport,
   filters: benchFilters,
   export: benchExport,
   crash: benchCrash,

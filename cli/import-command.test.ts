@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { LocalBackend } from './local-backend.js';
 import { runImport } from './import-command.js';
 import { run } from './main.js';
+import { makeOpenProgramState } from '../lib/import/testing/openprogram-state.js';
 
 const FIXTURES = join(import.meta.dirname, '..', '..', 'shared', 'fixtures', 'import');
 const SESSION_FILE = '3f6c1d2e-8a4b-4c7d-9e1f-2a3b4c5d6e7f.jsonl';
@@ -36,6 +37,39 @@ describe('cli import', () => {
     expect(JSON.parse(second.out[0]!)).toMatchObject({ added: 0, unchanged: 5 });
     const listed = await cli(dir, 'sessions', 'list', '--json');
     expect((JSON.parse(listed.out[0]!) as { id: string }[]).map((row) => row.id)).toContain('chatgpt-6a1f0c2e-5b7d-4e8f-9a0b-1c2d3e4f5a01');
+  });
+
+  it('an OpenProgram state directory: sessions moved in with --json counts; its project needs a root the user was given; a second run adds nothing', { timeout: 60_000 }, async () => {
+    const dir = await dataDir();
+    // Outside the data directory: a root may not be inside it.
+    const elsewhere = mkdtempSync(join(tmpdir(), 'em-cli-openprogram-'));
+    dirs.push(elsewhere);
+    const state = await makeOpenProgramState(elsewhere);
+    const first = await cli(dir, 'import', '--json', state.stateDir);
+    expect(first.code).toBe(0);
+    const report = JSON.parse(first.out[0]!) as { added: number; skipped: { file: string; reason: string }[] };
+    // Outside the user's roots, the project-bound session is refused with the reason; the others come in.
+    expect(report.added).toBe(2);
+    expect(report.skipped).toEqual([{ file: expect.stringContaining('op-bound'), line: 0, reason: expect.stringMatching(/^session op-bound not imported: .*outside the allowed roots/) }]);
+    const before = process.env['OPENPROGRAM_ALLOWED_ROOTS'];
+    process.env['OPENPROGRAM_ALLOWED_ROOTS'] = `admin@cli.test=${join(elsewhere, 'work')}`;
+    try {
+      const second = await cli(dir, 'import', '--json', state.stateDir);
+      expect(JSON.parse(second.out[0]!)).toEqual({ added: 1, updated: 0, unchanged: 2, alreadyRecorded: 0, ignoredLines: 0, redacted: 0, skipped: [] });
+    } finally {
+      if (before === undefined) delete process.env['OPENPROGRAM_ALLOWED_ROOTS'];
+      else process.env['OPENPROGRAM_ALLOWED_ROOTS'] = before;
+    }
+    const listed = await cli(dir, 'sessions', 'list', '--json');
+    expect((JSON.parse(listed.out[0]!) as { id: string; source: string }[]).filter((row) => row.id.startsWith('op-')).map((row) => [row.id, row.source]).sort()).toEqual([
+      ['op-bound', 'openprogram'],
+      ['op-fork', 'openprogram'],
+      ['op-plain', 'openprogram'],
+    ]);
+    // Not a state directory, though it has a sessions/ folder: refused whole.
+    mkdirSync(join(dir, 'fake', 'sessions'), { recursive: true });
+    const refused = await cli(dir, 'import', join(dir, 'fake'));
+    expect(refused.out.join('\n')).toMatch(/fake  refused: not an OpenProgram state directory/);
   });
 
   it('a missing path is an error, and nothing is imported', async () => {

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { mkdirSync } from 'node:fs';
-import { AuthError, AuthStore, type UserRecord } from '../lib/auth/index.js';
+import { AuthError, AuthStore, ProjectRootsFile, type UserRecord } from '../lib/auth/index.js';
 import { acquireDataDirLock } from '../lib/process/data-dir-lock.js';
 import { SearchIndex, SearchInputError, storeSource, type IndexStatus, type SearchHit } from '../lib/search/index.js';
 import { SessionStore, StoreError, type ListScope, type ProjectSummary, type SessionRow } from '../lib/store/index.js';
@@ -73,7 +73,11 @@ export class LocalBackend implements CliBackend {
       mkdirSync(workspaceRoot, { recursive: true, mode: 0o700 });
       // The user's Settings choice holds here too: the CLI is one more way in.
       const redactor = this.auth.users.prefsOf(user.id).redactSecrets ? redactMessage : null;
-      this.store = await SessionStore.open({ stateDir: join(this.dataDir, 'users', user.id), workspaceRoot, redactor });
+      // The project roots an admin gave the user, as the server opens the store (an imported state
+      // directory's projects must be inside them).
+      const roots = new ProjectRootsFile(join(this.dataDir, 'auth'), this.dataDir);
+      await roots.loadEnv(process.env['OPENPROGRAM_ALLOWED_ROOTS'], (who) => (this.auth.users.get(who) ?? this.auth.users.findByEmail(who))?.id ?? null);
+      this.store = await SessionStore.open({ stateDir: join(this.dataDir, 'users', user.id), workspaceRoot, allowedRoots: roots.rootsOf(user.id), redactor });
     }
     return this.store;
   }

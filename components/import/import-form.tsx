@@ -2,6 +2,7 @@
 
 import Link from 'next/link';
 import { useRef, useState, type FormEvent } from 'react';
+import { Zip, ZipPassThrough } from 'fflate';
 import { Button } from '@/components/ui/button';
 import { FormMessage } from '@/components/ui/form-message';
 import type { ImportReport } from '@/trpc/types';
@@ -9,10 +10,45 @@ import type { ImportReport } from '@/trpc/types';
 /** What a folder pick brings that the server imports: transcripts, rollouts, exports. */
 const IMPORTABLE = /(?:\.jsonl|(?:^|\/)conversations(?:-\d+)?\.json|\.zip)$/;
 
+/** A session repository inside a picked folder: the folder is an OpenProgram state directory (or its sessions/). */
+const STATE_REPO_HEAD = /(?:^|\/)sessions\/(?:projects\/[^/]+\/)?[^/]+\/\.git\/HEAD$/;
+
 interface Picked {
-  file: File;
   /** its path inside a picked folder, else its name: the report names it so */
   name: string;
+  size: number;
+  /** the folder's name, when it is an OpenProgram state directory */
+  stateDir?: string;
+  /** what is sent: the file itself, or a picked state directory zipped */
+  body: () => Promise<Blob>;
+}
+
+function fileEntry(file: File, name: string): Picked {
+  return { name, size: file.size, body: async () => file };
+}
+
+/** A picked state directory as one zip (stored: git objects are compressed already), which the server unpacks and imports whole. */
+function stateDirEntry(files: File[]): Picked {
+  const top = (files[0]!.webkitRelativePath || files[0]!.name).split('/')[0]!;
+  return {
+    name: `${top}.zip`,
+    stateDir: top,
+    size: files.reduce((sum, file) => sum + file.size, 0),
+    body: async () => {
+      const parts: Uint8Array[] = [];
+      const zip = new Zip((error, data) => {
+        if (error) throw error;
+        parts.push(data);
+      });
+      for (const file of files) {
+        const entry = new ZipPassThrough(file.webkitRelativePath || file.name);
+        zip.add(entry);
+        entry.push(new Uint8Array(await file.arrayBuffer()), true);
+      }
+      zip.end();
+      return new Blob(parts as BlobPart[], { type: 'application/zip' });
+    },
+  };
 }
 
 function emptyReport(): ImportReport {
@@ -20,7 +56,8 @@ function emptyReport(): ImportReport {
 }
 
 /** One file as the raw body of POST /api/import, streamed from disk by the browser, with upload progress. */
-function upload(picked: Picked, onBytes: (sent: number) => void): Promise<ImportReport> {
+async function upload(picked: Picked, onBytes: (sent: number) => void): Promise<ImportReport> {
+  const body = await picked.body();
   return new Promise((resolve, reject) => {
     const request = new XMLHttpRequest();
     request.open('POST', `/api/import?name=${encodeURIComponent(picked.name)}`);
@@ -33,12 +70,23 @@ function upload(picked: Picked, onBytes: (sent: number) => void): Promise<Import
       else reject(new Error(body?.error ?? `the server answered ${request.status}`));
     };
     request.onerror = () => reject(new Error('the upload was interrupted; importing again adds only what is missing'));
-    request.send(picked.file);
+    request.send(body);
   });
 }
 
 function plural(count: number, one: string, many = `${one}s`): string {
   return `${count} ${count === 1 ? one : many}`;
+}
+
+/** "3 files", "OpenProgram state directory “x”", or both. */
+function describePicked(picked: Picked[]): string {
+  const states = picked.filter((entry) => entry.stateDir).map((entry) => `OpenProgram state directory “${entry.stateDir}”`);
+  const files = picked.length - states.length;
+  return [...states, ...(files > 0 ? [plural(files, 'file')] : [])].join(' and ');
+}
+
+function chosenText(picked: Picked[]): string {
+  return picked.length === 0 ? 'Nothing chosen yet' : `${describePicked(picked)} chosen`;
 }
 
 /** The Import page's form (DESIGN §7 names): files or a folder, one upload per file, one report. */
@@ -53,10 +101,12 @@ export function ImportForm() {
   const [error, setError] = useState<string | undefined>();
 
   function choose() {
-    const fromFiles = [...(filesInput.current?.files ?? [])].map((file) => ({ file, name: file.name }));
-    const fromFolder = [...(folderInput.current?.files ?? [])]
-      .map((file) => ({ file, name: file.webkitRelativePath || file.name }))
-      .filter((entry) => IMPORTABLE.test(entry.name));
+    const fromFiles = [...(filesInput.current?.files ?? [])].map((file) => fileEntry(file, file.name));
+    const folderFiles = [...(folderInput.current?.files ?? [])];
+    const isStateDir = folderFiles.some((file) => STATE_REPO_HEAD.test(file.webkitRelativePath || file.name));
+    const fromFolder = isStateDir
+      ? [stateDirEntry(folderFiles)]
+      : folderFiles.map((file) => fileEntry(file, file.webkitRelativePath || file.name)).filter((entry) => IMPORTABLE.test(entry.name));
     setPicked([...fromFiles, ...fromFolder]);
     setError(undefined);
   }
@@ -70,7 +120,7 @@ export function ImportForm() {
     setRunning(true);
     setError(undefined);
     setReport(null);
-    const total = picked.reduce((sum, entry) => sum + entry.file.size, 0) || 1;
+    const total = picked.reduce((sum, entry) => sum + entry.size, 0) || 1;
     let done = 0;
     setPercent(0);
     const merged = emptyReport();
@@ -78,7 +128,7 @@ export function ImportForm() {
       for (const [index, entry] of picked.entries()) {
         setStatus(`Importing ${entry.name} (${index + 1} of ${picked.length})…`);
         const answer = await upload(entry, (sent) => setPercent(Math.min(99, Math.round(((done + sent) / total) * 100))));
-        done += entry.file.size;
+        done += entry.size;
         setPercent(Math.round((done / total) * 100));
         merged.added += answer.added;
         merged.updated += answer.updated;
@@ -90,7 +140,7 @@ export function ImportForm() {
         setReport({ ...merged, skipped: [...merged.skipped] });
       }
       setPercent(100);
-      setStatus(`Imported ${plural(picked.length, 'file')}.`);
+      setStatus(`Imported ${describePicked(picked)}.`);
     } catch (failure) {
       setError((failure as Error).message);
       setStatus('');
@@ -114,7 +164,7 @@ export function ImportForm() {
               disabled={running}
               className="block w-full text-sm file:mr-3 file:rounded-md file:border file:border-neutral-300 file:bg-white file:px-3 file:py-1.5 file:text-sm dark:file:border-neutral-700 dark:file:bg-neutral-900 dark:file:text-neutral-100"
             />
-            <span className="block text-xs text-neutral-500 dark:text-neutral-400">.jsonl transcripts, conversations.json, or the export zip</span>
+            <span className="block text-xs text-neutral-500 dark:text-neutral-400">.jsonl transcripts, conversations.json, the export zip, or a zip of an OpenProgram state directory</span>
           </label>
           <label className="block space-y-1 text-sm">
             <span className="font-medium">Folder to import</span>
@@ -127,14 +177,14 @@ export function ImportForm() {
               {...{ webkitdirectory: '' }}
               className="block w-full text-sm file:mr-3 file:rounded-md file:border file:border-neutral-300 file:bg-white file:px-3 file:py-1.5 file:text-sm dark:file:border-neutral-700 dark:file:bg-neutral-900 dark:file:text-neutral-100"
             />
-            <span className="block text-xs text-neutral-500 dark:text-neutral-400">e.g. ~/.claude/projects or ~/.codex/sessions</span>
+            <span className="block text-xs text-neutral-500 dark:text-neutral-400">e.g. ~/.claude/projects, ~/.codex/sessions, or an OpenProgram state directory (~/.openprogram)</span>
           </label>
         </div>
         <div className="flex flex-wrap items-center gap-3">
           <Button type="submit" disabled={running}>
             Import
           </Button>
-          <span className="text-sm text-neutral-600 dark:text-neutral-400">{picked.length > 0 ? `${plural(picked.length, 'file')} chosen` : 'Nothing chosen yet'}</span>
+          <span className="text-sm text-neutral-600 dark:text-neutral-400">{chosenText(picked)}</span>
         </div>
         {percent !== null ? (
           <div className="space-y-1">

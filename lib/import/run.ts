@@ -8,10 +8,14 @@ import { parseChatGpt, type ChatGptItem } from './chatgpt.js';
 import { TruncatedArrayError } from './json-array.js';
 import { linesOf, parseObjectLine } from './lines.js';
 import { zipEntries } from './zip.js';
+import { importStateDir, looksLikeStateDir, type StateDirTarget } from './openprogram.js';
+import { extractEntry, isStateEntry, stateRootOf, zipStateDir } from './state-zip.js';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { emptyReport, mergeReports, NotThisFormatError, type ImportReport, type NumberedLine, type ParsedFile, type ParsedSession } from './types.js';
 
 /** What an import writes into: the user's SessionStore (or anything with its importSession). */
-export interface ImportTarget {
+export interface ImportTarget extends Partial<StateDirTarget> {
   importSession(input: ImportSessionInput): Promise<ImportSessionResult>;
 }
 
@@ -21,6 +25,8 @@ export interface ImportInput {
   /** where it is on disk, when it is a file (watch mode compares its size and time) */
   path?: string;
   size: number | null;
+  /** an OpenProgram state directory: imported from the folder here, or sent as the zip open() streams */
+  stateDir?: string;
   open(): AsyncIterable<Uint8Array>;
 }
 
@@ -53,6 +59,10 @@ export async function inputsFromPaths(paths: string[]): Promise<ImportInput[]> {
   for (const given of paths) {
     const root = resolve(given);
     const info = await stat(root);
+    if (info.isDirectory() && looksLikeStateDir(root)) {
+      inputs.push({ name: `${basename(root)}.zip`, path: root, stateDir: root, size: null, open: () => zipStateDir(root) });
+      continue;
+    }
     if (info.isFile()) {
       inputs.push(fileInput(root, basename(root), info.size));
       continue;
@@ -138,17 +148,32 @@ export async function importFile(target: ImportTarget, name: string, chunks: Asy
   try {
     if (name.endsWith('.zip')) {
       let found = 0;
-      for await (const entry of zipEntries(chunks, (entryName) => CHATGPT_NAME.test(entryName))) {
-        found++;
-        const file = `${name}:${entry.name}`;
-        try {
-          await chatgpt(parseChatGpt(entry.chunks, { file }), file);
-        } catch (error) {
-          if (!(error instanceof NotThisFormatError || error instanceof TruncatedArrayError)) throw error;
-          report.skipped.push({ file, line: 0, reason: error.message });
+      let unpacked: { dir: string; root: string } | null = null;
+      try {
+        for await (const entry of zipEntries(chunks, (entryName) => CHATGPT_NAME.test(entryName) || isStateEntry(entryName))) {
+          found++;
+          if (isStateEntry(entry.name)) {
+            // An OpenProgram state directory: unpacked to a scratch folder, imported once whole.
+            unpacked ??= { dir: await mkdtemp(join(tmpdir(), 'em-import-state-')), root: stateRootOf(entry.name) };
+            if (!(await extractEntry(unpacked.dir, entry.name, entry.chunks))) report.skipped.push({ file: `${name}:${entry.name}`, line: 0, reason: 'refused: the entry name leaves the archive' });
+            continue;
+          }
+          const file = `${name}:${entry.name}`;
+          try {
+            await chatgpt(parseChatGpt(entry.chunks, { file }), file);
+          } catch (error) {
+            if (!(error instanceof NotThisFormatError || error instanceof TruncatedArrayError)) throw error;
+            report.skipped.push({ file, line: 0, reason: error.message });
+          }
         }
+        if (unpacked) {
+          if (!target.importStateSession) report.skipped.push({ file: name, line: 0, reason: 'refused: OpenProgram state directories are not imported here' });
+          else mergeReports(report, await importStateDir({ importStateSession: target.importStateSession.bind(target) }, join(unpacked.dir, unpacked.root), { name, onSession }));
+        }
+      } finally {
+        if (unpacked) await rm(unpacked.dir, { recursive: true, force: true });
       }
-      if (found === 0) report.skipped.push({ file: name, line: 0, reason: 'refused: the zip holds no conversations.json (is it a ChatGPT export?)' });
+      if (found === 0) report.skipped.push({ file: name, line: 0, reason: 'refused: the zip holds no conversations.json (a ChatGPT export) and no sessions/ folder (an OpenProgram state directory)' });
       return report;
     }
     if (name.endsWith('.json')) {
@@ -196,9 +221,14 @@ export async function importInputs(target: ImportTarget, inputs: ImportInput[], 
           yield chunk;
         }
       })();
-      const fileReport = await importFile(target, input.name, counted, () => {
+      const onSession = (): void => {
         progress.sessions++;
-      });
+        tell();
+      };
+      const fileReport =
+        input.stateDir && target.importStateSession
+          ? await importStateDir({ importStateSession: target.importStateSession.bind(target) }, input.stateDir, { name: basename(input.stateDir), onSession })
+          : await importFile(target, input.name, counted, onSession);
       mergeReports(report, fileReport);
       progress.filesDone++;
       tell();

@@ -8,6 +8,7 @@ export type { TitleModel, TitleRequest } from './titles/title-model.js';
 export type { CreateSessionInput } from './operations/create-session.js';
 export type { AppendMessageInput, AppendOptions } from './operations/append-message.js';
 export type { ImportNode, ImportOutcome, ImportSessionInput, ImportSessionResult } from './operations/import-session.js';
+export type { MigrationStepHook, StateSessionInput } from './operations/import-state-session.js';
 export type { UpdateSessionInput } from './operations/update-session.js';
 export type { BeginTurnResult, FinalizeTurnInput, FinalizeTurnResult, InterruptTurnResult } from './operations/commit-turn.js';
 export type { CommitPage } from './session/commit-page.js';

@@ -58,6 +58,9 @@ import type { AttachmentUpload, ResolvedAttachment, SavedAttachment } from './re
 import { writeContextFile } from './operations/context-file.js';
 import { recordExchange, type RecordExchangeInput, type RecordExchangeResult } from './operations/record-exchange.js';
 import { importSession, type ImportSessionInput, type ImportSessionResult } from './operations/import-session.js';
+import { importStateSession, type MigrationStepHook, type StateSessionInput } from './operations/import-state-session.js';
+import { projectMigrationBlock } from './session/migration-journal.js';
+import { checkStateSource, stateTurnsOf } from './session/state-source.js';
 import { getChatSettings, setChatSettings, type ChatSettings } from './operations/chat-settings.js';
 import { bundleSession } from './operations/bundle-session.js';
 import type { GitStream } from './git/git-cli.js';
@@ -228,6 +231,18 @@ export class SessionStore {
   /** A conversation recorded elsewhere: nodes with their own ids and times, one commit per turn. */
   async importSession(input: ImportSessionInput): Promise<ImportSessionResult> {
     return importSession(this.ctx, input);
+  }
+
+  /** A session repo of another OpenProgram-format state directory, moved in through the migration journal. */
+  async importStateSession(input: StateSessionInput, onStep?: MigrationStepHook): Promise<ImportSessionResult> {
+    // Known already: only the nodes it lacks, a commit per new turn.
+    if (this.ctx.registry.has(input.id)) return importSession(this.ctx, { id: input.id, source: 'openprogram', turns: stateTurnsOf(checkStateSource(this.ctx, input)).turns });
+    return importStateSession(this.ctx, input, onStep);
+  }
+
+  /** Why new bindings to a project are refused while a session is moved into it (or after that failed), or null. */
+  projectMigrationBlock(projectId: string): string | null {
+    return projectMigrationBlock(this.ctx.sessionsDir, projectId);
   }
   async regenerateTitle(id: string): Promise<SessionRow> {
     return regenerateTitle(this.ctx, id);

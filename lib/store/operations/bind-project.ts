@@ -5,6 +5,7 @@ import { DEFAULT_PROJECT_ID, assertProjectId } from '../ids.js';
 import { DIR_MODE } from '../../fs/atomic-write.js';
 import { saveLocations, defaultRepoDir, projectRepoDir } from '../session/locations.js';
 import { type StoreContext } from '../session/store-context.js';
+import { projectMigrationBlock } from '../session/migration-journal.js';
 import { toRow } from '../registry/row.js';
 import type { SessionRow } from '../types.js';
 import { updateSessionFields, withSession } from '../session/session-access.js';
@@ -28,6 +29,8 @@ export function setSessionProject(ctx: StoreContext, sessionId: string, projectI
     if (frozen) throw new ConflictError(FROZEN_ERROR);
     if (!ctx.projects.has(projectId)) throw new NotFoundError(`unknown project: ${projectId}`);
     if (projectId !== DEFAULT_PROJECT_ID) {
+      const blocked = projectMigrationBlock(ctx.sessionsDir, projectId);
+      if (blocked) throw new PreconditionError(blocked);
       const where = await ctx.projects.workdirState(projectId);
       if (where.state === 'missing') throw new PreconditionError(`the folder of project ${ctx.projects.nameOf(projectId)} is missing (${where.path}); repair it first`);
     }

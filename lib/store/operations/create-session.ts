@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
-import { ConflictError, InvalidInputError, NotFoundError } from '../errors.js';
+import { ConflictError, InvalidInputError, NotFoundError, PreconditionError } from '../errors.js';
+import { projectMigrationBlock } from '../session/migration-journal.js';
 import { DEFAULT_PROJECT_ID, assertProjectId, assertSessionId, newSessionId } from '../ids.js';
 import { DIR_MODE } from '../../fs/atomic-write.js';
 import { entryFromMeta } from '../registry/entry.js';
@@ -34,6 +35,8 @@ export async function createSession(ctx: StoreContext, input: CreateSessionInput
     const existing = ctx.registry.get(id);
     if (existing) return { row: toRow(ctx, existing), created: false };
     if (!ctx.projects.has(projectId)) throw new NotFoundError(`unknown project: ${projectId}`);
+    const blocked = projectId === DEFAULT_PROJECT_ID ? null : projectMigrationBlock(ctx.sessionsDir, projectId);
+    if (blocked) throw new PreconditionError(blocked);
 
     const dir = projectId === DEFAULT_PROJECT_ID ? defaultRepoDir(ctx, id) : projectRepoDir(ctx, projectId, id);
     const onDisk = readMeta(dir);

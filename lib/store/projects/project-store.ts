@@ -235,6 +235,31 @@ export class ProjectStore {
     }).then(async ({ id, created }) => ({ ...(await this.get(id)), created }));
   }
 
+  /**
+   * Register a project another state directory already had, under its own id (its sessions are
+   * bound to that id): its folder must be inside the roots, and may be missing (to be repaired by
+   * relocation, like any moved folder). The same id at the same folder is accepted again.
+   */
+  async adopt(id: string, name: string, path: string): Promise<ProjectDetail> {
+    assertProjectId(id);
+    if (id === DEFAULT_PROJECT_ID) throw new InvalidInputError('the default project is never adopted');
+    if (typeof path !== 'string' || !isAbsolute(path)) throw new InvalidInputError(`project ${id}: its folder must be an absolute path`);
+    const real = await resolveInsideRoots(path, this.allowedRoots, { base: this.workspaceRoot, allowMissing: true });
+    if (real === (await realpathOrNull(this.workspaceRoot))) throw new ConflictError(`project ${id}: ${real} is the workspace root, the default project (Home)`);
+    const displayName = typeof name === 'string' && name.trim() !== '' ? assertProjectName(name.trim()) : basename(real) || id;
+    await this.file.mutate(async () => {
+      const owner = await this.findByPath(real);
+      if (owner && owner !== id) throw new ConflictError(`project ${id}: ${real} is already the folder of project ${this.nameOf(owner)} (${owner})`);
+      const entry = this.entry(id);
+      if (entry) {
+        if (this.usableEntry(id) && ((await realpathOrNull(String(entry.path))) ?? String(entry.path)) === real) return;
+        throw new ConflictError(`project ${id} already exists here with another folder (${String(entry.path)})`);
+      }
+      this.registry[id] = { id, name: displayName, path: real, is_default: false, session_ids: [], status: 'active', created_at: nowSeconds(), auto_commit: true };
+    });
+    return this.get(id);
+  }
+
   /** Record that a session belongs to this project (and to no other: a session has one project). */
   async addSession(id: string, sessionId: string): Promise<void> {
     assertProjectId(id);

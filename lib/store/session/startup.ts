@@ -12,6 +12,7 @@ import { normaliseEntryInPlace } from '../registry/entry.js';
 import { readIndexFile, readJournal } from '../registry/index-file.js';
 import { entryFromDir, rebuildEntries } from './rebuild.js';
 import { listSegments, readLog } from '../registry/registry-log.js';
+import { reconcileMigrations, type ReconcileReport } from './migration-steps.js';
 
 const EMPTY_SHELL_AGE_SECONDS = 3600;
 /** A rebuilt registry this large is snapshotted after open returns (~50 ms at 10,000); a smaller one before. */
@@ -22,6 +23,8 @@ export interface StartupReport {
   reconciled: string[];
   resetRunning: string[];
   sweptShells: string[];
+  /** sessions moved in from another state directory (migration-steps.ts) */
+  migrations: ReconcileReport;
 }
 
 /**
@@ -31,7 +34,7 @@ export interface StartupReport {
  * empty shells. Archives never expire.
  */
 export async function startUp(ctx: StoreContext): Promise<StartupReport> {
-  const report: StartupReport = { rebuilt: false, reconciled: [], resetRunning: [], sweptShells: [] };
+  const report: StartupReport = { rebuilt: false, reconciled: [], resetRunning: [], sweptShells: [], migrations: { resumed: [], rolledBack: [], failed: [] } };
   const segments = listSegments(ctx.sessionsDir);
   const journal = readJournal(ctx.sessionsDir);
   ctx.writer.begin(segments, journal.length);
@@ -57,6 +60,8 @@ export async function startUp(ctx: StoreContext): Promise<StartupReport> {
     ctx.registry.load([...entries.values()]);
   }
 
+  // Before the journal's reconcile: a resumed publish journals its session, which that then reads.
+  report.migrations = await reconcileMigrations(ctx);
   const migrating = migratingSessions(ctx);
   for (const id of journal) {
     if (!isSessionId(id) || migrating.has(id)) continue;
