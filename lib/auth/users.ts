@@ -237,11 +237,13 @@ export class UserStore {
       updatedAt: at,
     };
     await this.backend.write({ kind: 'insert', user }, { ...this.state, users: [...this.state.users, user] });
-    // Checked a third time: the write may have waited (Postgres), and the backend's own unique
-    // email may not be the file's.
-    this.assertEmailFree(email);
-    this.state.users.push(user);
-    this.index(user);
+    // The backend decided (Postgres's unique email); a replica may already hold the row from
+    // the backend's own announcement.
+    if (this.byId.has(user.id)) this.replaceFromBackend(user, user.id, false);
+    else {
+      this.state.users.push(user);
+      this.index(user);
+    }
     return toPublicUser(user);
   }
 
