@@ -1,5 +1,5 @@
 import { acquireDataDirLock, DataDirLockedError } from '@/lib/process/data-dir-lock';
-import { flushAllSync, getAuthStore, getDataDir } from '@/server/runtime';
+import { flushAllSync, getAuthStore, getClusterNode, getDataDir, prepareRuntime } from '@/server/runtime';
 
 const STARTED = Symbol.for('entity-memory.started');
 const started = globalThis as typeof globalThis & { [STARTED]?: Promise<void> };
@@ -16,6 +16,7 @@ export function startServer(): Promise<void> {
 }
 
 async function startOnce(): Promise<void> {
+  await prepareRuntime();
   const dataDir = getDataDir();
   const url = process.env.NEXTAUTH_URL ?? `http://localhost:${process.env.PORT ?? '3000'}`;
   let release: () => void;
@@ -36,7 +37,10 @@ async function startOnce(): Promise<void> {
     flushAllSync();
     release();
     console.log(`[entity-memory] ${signal}: registries flushed, exiting`);
-    process.exit(0);
+    const cluster = getClusterNode();
+    if (!cluster) process.exit(0);
+    // Marked unhealthy so no new user is placed here; never waits long for Postgres.
+    void Promise.race([cluster.stop(), new Promise((resolve) => setTimeout(resolve, 1_000))]).finally(() => process.exit(0));
   };
   // With NEXT_MANUAL_SIG_HANDLE=true Next installs no handlers of its own, so these run first and exit.
   process.on('SIGTERM', stop);

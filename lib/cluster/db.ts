@@ -14,7 +14,7 @@ export interface ClusterConfig {
 const INSTANCE_ID = /^[a-z0-9][a-z0-9-]{0,62}$/;
 
 /** Null without OPENPROGRAM_CLUSTER_DB (the embedded default); a clear error when it is set but incomplete. */
-export function clusterConfigFromEnv(env: NodeJS.ProcessEnv = process.env): ClusterConfig | null {
+export function clusterConfigFromEnv(env: Record<string, string | undefined> = process.env): ClusterConfig | null {
   const databaseUrl = env.OPENPROGRAM_CLUSTER_DB?.trim();
   if (!databaseUrl) return null;
   if (!/^postgres(ql)?:\/\//.test(databaseUrl)) throw new Error('OPENPROGRAM_CLUSTER_DB must be a postgres:// URL');
