@@ -18,7 +18,9 @@ export function startServer(): Promise<void> {
 async function startOnce(): Promise<void> {
   await prepareRuntime();
   const dataDir = getDataDir();
-  const url = process.env.NEXTAUTH_URL ?? `http://localhost:${process.env.PORT ?? '3000'}`;
+  // The CLI reaches this process at the lock's URL with this instance's own token: in cluster
+  // mode that is the instance itself, never the shared HAProxy address in NEXTAUTH_URL.
+  const url = (process.env.OPENPROGRAM_CLUSTER_DB ? process.env.OPENPROGRAM_INSTANCE_URL : undefined) ?? process.env.NEXTAUTH_URL ?? `http://localhost:${process.env.PORT ?? '3000'}`;
   let release: () => void;
   try {
     release = acquireDataDirLock(dataDir, url);

@@ -12,6 +12,8 @@ import { cookieReader, SESSION_MAX_AGE_S, userFromSessionCookie } from '@/server
 export const ROUTE_COOKIE = 'em_route';
 /** On a 421: `<instance id> <instance url>` of the user's owner. */
 export const OWNER_HEADER = 'x-entity-memory-owner';
+/** On every answer in cluster mode: which instance gave it (for operators and the tests). */
+export const INSTANCE_HEADER = 'x-entity-memory-instance';
 
 // Answered by any instance: HAProxy's health check and static files.
 const ANY_INSTANCE = [/^\/api\/health(\?|$)/, /^\/_next\/static\//, /^\/favicon\.ico$/];
@@ -35,6 +37,11 @@ async function identify(headers: http.IncomingHttpHeaders, auth: AuthStore): Pro
   if (!cookieHeader) return null;
   const session = await userFromSessionCookie(cookieReader(cookieHeader), auth);
   return session ? { userId: session.user.id, via: 'cookie' } : null;
+}
+
+/** A sign-in's answer (serve.ts, through sign-in-status): the route cookie beside the sign-in cookie, so the next request already lands on the owner. */
+export function setRouteCookieOnSignIn(req: http.IncomingMessage, res: http.ServerResponse, userId: string): void {
+  addSetCookie(res, routeCookie(userId, isHttpsRequest(headersOf(req))));
 }
 
 function routeCookie(userId: string, secure: boolean): string {
@@ -69,6 +76,7 @@ function headersOf(req: http.IncomingMessage): Headers {
  */
 export async function admitClusterRequest(req: http.IncomingMessage, res: http.ServerResponse, node: ClusterNode): Promise<boolean> {
   const url = req.url ?? '/';
+  res.setHeader(INSTANCE_HEADER, node.config.instanceId);
   if (ANY_INSTANCE.some((pattern) => pattern.test(url))) return true;
   const identity = await identify(req.headers, node.auth);
   if (!identity) return true;

@@ -16,7 +16,7 @@ import { settleForwardedHeaders } from '@/server/auth/proxy';
 import { answerRateLimitedSignIns } from '@/server/auth/sign-in-status';
 import { startServer } from '@/server/startup';
 import { getClusterNode } from '@/server/runtime';
-import { admitClusterRequest } from '@/server/cluster/ownership-gate';
+import { admitClusterRequest, setRouteCookieOnSignIn } from '@/server/cluster/ownership-gate';
 import { MAX_BODY_BYTES } from './body-limit';
 import { serveMcpNode } from '@/server/mcp/http';
 import { serveEvents } from './node-events';
@@ -141,7 +141,9 @@ function route(req: http.IncomingMessage, res: http.ServerResponse): void {
     void serveExport(req, res);
     return;
   }
-  if (req.method === 'POST' && url.startsWith('/api/auth/callback/credentials')) answerRateLimitedSignIns(req, res);
+  if (req.method === 'POST' && url.startsWith('/api/auth/callback/credentials')) {
+    answerRateLimitedSignIns(req, res, cluster ? (response, userId) => setRouteCookieOnSignIn(req, response, userId) : undefined);
+  }
   void handleNext(req, res);
 }
 // npm start, start:bun or start:deno: the log says which runtime answers.
