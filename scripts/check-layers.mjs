@@ -88,7 +88,7 @@ export const LAYERS = [
   { layer: 'tests', paths: ['tests/'], packages: ANY, imports: ANY },
   {
     layer: 'config',
-    paths: ['next.config.ts', 'playwright.config.ts', 'vitest.config.ts', 'postcss.config.mjs'],
+    paths: ['next.config.ts', 'playwright.config.ts', 'playwright.cluster.config.ts', 'vitest.config.ts', 'postcss.config.mjs'],
     packages: ANY,
     imports: ANY,
   },
@@ -300,8 +300,9 @@ export function findViolations(root) {
         report(from, specifier, 'unresolved', 'no file matches the specifier');
         continue;
       }
-      // Benches run against the project's own test servers (the loopback model), as the tests do.
-      if (!isTest && TEST_FILE.test(to) && layer.layer !== 'bench') {
+      // Benches run against the project's own test servers (the loopback model), as the tests do;
+      // end-to-end tests start the same throwaway services as the unit tests (a Postgres).
+      if (!isTest && TEST_FILE.test(to) && layer.layer !== 'bench' && layer.layer !== 'e2e') {
         report(from, to, 'test-helper', 'source code never imports tests or their helpers');
         continue;
       }
