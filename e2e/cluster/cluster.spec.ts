@@ -163,7 +163,7 @@ test('a stale HAProxy map: the wrong instance answers 421 naming the owner, then
   const [alice] = people as [Person];
   const owner = await ownerOf(alice.id);
   const wrong = [...cluster.instances.values()].find((instance) => instance.id !== owner)!;
-  expect(await cluster.haproxy(`set map ${cluster.mapPath} ${alice.id} 127.0.0.1:${wrong.port}`)).toBe('');
+  expect((await cluster.haproxy(`set map ${cluster.mapPath} ${alice.id} 127.0.0.1:${wrong.port}`)).trim()).toBe('');
   const misdirected = await query(await apiContext(), 'session.list', {}, bearer(alice.token));
   expect(misdirected.status).toBe(421);
   expect(misdirected.response.headers()[INSTANCE]).toBe(wrong.id);
