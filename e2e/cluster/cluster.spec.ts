@@ -156,6 +156,14 @@ test('50 new users signing up at once, on any instance, are placed evenly', asyn
   const counts = rows.map((row) => Number(row.n));
   expect(counts.reduce((a, b) => a + b, 0)).toBe(53);
   expect(Math.max(...counts) - Math.min(...counts)).toBeLessThanOrEqual(1);
+  // What an operator sees: `cluster status` counts the same users per instance.
+  const { execFileSync } = await import('node:child_process');
+  const status = JSON.parse(execFileSync(process.execPath, ['cli/bin.mjs', 'cluster', 'status', '--json'], { env: { ...process.env, OPENPROGRAM_CLUSTER_DB: cluster.postgres.url }, encoding: 'utf8' })) as {
+    instances: Array<{ id: string; users: number; healthy: boolean }>;
+    moves: unknown[];
+  };
+  expect(status.instances.map((row) => [row.id, row.users, row.healthy])).toEqual(rows.map((row) => [row.shard, Number(row.n), true]));
+  expect(status.moves).toEqual([]);
   await anonymous.dispose();
 });
 
