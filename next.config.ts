@@ -3,7 +3,7 @@ import { securityHeaderRules } from './server/http/security-headers';
 
 const nextConfig: NextConfig = {
   // isomorphic-git and node built-ins stay on the server, unbundled.
-  serverExternalPackages: ['isomorphic-git'],
+  serverExternalPackages: ['isomorphic-git', 'pg'],
   async headers() {
     return securityHeaderRules();
   },

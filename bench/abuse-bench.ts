@@ -67,7 +67,7 @@ export async function benchAbuse(): Promise<Record<string, number>> {
   for (const name of ['abuser', 'other']) {
     const user = await auth.users.create({ email: `${name}@bench.test`, password: 'bench password long', admin: name === 'abuser' });
     mkdirSync(join(dataDir, 'workspaces', user.id), { recursive: true });
-    users.push({ id: user.id, token: auth.tokens.create(user.id, { name: 'bench' }).token });
+    users.push({ id: user.id, token: (await auth.tokens.create(user.id, { name: 'bench' })).token });
   }
   auth.flushSync();
   const [abuser, other] = users as [(typeof users)[0], (typeof users)[0]];

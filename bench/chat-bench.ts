@@ -40,7 +40,7 @@ export async function benchChat(): Promise<Record<string, number>> {
   const dataDir = scratchDir('em-bench-chat-');
   const auth = new AuthStore(join(dataDir, 'auth'));
   const user = await auth.users.create({ email: 'chat@bench.test', password: 'bench password long', admin: true });
-  const token = auth.tokens.create(user.id, { name: 'bench' }).token;
+  const token = (await auth.tokens.create(user.id, { name: 'bench' })).token;
   auth.flushSync();
   let server: ChildProcess | null = null;
   let stream: http.ClientRequest | null = null;

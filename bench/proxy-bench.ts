@@ -125,7 +125,7 @@ export async function benchProxy(): Promise<Record<string, number>> {
   const dataDir = scratchDir('em-bench-proxy-');
   const auth = new AuthStore(join(dataDir, 'auth'));
   const user = await auth.users.create({ email: 'proxy@bench.test', password: 'bench password long', admin: true });
-  const token = auth.tokens.create(user.id, { name: 'bench' }).token;
+  const token = (await auth.tokens.create(user.id, { name: 'bench' })).token;
   auth.flushSync();
   let server: ChildProcess | null = null;
   let stream: http.ClientRequest | null = null;

@@ -70,7 +70,7 @@ export async function benchRenderAbuse(): Promise<Record<string, number>> {
   const auth = new AuthStore(join(dataDir, 'auth'));
   const mallory = await auth.users.create({ email: 'mallory@bench.test', password: PASSWORD, admin: false });
   const alice = await auth.users.create({ email: 'alice@bench.test', password: PASSWORD, admin: true });
-  const aliceToken = auth.tokens.create(alice.id, { name: 'bench' }).token;
+  const aliceToken = (await auth.tokens.create(alice.id, { name: 'bench' })).token;
   auth.flushSync();
 
   const hostile = await openStore(dataDir, mallory.id);

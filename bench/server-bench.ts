@@ -98,7 +98,7 @@ export async function benchServer(): Promise<Record<string, number>> {
     const clients: Client[] = [];
     for (let i = 0; i < 21; i++) {
       const user = await auth.users.create({ email: `bench${i}@bench.test`, password: 'bench password long', admin: i === 0 });
-      clients.push({ userId: user.id, token: auth.tokens.create(user.id, { name: 'bench' }).token });
+      clients.push({ userId: user.id, token: (await auth.tokens.create(user.id, { name: 'bench' })).token });
     }
     auth.flushSync();
     const big = clients[0]!;

@@ -91,10 +91,10 @@ export class LocalBackend implements CliBackend {
   }
 
   setUserDisabled(emailOrId: string, disabled: boolean): Promise<UserSummary> {
-    return translated(() => {
+    return translated(async () => {
       const user = this.auth.users.get(emailOrId) ?? this.auth.users.findByEmail(emailOrId);
       if (!user) throw new CliError(`no user ${emailOrId}`, 'not_found');
-      return summary(this.auth.users.setDisabled(user.id, disabled));
+      return summary(await this.auth.users.setDisabled(user.id, disabled));
     });
   }
 
@@ -107,8 +107,8 @@ export class LocalBackend implements CliBackend {
   }
 
   createToken(input: { name: string; expiresAt: number | null }): Promise<{ id: string; token: string }> {
-    return translated(() => {
-      const { id, token } = this.auth.tokens.create(this.actingUser().id, input);
+    return translated(async () => {
+      const { id, token } = await this.auth.tokens.create(this.actingUser().id, input);
       return { id, token };
     });
   }

@@ -12,6 +12,7 @@ import { CliError, type CliBackend, type ExportFormat, type ShownSession } from 
 import { HttpBackend, readCliToken } from './http-backend.js';
 import { LocalBackend } from './local-backend.js';
 import { runImport } from './import-command.js';
+import { CLUSTER_COMMANDS, runClusterCommand } from './cluster-command.js';
 
 const SCOPES: readonly ListScope[] = ['active', 'archived', 'all'];
 
@@ -302,7 +303,7 @@ const COMMANDS: Record<string, CommandSpec> = {
 /** The whole list, or one group's commands, or one command. */
 function helpText(topic: string[]): string | null {
   const key = topic.join(' ');
-  const matching = Object.entries(COMMANDS).filter(([name]) => key === '' || name === key || name.startsWith(`${key} `));
+  const matching = Object.entries({ ...COMMANDS, ...CLUSTER_COMMANDS }).filter(([name]) => key === '' || name === key || name.startsWith(`${key} `));
   if (matching.length === 0) return null;
   const width = Math.max(...matching.map(([, command]) => command.usage.length));
   const lines = matching.map(([, command]) => `  ${command.usage.padEnd(width)}  ${command.summary}`);
@@ -385,6 +386,10 @@ export async function run(argv: string[], output: Output, env: NodeJS.ProcessEnv
   let backend: CliBackend | null = null;
   try {
     const [group, action, ...rest] = words;
+    if (group === 'cluster') {
+      await runClusterCommand(`cluster ${action ?? ''}`.trim(), { args: rest, values, out: output.out, err: output.err }, env);
+      return 0;
+    }
     const command = COMMANDS[`${group} ${action}`];
     if (!command) throw usageError(`unknown command: ${[group, action].filter(Boolean).join(' ')}`);
     backend = openBackend(dataDir, values.user ?? null);
@@ -425,6 +430,8 @@ function parse(argv: string[]) {
       all: { type: 'boolean' },
       'no-tools': { type: 'boolean' },
       reasoning: { type: 'boolean' },
+      socket: { type: 'string' },
+      map: { type: 'string' },
     },
   });
 }

@@ -50,6 +50,8 @@ export const LAYERS = [
     packages: ['fflate'],
     imports: ['lib/import/', 'lib/store/', 'lib/redact/', 'lib/fs/', 'lib/errors/'],
   },
+  // cluster mode (DESIGN §11): Postgres backends of lib/auth, user_shard, the control channel, HAProxy's map
+  { layer: 'lib/cluster', paths: ['lib/cluster/'], packages: ['pg'], imports: ['lib/cluster/', 'lib/auth/', 'lib/fs/', 'lib/errors/'] },
   { layer: 'lib/process', paths: ['lib/process/'], packages: [], imports: ['lib/process/'] },
   // the recording proxy's wire formats: requests read into steps, replies reassembled, fingerprints
   { layer: 'lib/proxy', paths: ['lib/proxy/'], packages: [], imports: ['lib/proxy/'] },
@@ -88,7 +90,7 @@ export const LAYERS = [
   { layer: 'tests', paths: ['tests/'], packages: ANY, imports: ANY },
   {
     layer: 'config',
-    paths: ['next.config.ts', 'playwright.config.ts', 'vitest.config.ts', 'postcss.config.mjs'],
+    paths: ['next.config.ts', 'playwright.config.ts', 'playwright.cluster.config.ts', 'vitest.config.ts', 'postcss.config.mjs'],
     packages: ANY,
     imports: ANY,
   },
@@ -300,8 +302,9 @@ export function findViolations(root) {
         report(from, specifier, 'unresolved', 'no file matches the specifier');
         continue;
       }
-      // Benches run against the project's own test servers (the loopback model), as the tests do.
-      if (!isTest && TEST_FILE.test(to) && layer.layer !== 'bench') {
+      // Benches run against the project's own test servers (the loopback model), as the tests do;
+      // end-to-end tests start the same throwaway services as the unit tests (a Postgres).
+      if (!isTest && TEST_FILE.test(to) && layer.layer !== 'bench' && layer.layer !== 'e2e') {
         report(from, to, 'test-helper', 'source code never imports tests or their helpers');
         continue;
       }

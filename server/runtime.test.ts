@@ -52,7 +52,7 @@ describe('server runtime', () => {
     runtime.getEventHub().subscribe(user.id, () => {}, null, () => {
       if (!auth.sessionUser(user.id, version)) closed++;
     });
-    auth.users.setDisabled(user.id, true);
+    await auth.users.setDisabled(user.id, true);
     expect(closed).toBe(1);
   });
 

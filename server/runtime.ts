@@ -8,6 +8,8 @@ import { ModelService } from '@/server/chat/models';
 import { failInterruptedTurns } from '@/server/chat/turn-journal';
 import { redactMessage } from '@/lib/redact/index';
 import { parseSharingMode, shareClock, ShareLinkStore, type SharingMode } from '@/lib/share/index';
+import { clusterConfigFromEnv } from '@/lib/cluster/db';
+import { startClusterNode, type ClusterNode } from '@/lib/cluster/node';
 
 /**
  * Process-wide singletons, kept on globalThis: Next may load this module once for route handlers
@@ -19,6 +21,8 @@ export type UserStore = SessionStore;
 interface Runtime {
   dataDir: string;
   auth: AuthStore;
+  /** cluster mode (OPENPROGRAM_CLUSTER_DB): Postgres, the replicas, the control channel; null for the embedded default */
+  cluster: ClusterNode | null;
   hub: EventHub;
   userStores: Map<string, Promise<UserStore>>;
   /** one background repack queue for every user's store, so repacks never pile up */
@@ -59,37 +63,72 @@ function sharingModeFromEnv(): SharingMode {
 const KEY = Symbol.for('entity-memory.runtime');
 const holder = globalThis as typeof globalThis & { [KEY]?: Runtime };
 
-function runtime(): Runtime {
-  let current = holder[KEY];
-  if (!current) {
-    const dataDir = resolve(process.env.OPENPROGRAM_DATA_DIR || './data');
-    for (const dir of [dataDir, join(dataDir, 'users'), join(dataDir, 'workspaces')]) {
-      mkdirSync(dir, { recursive: true, mode: 0o700 });
-    }
-    // mkdir leaves an existing directory's mode alone; the data root must not be readable by others.
-    chmodSync(dataDir, 0o700);
-    current = {
-      dataDir,
-      auth: new AuthStore(join(dataDir, 'auth'), { secret: process.env.NEXTAUTH_SECRET }),
-      hub: new EventHub({ maxStreamsPerUser: streamCapFromEnv() }),
-      userStores: new Map(),
-      repackQueue: new RepackQueue(),
-      openedStores: [],
-      searchIndexes: new Map(),
-      openedIndexes: [],
-      models: new ModelService(join(dataDir, 'auth')),
-      proxyUpstreams: new ProxyUpstreams(join(dataDir, 'auth', 'proxy-upstreams.json')),
-      roots: new ProjectRootsFile(join(dataDir, 'auth'), dataDir),
-      envRoots: null,
-      shareLinks: new ShareLinkStore(join(dataDir, 'auth'), shareClock(process.env.OPENPROGRAM_TEST_CLOCK_FILE)),
-      sharingMode: sharingModeFromEnv(),
-    };
-    // Sign-ins that end (disable, password change or reset) close their event streams at once.
-    const hub = current.hub;
-    current.auth.users.onAccessChange((userId) => hub.revalidate(userId));
-    holder[KEY] = current;
+function dataDirFromEnv(): string {
+  const dataDir = resolve(process.env.OPENPROGRAM_DATA_DIR || './data');
+  for (const dir of [dataDir, join(dataDir, 'users'), join(dataDir, 'workspaces')]) {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
   }
+  // mkdir leaves an existing directory's mode alone; the data root must not be readable by others.
+  chmodSync(dataDir, 0o700);
+  return dataDir;
+}
+
+const PREPARED = Symbol.for('entity-memory.runtime-prepared');
+const prepared = globalThis as typeof globalThis & { [PREPARED]?: Promise<void> };
+
+/**
+ * Before the first request: in cluster mode, connect to Postgres and load the auth replicas
+ * (the sync reads of every request answer from them). Nothing to do, and no cost, without
+ * OPENPROGRAM_CLUSTER_DB.
+ */
+export function prepareRuntime(): Promise<void> {
+  prepared[PREPARED] ??= (async () => {
+    const config = clusterConfigFromEnv();
+    if (!config || holder[KEY]) return;
+    const dataDir = dataDirFromEnv();
+    const cluster = await startClusterNode(config, { authDir: join(dataDir, 'auth'), secret: process.env.NEXTAUTH_SECRET });
+    createRuntime(dataDir, cluster.auth, cluster);
+    console.log(`[entity-memory] cluster mode: instance ${config.instanceId} (${config.instanceUrl}), users and tokens in Postgres`);
+  })();
+  return prepared[PREPARED];
+}
+
+function runtime(): Runtime {
+  const current = holder[KEY];
+  if (current) return current;
+  if (process.env.OPENPROGRAM_CLUSTER_DB) throw new Error('cluster mode: prepareRuntime() must finish before the first request');
+  const dataDir = dataDirFromEnv();
+  return createRuntime(dataDir, new AuthStore(join(dataDir, 'auth'), { secret: process.env.NEXTAUTH_SECRET }), null);
+}
+
+function createRuntime(dataDir: string, auth: AuthStore, cluster: ClusterNode | null): Runtime {
+  const current: Runtime = {
+    dataDir,
+    auth,
+    cluster,
+    hub: new EventHub({ maxStreamsPerUser: streamCapFromEnv() }),
+    userStores: new Map(),
+    repackQueue: new RepackQueue(),
+    openedStores: [],
+    searchIndexes: new Map(),
+    openedIndexes: [],
+    models: new ModelService(join(dataDir, 'auth')),
+    proxyUpstreams: new ProxyUpstreams(join(dataDir, 'auth', 'proxy-upstreams.json')),
+    roots: new ProjectRootsFile(join(dataDir, 'auth'), dataDir),
+    envRoots: null,
+    shareLinks: new ShareLinkStore(join(dataDir, 'auth'), shareClock(process.env.OPENPROGRAM_TEST_CLOCK_FILE)),
+    sharingMode: sharingModeFromEnv(),
+  };
+  // Sign-ins that end (disable, password change or reset) close their event streams at once.
+  const hub = current.hub;
+  current.auth.users.onAccessChange((userId) => hub.revalidate(userId));
+  holder[KEY] = current;
   return current;
+}
+
+/** The cluster node in cluster mode, else null (the embedded default). */
+export function getClusterNode(): ClusterNode | null {
+  return runtime().cluster;
 }
 
 /** `OPENPROGRAM_DATA_DIR` (default ./data), absolute, created 0700. */

@@ -1,5 +1,5 @@
 import { acquireDataDirLock, DataDirLockedError } from '@/lib/process/data-dir-lock';
-import { flushAllSync, getAuthStore, getDataDir } from '@/server/runtime';
+import { flushAllSync, getAuthStore, getClusterNode, getDataDir, prepareRuntime } from '@/server/runtime';
 
 const STARTED = Symbol.for('entity-memory.started');
 const started = globalThis as typeof globalThis & { [STARTED]?: Promise<void> };
@@ -16,8 +16,11 @@ export function startServer(): Promise<void> {
 }
 
 async function startOnce(): Promise<void> {
+  await prepareRuntime();
   const dataDir = getDataDir();
-  const url = process.env.NEXTAUTH_URL ?? `http://localhost:${process.env.PORT ?? '3000'}`;
+  // The CLI reaches this process at the lock's URL with this instance's own token: in cluster
+  // mode that is the instance itself, never the shared HAProxy address in NEXTAUTH_URL.
+  const url = (process.env.OPENPROGRAM_CLUSTER_DB ? process.env.OPENPROGRAM_INSTANCE_URL : undefined) ?? process.env.NEXTAUTH_URL ?? `http://localhost:${process.env.PORT ?? '3000'}`;
   let release: () => void;
   try {
     release = acquireDataDirLock(dataDir, url);
@@ -36,7 +39,10 @@ async function startOnce(): Promise<void> {
     flushAllSync();
     release();
     console.log(`[entity-memory] ${signal}: registries flushed, exiting`);
-    process.exit(0);
+    const cluster = getClusterNode();
+    if (!cluster) process.exit(0);
+    // Marked unhealthy so no new user is placed here; never waits long for Postgres.
+    void Promise.race([cluster.stop(), new Promise((resolve) => setTimeout(resolve, 1_000))]).finally(() => process.exit(0));
   };
   // With NEXT_MANUAL_SIG_HANDLE=true Next installs no handlers of its own, so these run first and exit.
   process.on('SIGTERM', stop);

@@ -98,7 +98,7 @@ export async function runCrashTest(options: CrashOptions): Promise<CrashFigures>
   const users: { id: string; token: string }[] = [];
   for (let i = 0; i < 3; i++) {
     const user = await auth.users.create({ email: `crash${i}@crash.test`, password: 'crash password long', admin: i === 0 });
-    users.push({ id: user.id, token: auth.tokens.create(user.id, { name: 'crash' }).token });
+    users.push({ id: user.id, token: (await auth.tokens.create(user.id, { name: 'crash' })).token });
   }
   auth.flushSync();
   const clientCount = options.clients ?? 4;

@@ -11,7 +11,7 @@ interface TokenInfo {
 test('create shows the token once; list shows name and last use, never the token', async ({ user }) => {
   const created = await mutate<{ id: string; token: string }>(user.api, 'token.create', { name: 'my agent' });
   expect(created.status).toBe(200);
-  expect(created.data.token).toMatch(/^em_[A-Za-z0-9_-]{43}$/);
+  expect(created.data.token).toMatch(/^em_[0-9a-f]{16}_[A-Za-z0-9_-]{43}$/);
   const before = await query<TokenInfo[]>(user.api, 'token.list');
   expect(before.data).toEqual([expect.objectContaining({ id: created.data.id, name: 'my agent', lastUsedAt: null, expiresAt: null })]);
   expect(JSON.stringify(before.body)).not.toContain(created.data.token);

@@ -17,7 +17,7 @@ test('sign in through the page, see the shell, create an API token in Settings',
   await page.getByLabel('Token name').fill('ui agent');
   await page.getByRole('button', { name: 'Create token' }).click();
   const shown = page.getByTestId('new-token');
-  await expect(shown).toHaveText(/^em_[A-Za-z0-9_-]{43}$/);
+  await expect(shown).toHaveText(/^em_[0-9a-f]{16}_[A-Za-z0-9_-]{43}$/);
   const token = (await shown.textContent())!;
   await expect(page.getByRole('cell', { name: 'ui agent', exact: true })).toBeVisible();
 

@@ -1,18 +1,18 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { ApiTokenStore } from './api-tokens.js';
+import { ApiTokenStore, tokenClaimedUserId } from './api-tokens.js';
 import { sha256Hex } from './token-secret.js';
 import { useTempDir } from './testing/temp-dir.js';
 
 describe('ApiTokenStore', () => {
   const tempDir = useTempDir();
 
-  it('stores only the sha256 of a token and authenticates it', () => {
+  it('stores only the sha256 of a token and authenticates it', async () => {
     const dir = tempDir();
     const store = new ApiTokenStore(dir);
-    const { id, token } = store.create('u1', { name: 'agent' });
-    expect(token).toMatch(/^em_[A-Za-z0-9_-]{43}$/);
+    const { id, token } = await store.create('u1', { name: 'agent' });
+    expect(token).toMatch(/^em_u1_[A-Za-z0-9_-]{43}$/);
     const text = readFileSync(join(dir, 'tokens.json'), 'utf8');
     expect(text).not.toContain(token);
     expect(text).toContain(sha256Hex(token));
@@ -22,11 +22,11 @@ describe('ApiTokenStore', () => {
     expect(store.authenticate('Bearer nonsense')).toBeNull();
   });
 
-  it('records last use, written on flush', () => {
+  it('records last use, written on flush', async () => {
     let now = 1_000;
     const dir = tempDir();
     const store = new ApiTokenStore(dir, () => now);
-    const { token } = store.create('u1', { name: 'agent' });
+    const { token } = await store.create('u1', { name: 'agent' });
     expect(store.list('u1')[0]?.lastUsedAt).toBeNull();
     now = 2_000;
     store.authenticate(token);
@@ -41,12 +41,12 @@ describe('ApiTokenStore', () => {
       let now = 1_000;
       const dir = tempDir();
       const store = new ApiTokenStore(dir, () => now);
-      const first = store.create('u1', { name: 'one' });
+      const first = await store.create('u1', { name: 'one' });
       now = 3_000;
       store.authenticate(first.token);
       vi.advanceTimersByTime(5_000);
       // The flush is under way (its file not yet renamed) when a token is made: the save wins.
-      const second = store.create('u1', { name: 'two' });
+      const second = await store.create('u1', { name: 'two' });
       // Real time for the flush to finish (or be dropped): its writes go through the thread pool.
       vi.useRealTimers();
       await new Promise((resolve) => setTimeout(resolve, 500));
@@ -66,32 +66,46 @@ describe('ApiTokenStore', () => {
     }
   });
 
-  it('stops an expired token and refuses an expiry in the past', () => {
+  it('stops an expired token and refuses an expiry in the past', async () => {
     let now = 1_000;
     const store = new ApiTokenStore(tempDir(), () => now);
-    const { token } = store.create('u1', { name: 'short-lived', expiresAt: 5_000 });
+    const { token } = await store.create('u1', { name: 'short-lived', expiresAt: 5_000 });
     expect(store.authenticate(token)).not.toBeNull();
     now = 5_000;
     expect(store.authenticate(token)).toBeNull();
     expect(store.list('u1')[0]?.expired).toBe(true);
-    expect(() => store.create('u1', { name: 'x', expiresAt: 4_000 })).toThrow(/future/);
+    await expect(store.create('u1', { name: 'x', expiresAt: 4_000 })).rejects.toThrow(/future/);
   });
 
-  it('revokes at once, and only the owner can', () => {
+  it('revokes at once, and only the owner can', async () => {
     const store = new ApiTokenStore(tempDir());
-    const { id, token } = store.create('u1', { name: 'agent' });
-    expect(() => store.revoke('u2', id)).toThrow(expect.objectContaining({ code: 'NOT_FOUND' }));
+    const { id, token } = await store.create('u1', { name: 'agent' });
+    await expect(store.revoke('u2', id)).rejects.toThrow(expect.objectContaining({ code: 'NOT_FOUND' }));
     expect(store.authenticate(token)).not.toBeNull();
-    store.revoke('u1', id);
+    await store.revoke('u1', id);
     expect(store.authenticate(token)).toBeNull();
     expect(store.list('u1')).toEqual([]);
   });
 
-  it('lists a user its own tokens only, and refuses empty names', () => {
+  it('lists a user its own tokens only, and refuses empty names', async () => {
     const store = new ApiTokenStore(tempDir());
-    store.create('u1', { name: 'a' });
-    store.create('u2', { name: 'b' });
+    await store.create('u1', { name: 'a' });
+    await store.create('u2', { name: 'b' });
     expect(store.list('u1').map((t) => t.name)).toEqual(['a']);
-    expect(() => store.create('u1', { name: '  ' })).toThrow(expect.objectContaining({ code: 'BAD_REQUEST' }));
+    await expect(store.create('u1', { name: '  ' })).rejects.toThrow(expect.objectContaining({ code: 'BAD_REQUEST' }));
+  });
+
+  it('names its user in the token (the route), and the user in a token cannot be swapped', async () => {
+    const store = new ApiTokenStore(tempDir());
+    const userId = '0123456789abcdef';
+    const { token } = await store.create(userId, { name: 'agent' });
+    expect(token).toMatch(/^em_0123456789abcdef_[A-Za-z0-9_-]{43}$/);
+    expect(tokenClaimedUserId(token)).toBe(userId);
+    expect(store.authenticate(token)?.userId).toBe(userId);
+    const forged = token.replace(userId, 'fedcba9876543210');
+    expect(tokenClaimedUserId(forged)).toBe('fedcba9876543210');
+    expect(store.authenticate(forged)).toBeNull();
+    // A token of the older shape (no user id) still has no route and still works.
+    expect(tokenClaimedUserId('em_abcdefABCDEF0123456789abcdefABCDEF012345678')).toBeNull();
   });
 });

@@ -83,9 +83,9 @@ describe('AuthStore', () => {
     await store.bootstrap({ adminEmail: 'root@x.org', adminPassword: 'password-1' });
     const user = await store.users.create({ email: 'a@x.org', password: 'password-1' });
     expect(store.sessionUser(user.id, 1)?.email).toBe('a@x.org');
-    store.users.setDisabled(user.id, true);
+    await store.users.setDisabled(user.id, true);
     expect(store.sessionUser(user.id, 1)).toBeNull();
-    store.users.setDisabled(user.id, false);
+    await store.users.setDisabled(user.id, false);
     expect(store.sessionUser(user.id, 1)).toBeNull(); // the old cookie stays dead after re-enabling
     expect(store.sessionUser(user.id, 2)?.email).toBe('a@x.org');
   });
@@ -94,16 +94,16 @@ describe('AuthStore', () => {
     const store = new AuthStore(tempDir());
     await store.bootstrap({ adminEmail: 'root@x.org', adminPassword: 'password-1' });
     const user = await store.users.create({ email: 'a@x.org', password: 'password-1' });
-    const { token } = store.tokens.create(user.id, { name: 'agent' });
+    const { token } = await store.tokens.create(user.id, { name: 'agent' });
     expect(store.authenticateToken(token)?.user.id).toBe(user.id);
-    store.users.setDisabled(user.id, true);
+    await store.users.setDisabled(user.id, true);
     expect(store.authenticateToken(token)).toBeNull();
   });
 
   it('opens sign-up only when the admin allows it', async () => {
     const store = new AuthStore(tempDir());
     await expect(store.signUp({ email: 'a@x.org', password: 'password-1' })).rejects.toMatchObject({ code: 'FORBIDDEN' });
-    store.users.setSignupOpen(true);
+    await store.users.setSignupOpen(true);
     expect((await store.signUp({ email: 'a@x.org', password: 'password-1' })).admin).toBe(false);
   });
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { atomicWriteFileSync, DIR_MODE } from '../fs/atomic-write.js';
 import { ApiTokenStore } from './api-tokens.js';
 import { AuthError } from './errors.js';
-import { SignInRateLimiter } from './rate-limit.js';
+import { SignInRateLimiter, type SignInLimits } from './rate-limit.js';
 import { loadOrCreateAuthSecret } from './secret.js';
 import { newSetupCode, setupCodeMatches } from './setup-code.js';
 import { CLI_TOKEN_PREFIX, newSecretToken, safeEqual } from './token-secret.js';
@@ -13,7 +13,12 @@ export interface AuthStoreOptions {
   /** NEXTAUTH_SECRET; when unset the secret is generated into `<authDir>/secret` */
   secret?: string;
   now?: () => number;
-  limiter?: SignInRateLimiter;
+  limiter?: SignInLimits;
+  /**
+   * Cluster mode (lib/cluster): users and tokens from another backend (Postgres), already
+   * loaded. Without it they live in `<authDir>/users.json` and `tokens.json`.
+   */
+  backend?: { users: UserStore; tokens: ApiTokenStore };
 }
 
 export type SignInResult =
@@ -22,14 +27,16 @@ export type SignInResult =
   | { ok: false; reason: 'rate_limited'; retryAfterMs: number };
 
 /**
- * Everything under `<DATA>/auth/`: users, API tokens, the signing secret, the first-run setup
- * code and the CLI's token. One instance per process (the server keeps it on globalThis).
+ * Users, API tokens, the signing secret, the first-run setup code and the CLI's token: by default
+ * everything under `<DATA>/auth/`; in cluster mode users, tokens and the sign-in limits come from
+ * Postgres (`options.backend`, `options.limiter`) while reads stay synchronous on their replica.
+ * One instance per process (the server keeps it on globalThis).
  */
 export class AuthStore {
   readonly users: UserStore;
   readonly tokens: ApiTokenStore;
   readonly secret: string;
-  private readonly limiter: SignInRateLimiter;
+  private readonly limiter: SignInLimits;
   private setupCode: string | null = null;
   private cliToken: string | null = null;
 
@@ -38,8 +45,8 @@ export class AuthStore {
     // mkdir's mode does not touch an existing directory; tighten one made by hand.
     chmodSync(authDir, DIR_MODE);
     const now = options.now ?? Date.now;
-    this.users = new UserStore(authDir, now);
-    this.tokens = new ApiTokenStore(authDir, now);
+    this.users = options.backend?.users ?? new UserStore(authDir, now);
+    this.tokens = options.backend?.tokens ?? new ApiTokenStore(authDir, now);
     this.secret = loadOrCreateAuthSecret(authDir, options.secret);
     this.limiter = options.limiter ?? new SignInRateLimiter(undefined, now);
   }
@@ -80,11 +87,11 @@ export class AuthStore {
   async createFirstAdmin(input: { code: string; email: string; password: string; ip: string | null }): Promise<PublicUser> {
     if (this.users.hasUsers()) throw new AuthError('CONFLICT', 'the admin account already exists; sign in');
     const key = 'setup-code';
-    if (!this.limiter.check(key, input.ip).allowed) {
+    if (!(await this.limiter.check(key, input.ip)).allowed) {
       throw new AuthError('TOO_MANY_REQUESTS', 'too many wrong setup codes; try again later');
     }
     if (this.setupCode === null || !setupCodeMatches(this.setupCode, input.code)) {
-      this.limiter.recordFailure(key, input.ip);
+      await this.limiter.recordFailure(key, input.ip);
       throw new AuthError('FORBIDDEN', 'the setup code is wrong; it is printed in the server log');
     }
     const admin = await this.users.create({ email: input.email, password: input.password, admin: true });
@@ -100,14 +107,14 @@ export class AuthStore {
 
   /** The rate limit is checked before any hashing; a refused attempt costs no CPU. */
   async signIn(email: string, password: string, ip: string | null): Promise<SignInResult> {
-    const decision = this.limiter.check(email, ip);
+    const decision = await this.limiter.check(email, ip);
     if (!decision.allowed) return { ok: false, reason: 'rate_limited', retryAfterMs: decision.retryAfterMs };
     const user = await this.users.verifyCredentials(email, password);
     if (!user) {
-      this.limiter.recordFailure(email, ip);
+      await this.limiter.recordFailure(email, ip);
       return { ok: false, reason: 'invalid' };
     }
-    this.limiter.recordSuccess(email, ip);
+    await this.limiter.recordSuccess(email, ip);
     return { ok: true, user };
   }
 
@@ -119,14 +126,14 @@ export class AuthStore {
   async changePassword(userId: string, current: string, next: string, ip: string | null): Promise<PublicUser> {
     const user = this.users.get(userId);
     if (!user) throw new AuthError('NOT_FOUND', 'no such user');
-    const decision = this.limiter.check(user.email, ip);
+    const decision = await this.limiter.check(user.email, ip);
     if (!decision.allowed) {
       throw new AuthError('TOO_MANY_REQUESTS', `too many wrong passwords; try again in ${Math.max(1, Math.ceil(decision.retryAfterMs / 1000))} s`);
     }
     try {
       return await this.users.changePassword(userId, current, next);
     } catch (error) {
-      if (error instanceof AuthError && /current password is wrong/.test(error.message)) this.limiter.recordFailure(user.email, ip);
+      if (error instanceof AuthError && /current password is wrong/.test(error.message)) await this.limiter.recordFailure(user.email, ip);
       throw error;
     }
   }

@@ -14,7 +14,7 @@ describe('user prefs', () => {
     const users = new UserStore(dir);
     const user = await users.create({ email: 'a@example.org', password: 'password-1' });
     expect(users.prefsOf(user.id)).toEqual({ redactSecrets: true });
-    expect(users.setPrefs(user.id, { redactSecrets: false })).toEqual({ redactSecrets: false });
+    expect(await users.setPrefs(user.id, { redactSecrets: false })).toEqual({ redactSecrets: false });
     expect(new UserStore(dir).prefsOf(user.id)).toEqual({ redactSecrets: false });
     expect(readFileSync(join(dir, 'users.json'), 'utf8')).toContain('"redactSecrets": false');
   });
@@ -24,7 +24,7 @@ describe('user prefs', () => {
     dirs.push(dir);
     const users = new UserStore(dir);
     const user = await users.create({ email: 'a@example.org', password: 'password-1' });
-    expect(() => users.setPrefs(user.id, { redactSecrets: 'no' as unknown as boolean })).toThrow(/true or false/);
+    await expect(users.setPrefs(user.id, { redactSecrets: 'no' as unknown as boolean })).rejects.toThrow(/true or false/);
     expect(users.prefsOf(user.id).redactSecrets).toBe(true);
   });
 });

@@ -38,10 +38,44 @@ export const DEFAULT_SIGN_IN_RULES: SignInRules = {
   account: { max: 10, windowMs: QUARTER_HOUR, delayMs: 5_000 },
 };
 
+/**
+ * The limiter AuthStore asks: in memory by default, shared through Postgres in cluster mode
+ * (lib/cluster), where a sign-in may reach any instance.
+ */
+export interface SignInLimits {
+  check(email: string, ip: string | null): RateLimitDecision | Promise<RateLimitDecision>;
+  recordFailure(email: string, ip: string | null): void | Promise<void>;
+  recordSuccess(email: string, ip: string | null): void | Promise<void>;
+}
+
+/** The keys one attempt is counted under, each with its rule. */
+export function signInKeys(rules: SignInRules, email: string, ip: string | null): { locks: Array<[string, RateLimitRule]>; account: [string, SignInRules['account']] } {
+  const locks: Array<[string, RateLimitRule]> = [[pairKey(email, ip), rules.pair]];
+  if (ip) locks.push([`ip:${ip}`, rules.ip]);
+  return { locks, account: [accountKey(email), rules.account] };
+}
+
+/** The decision from the failures still inside each key's window (oldest first). */
+export function decideSignIn(rules: SignInRules, email: string, ip: string | null, recent: (key: string, rule: RateLimitRule) => number[], now: number): RateLimitDecision {
+  const keys = signInKeys(rules, email, ip);
+  let retryAfterMs = 0;
+  for (const [key, rule] of keys.locks) {
+    const times = recent(key, rule);
+    if (times.length >= rule.max) retryAfterMs = Math.max(retryAfterMs, times[0]! + rule.windowMs - now);
+  }
+  const [key, account] = keys.account;
+  const times = recent(key, account);
+  if (times.length >= account.max) {
+    const since = now - times[times.length - 1]!;
+    if (since < account.delayMs) retryAfterMs = Math.max(retryAfterMs, account.delayMs - since);
+  }
+  return { allowed: retryAfterMs === 0, retryAfterMs };
+}
+
 // Bound memory under a flood of distinct keys: the oldest keys are dropped first.
 const MAX_KEYS = 50_000;
 
-export class SignInRateLimiter {
+export class SignInRateLimiter implements SignInLimits {
   private readonly failures = new Map<string, number[]>();
 
   constructor(
@@ -50,23 +84,12 @@ export class SignInRateLimiter {
   ) {}
 
   check(email: string, ip: string | null): RateLimitDecision {
-    const now = this.now();
-    let retryAfterMs = 0;
-    for (const [key, rule] of this.lockKeys(email, ip)) {
-      const recent = this.recent(key, rule);
-      if (recent.length >= rule.max) retryAfterMs = Math.max(retryAfterMs, recent[0]! + rule.windowMs - now);
-    }
-    const { account } = this.rules;
-    const recent = this.recent(accountKey(email), account);
-    if (recent.length >= account.max) {
-      const since = now - recent[recent.length - 1]!;
-      if (since < account.delayMs) retryAfterMs = Math.max(retryAfterMs, account.delayMs - since);
-    }
-    return { allowed: retryAfterMs === 0, retryAfterMs };
+    return decideSignIn(this.rules, email, ip, (key, rule) => this.recent(key, rule), this.now());
   }
 
   recordFailure(email: string, ip: string | null): void {
-    const keys: Array<[string, RateLimitRule]> = [...this.lockKeys(email, ip), [accountKey(email), this.rules.account]];
+    const { locks, account } = signInKeys(this.rules, email, ip);
+    const keys: Array<[string, RateLimitRule]> = [...locks, account];
     for (const [key, rule] of keys) {
       const recent = this.recent(key, rule);
       recent.push(this.now());
@@ -86,12 +109,6 @@ export class SignInRateLimiter {
     this.failures.delete(accountKey(email));
   }
 
-  private lockKeys(email: string, ip: string | null): Array<[string, RateLimitRule]> {
-    const keys: Array<[string, RateLimitRule]> = [[pairKey(email, ip), this.rules.pair]];
-    if (ip) keys.push([`ip:${ip}`, this.rules.ip]);
-    return keys;
-  }
-
   private recent(key: string, rule: RateLimitRule): number[] {
     const since = this.now() - rule.windowMs;
     const kept = (this.failures.get(key) ?? []).filter((t) => t > since);
@@ -105,11 +122,11 @@ function normaliseKey(email: string): string {
   return email.trim().toLowerCase();
 }
 
-function accountKey(email: string): string {
+export function accountKey(email: string): string {
   return `email:${normaliseKey(email)}`;
 }
 
 // Without a known address (no proxy header in tests or dev) the pair is the email alone.
-function pairKey(email: string, ip: string | null): string {
+export function pairKey(email: string, ip: string | null): string {
   return `pair:${ip ?? '-'}:${normaliseKey(email)}`;
 }

@@ -38,7 +38,7 @@ describe('UserStore', () => {
     expect((await store.verifyCredentials('a@x.org', 'password-1'))?.id).toBe(user.id);
     expect(await store.verifyCredentials('a@x.org', 'password-2')).toBeNull();
     expect(await store.verifyCredentials('nobody@x.org', 'password-1')).toBeNull();
-    store.setDisabled(user.id, true);
+    await store.setDisabled(user.id, true);
     expect(await store.verifyCredentials('a@x.org', 'password-1')).toBeNull();
     expect(admin.admin).toBe(true);
   });
@@ -47,8 +47,8 @@ describe('UserStore', () => {
     const store = new UserStore(tempDir());
     await store.create({ email: 'root@x.org', password: 'password-0', admin: true });
     const user = await store.create({ email: 'a@x.org', password: 'password-1' });
-    expect(store.setDisabled(user.id, true).sessionVersion).toBe(2);
-    expect(store.setDisabled(user.id, false).sessionVersion).toBe(2);
+    expect((await store.setDisabled(user.id, true)).sessionVersion).toBe(2);
+    expect((await store.setDisabled(user.id, false)).sessionVersion).toBe(2);
     expect((await store.resetPassword(user.id, 'password-2')).sessionVersion).toBe(3);
     expect(await store.verifyCredentials('a@x.org', 'password-1')).toBeNull();
     expect(await store.verifyCredentials('a@x.org', 'password-2')).not.toBeNull();
@@ -63,8 +63,8 @@ describe('UserStore', () => {
     const user = await store.create({ email: 'a@x.org', password: 'password-1' });
     const ended: string[] = [];
     store.onAccessChange((id) => ended.push(id));
-    store.setDisabled(user.id, true);
-    store.setDisabled(user.id, false);
+    await store.setDisabled(user.id, true);
+    await store.setDisabled(user.id, false);
     await store.resetPassword(user.id, 'password-2');
     await store.changePassword(user.id, 'password-2', 'password-3');
     expect(ended).toEqual([user.id, user.id, user.id]);
@@ -73,20 +73,20 @@ describe('UserStore', () => {
   it('keeps at least one enabled admin', async () => {
     const store = new UserStore(tempDir());
     const admin = await store.create({ email: 'root@x.org', password: 'password-0', admin: true });
-    expect(() => store.setDisabled(admin.id, true)).toThrow(/last enabled admin/);
+    await expect(store.setDisabled(admin.id, true)).rejects.toThrow(/last enabled admin/);
   });
 
   it('answers NOT_FOUND for unknown or malformed ids', async () => {
     const store = new UserStore(tempDir());
-    expect(() => store.setDisabled('0123456789abcdef', true)).toThrow(expect.objectContaining({ code: 'NOT_FOUND' }));
-    expect(() => store.setDisabled('../../etc', true)).toThrow(expect.objectContaining({ code: 'NOT_FOUND' }));
+    await expect(store.setDisabled('0123456789abcdef', true)).rejects.toThrow(expect.objectContaining({ code: 'NOT_FOUND' }));
+    await expect(store.setDisabled('../../etc', true)).rejects.toThrow(expect.objectContaining({ code: 'NOT_FOUND' }));
   });
 
-  it('persists the sign-up switch', () => {
+  it('persists the sign-up switch', async () => {
     const dir = tempDir();
     const store = new UserStore(dir);
     expect(store.signupOpen).toBe(false);
-    store.setSignupOpen(true);
+    await store.setSignupOpen(true);
     expect(new UserStore(dir).signupOpen).toBe(true);
   });
 });

@@ -37,10 +37,50 @@ export interface PublicUser {
   createdAt: number;
 }
 
-interface UsersFile {
+export interface UsersFile {
   version: 1;
   signupOpen: boolean;
   users: UserRecord[];
+}
+
+/** What changed, for a backend that writes rows (Postgres) rather than the whole document. */
+export type UserChange =
+  | { kind: 'insert'; user: UserRecord }
+  /** `access`: the change ended the user's sign-ins (disabled, password reset or changed) */
+  | { kind: 'update'; user: UserRecord; access: 'disabled' | 'password' | null }
+  | { kind: 'signup'; open: boolean };
+
+/**
+ * Where users are kept. The store validates and keeps the in-memory copy the sync reads use; a
+ * backend writes a change durably before the store applies it. `next` is the whole document
+ * with the change applied (the file backend writes it; a row backend writes `change`).
+ */
+export interface UserBackend {
+  write(change: UserChange, next: UsersFile): Promise<void>;
+}
+
+/** `<authDir>/users.json`, rewritten atomically on every change. */
+export class UsersFileBackend implements UserBackend {
+  constructor(readonly path: string) {}
+
+  load(): UsersFile {
+    let text: string;
+    try {
+      text = readFileSync(this.path, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, signupOpen: false, users: [] };
+      throw error;
+    }
+    // A corrupt users file must stop the server rather than silently start with no users
+    // (which would offer the first-run admin setup to anyone holding the log).
+    const parsed = JSON.parse(text) as Partial<UsersFile>;
+    if (!parsed || !Array.isArray(parsed.users)) throw new Error(`${this.path} is not a users file`);
+    return { version: 1, signupOpen: parsed.signupOpen === true, users: parsed.users };
+  }
+
+  async write(_change: UserChange, next: UsersFile): Promise<void> {
+    atomicWriteFileSync(this.path, `${JSON.stringify(next, null, 2)}\n`);
+  }
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
@@ -67,20 +107,68 @@ function toPublicUser(user: UserRecord): PublicUser {
 }
 
 /**
- * Users and the sign-up setting, in `<authDir>/users.json`. The in-memory copy is the truth for
- * this process; every change is written at once, atomically, before the call returns.
+ * Users and the sign-up setting: by default in `<authDir>/users.json`, in cluster mode in
+ * Postgres (lib/cluster). Reads are synchronous from the in-memory copy; every change is written
+ * through the backend before the call returns and before the copy shows it.
  */
 export class UserStore {
-  private readonly path: string;
+  private readonly backend: UserBackend;
   private state: UsersFile;
   private readonly byId = new Map<string, UserRecord>();
   private readonly byEmail = new Map<string, UserRecord>();
   private readonly accessListeners = new Set<(userId: string) => void>();
 
-  constructor(authDir: string, private readonly now: () => number = Date.now) {
-    this.path = join(authDir, 'users.json');
-    this.state = this.load();
+  constructor(
+    source: string | { backend: UserBackend; state: UsersFile },
+    private readonly now: () => number = Date.now,
+  ) {
+    if (typeof source === 'string') {
+      const file = new UsersFileBackend(join(source, 'users.json'));
+      this.backend = file;
+      this.state = file.load();
+    } else {
+      this.backend = source.backend;
+      this.state = source.state;
+    }
     for (const user of this.state.users) this.index(user);
+  }
+
+  /**
+   * A replica's refresh (cluster mode): another instance changed this user. `access` says the
+   * change ended its sign-ins, so the listeners close its streams at once.
+   */
+  replaceFromBackend(user: UserRecord | null, id: string, access: boolean): void {
+    const existing = this.byId.get(id);
+    if (existing) {
+      this.byEmail.delete(existing.email);
+      this.byId.delete(id);
+      this.state.users = this.state.users.filter((u) => u.id !== id);
+    }
+    if (user) {
+      this.state.users.push(user);
+      this.index(user);
+    }
+    if (access) for (const listener of this.accessListeners) listener(id);
+  }
+
+  /** A replica's refresh of the sign-up setting. */
+  replaceSignupOpen(open: boolean): void {
+    this.state.signupOpen = open;
+  }
+
+  /** Every user, for a replica's full reload. */
+  replaceAll(state: UsersFile): void {
+    const before = new Map(this.byId);
+    this.state = state;
+    this.byId.clear();
+    this.byEmail.clear();
+    for (const user of state.users) this.index(user);
+    for (const [id, old] of before) {
+      const now = this.byId.get(id);
+      if (!now || now.sessionVersion !== old.sessionVersion || now.disabled !== old.disabled) {
+        for (const listener of this.accessListeners) listener(id);
+      }
+    }
   }
 
   /**
@@ -96,9 +184,9 @@ export class UserStore {
     return this.state.signupOpen;
   }
 
-  setSignupOpen(open: boolean): void {
+  async setSignupOpen(open: boolean): Promise<void> {
+    await this.backend.write({ kind: 'signup', open }, { ...this.state, signupOpen: open });
     this.state.signupOpen = open;
-    this.save();
   }
 
   hasUsers(): boolean {
@@ -148,15 +236,13 @@ export class UserStore {
       createdAt: at,
       updatedAt: at,
     };
-    this.state.users.push(user);
-    this.index(user);
-    try {
-      this.save();
-    } catch (error) {
-      this.state.users.pop();
-      this.byId.delete(user.id);
-      this.byEmail.delete(user.email);
-      throw error;
+    await this.backend.write({ kind: 'insert', user }, { ...this.state, users: [...this.state.users, user] });
+    // The backend decided (Postgres's unique email); a replica may already hold the row from
+    // the backend's own announcement.
+    if (this.byId.has(user.id)) this.replaceFromBackend(user, user.id, false);
+    else {
+      this.state.users.push(user);
+      this.index(user);
     }
     return toPublicUser(user);
   }
@@ -169,7 +255,7 @@ export class UserStore {
     return ok && !user.disabled ? user : null;
   }
 
-  setDisabled(id: string, disabled: boolean): PublicUser {
+  async setDisabled(id: string, disabled: boolean): Promise<PublicUser> {
     const user = this.require(id);
     if (disabled && user.admin && !this.state.users.some((u) => u.admin && !u.disabled && u.id !== id)) {
       throw new AuthError('CONFLICT', 'the last enabled admin cannot be disabled');
@@ -186,10 +272,10 @@ export class UserStore {
     return { redactSecrets: typeof stored.redactSecrets === 'boolean' ? stored.redactSecrets : DEFAULT_PREFS.redactSecrets };
   }
 
-  setPrefs(id: string, change: Partial<UserPrefs>): UserPrefs {
+  async setPrefs(id: string, change: Partial<UserPrefs>): Promise<UserPrefs> {
     const user = this.require(id);
     if (change.redactSecrets !== undefined && typeof change.redactSecrets !== 'boolean') throw new AuthError('BAD_REQUEST', 'redactSecrets must be true or false');
-    this.update(user, (u) => {
+    await this.update(user, (u) => {
       u.prefs = { ...(u.prefs ?? {}), ...change };
     });
     return this.prefsOf(id);
@@ -219,17 +305,19 @@ export class UserStore {
     });
   }
 
-  private update(user: UserRecord, change: (user: UserRecord) => void): PublicUser {
-    const before = { ...user };
-    change(user);
-    user.updatedAt = this.now();
-    try {
-      this.save();
-    } catch (error) {
-      Object.assign(user, before);
-      throw error;
-    }
-    if (user.sessionVersion !== before.sessionVersion) {
+  private async update(user: UserRecord, change: (user: UserRecord) => void): Promise<PublicUser> {
+    const next: UserRecord = { ...user, prefs: user.prefs ? { ...user.prefs } : undefined };
+    if (next.prefs === undefined) delete next.prefs;
+    change(next);
+    next.updatedAt = this.now();
+    const access = next.sessionVersion === user.sessionVersion ? null : next.disabled && !user.disabled ? 'disabled' : 'password';
+    await this.backend.write(
+      { kind: 'update', user: next, access },
+      { ...this.state, users: this.state.users.map((u) => (u.id === user.id ? next : u)) },
+    );
+    // The same object stays in the maps: a sign-in holding it sees the change.
+    Object.assign(user, next);
+    if (access) {
       for (const listener of this.accessListeners) listener(user.id);
     }
     return toPublicUser(user);
@@ -255,24 +343,5 @@ export class UserStore {
   private index(user: UserRecord): void {
     this.byId.set(user.id, user);
     this.byEmail.set(user.email, user);
-  }
-
-  private load(): UsersFile {
-    let text: string;
-    try {
-      text = readFileSync(this.path, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, signupOpen: false, users: [] };
-      throw error;
-    }
-    // A corrupt users file must stop the server rather than silently start with no users
-    // (which would offer the first-run admin setup to anyone holding the log).
-    const parsed = JSON.parse(text) as Partial<UsersFile>;
-    if (!parsed || !Array.isArray(parsed.users)) throw new Error(`${this.path} is not a users file`);
-    return { version: 1, signupOpen: parsed.signupOpen === true, users: parsed.users };
-  }
-
-  private save(): void {
-    atomicWriteFileSync(this.path, `${JSON.stringify(this.state, null, 2)}\n`);
   }
 }

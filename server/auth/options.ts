@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { getAuthStore } from '@/server/runtime';
 import { clientIp } from './client-ip';
 import { SESSION_MAX_AGE_S } from './session-cookie';
-import { markRateLimited } from './sign-in-status';
+import { markRateLimited, markSignedIn } from './sign-in-status';
 import './types';
 
 // Without NEXTAUTH_URL, next-auth would build every URL on http://localhost:3000; trusting the
@@ -54,6 +54,7 @@ export function authOptions(secure: boolean): NextAuthOptions {
           const parsed = credentialsInput.safeParse(credentials);
           if (!parsed.success) return null;
           const result = await auth.signIn(parsed.data.email, parsed.data.password, clientIp(req.headers ?? {}));
+          if (result.ok) markSignedIn(req.headers ?? {}, result.user.id);
           if (result.ok) return { id: result.user.id, email: result.user.email, sessionVersion: result.user.sessionVersion };
           if (result.reason === 'rate_limited') {
             markRateLimited(req.headers ?? {}, result.retryAfterMs);

@@ -27,7 +27,7 @@ describe('authenticateRequest', () => {
     expect(outcome.kind === 'ok' && outcome.auth.via).toBe('cookie');
     if (outcome.kind !== 'ok') throw new Error('not ok');
     expect(outcome.auth.stillValid()).toBe(true);
-    auth.users.setDisabled(user.id, true);
+    await auth.users.setDisabled(user.id, true);
     expect(outcome.auth.stillValid()).toBe(false);
     expect((await authenticateRequest(await cookieFor(user.id, 1), auth)).kind).toBe('anonymous');
   });
@@ -41,7 +41,7 @@ describe('authenticateRequest', () => {
 
   it('takes a Bearer token over a cookie, and never falls back when it is wrong', async () => {
     const user = await auth.users.create({ email: 'a@x.org', password: 'password-1' });
-    const { token } = auth.tokens.create(user.id, { name: 'agent' });
+    const { token } = await auth.tokens.create(user.id, { name: 'agent' });
     const headers = await cookieFor(user.id, 1);
     headers.set('authorization', `Bearer ${token}`);
     const outcome = await authenticateRequest(headers, auth);
@@ -55,7 +55,7 @@ describe('authenticateRequest', () => {
   it('lets a page go by the cookie alone: a token beside it, even with a junk cookie, is nobody', async () => {
     const user = await auth.users.create({ email: 'a@x.org', password: 'password-1' });
     const other = await auth.users.create({ email: 'b@x.org', password: 'password-1' });
-    const { token } = auth.tokens.create(user.id, { name: 'agent' });
+    const { token } = await auth.tokens.create(user.id, { name: 'agent' });
     const junk = new Headers({ authorization: `Bearer ${token}`, cookie: 'next-auth.session-token=anything' });
     expect((await authenticateRequest(junk, auth)).kind).toBe('ok');
     expect((await authenticatePageRequest(junk, auth)).kind).toBe('anonymous');

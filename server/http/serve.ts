@@ -15,6 +15,8 @@ import { importUpload } from '@/server/http/import-upload';
 import { settleForwardedHeaders } from '@/server/auth/proxy';
 import { answerRateLimitedSignIns } from '@/server/auth/sign-in-status';
 import { startServer } from '@/server/startup';
+import { getClusterNode } from '@/server/runtime';
+import { admitClusterRequest, setRouteCookieOnSignIn } from '@/server/cluster/ownership-gate';
 import { MAX_BODY_BYTES } from './body-limit';
 import { serveMcpNode } from '@/server/mcp/http';
 import { serveEvents } from './node-events';
@@ -67,10 +69,30 @@ const handleTrpc = createHTTPHandler({
   },
 });
 
+// Cluster mode only (OPENPROGRAM_CLUSTER_DB): each request of a signed-in user is checked against
+// the user's owner first. The embedded default never takes this path.
+const cluster = getClusterNode();
+
 const server = http.createServer((req, res) => {
-  const url = req.url ?? '/';
   // Before anything reads them: forwarded headers count only from a trusted proxy.
   settleForwardedHeaders(req.headers, req.socket.remoteAddress);
+  if (!cluster) {
+    route(req, res);
+    return;
+  }
+  admitClusterRequest(req, res, cluster)
+    .then((admitted) => {
+      if (admitted) route(req, res);
+    })
+    .catch((error: unknown) => {
+      console.error('[cluster]', error);
+      if (!res.headersSent) res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' }).end('{"error":{"message":"the cluster check failed; try again"}}');
+      else res.end();
+    });
+});
+
+function route(req: http.IncomingMessage, res: http.ServerResponse): void {
+  const url = req.url ?? '/';
   if (url.startsWith(PROXY_PREFIX)) {
     // The recording proxy (DESIGN §12): node's http end to end, each upstream chunk written as it comes.
     serveProxy(req, res).catch((error: unknown) => {
@@ -119,9 +141,11 @@ const server = http.createServer((req, res) => {
     void serveExport(req, res);
     return;
   }
-  if (req.method === 'POST' && url.startsWith('/api/auth/callback/credentials')) answerRateLimitedSignIns(req, res);
+  if (req.method === 'POST' && url.startsWith('/api/auth/callback/credentials')) {
+    answerRateLimitedSignIns(req, res, cluster ? (response, userId) => setRouteCookieOnSignIn(req, response, userId) : undefined);
+  }
   void handleNext(req, res);
-});
+}
 // npm start, start:bun or start:deno: the log says which runtime answers.
 const versions = process.versions as Record<string, string | undefined>;
 const runtime = versions.bun ? `Bun ${versions.bun}` : versions.deno ? `Deno ${versions.deno}` : `Node ${process.version}`;

@@ -51,7 +51,7 @@ beforeAll(async () => {
   const auth = runtime.getAuthStore();
   for (const email of ['a@proxy.test', 'b@proxy.test']) {
     const user = await auth.users.create({ email, password: 'password-123456' });
-    users.push({ id: user.id, token: auth.tokens.create(user.id, { name: 'agent' }).token });
+    users.push({ id: user.id, token: (await auth.tokens.create(user.id, { name: 'agent' })).token });
   }
   server = http.createServer((req, res) => void serveProxy(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -46,8 +46,8 @@ export const adminRouter = createTRPCRouter({
       return result;
     }),
 
-  setSignup: adminProcedure.input(z.object({ open: z.boolean() }).strict()).mutation(({ input }) => {
-    getAuthStore().users.setSignupOpen(input.open);
+  setSignup: adminProcedure.input(z.object({ open: z.boolean() }).strict()).mutation(async ({ input }) => {
+    await getAuthStore().users.setSignupOpen(input.open);
     return { open: input.open };
   }),
 });

@@ -8,15 +8,15 @@ export const tokenRouter = createTRPCRouter({
   /** The only time the token itself is shown. */
   create: cookieOnlyProcedure
     .input(z.object({ name: tokenNameInput, expiresAt: z.number().int().positive().nullish() }).strict())
-    .mutation(({ ctx, input }) => {
-      const { id, token } = getAuthStore().tokens.create(ctx.user.id, input);
+    .mutation(async ({ ctx, input }) => {
+      const { id, token } = await getAuthStore().tokens.create(ctx.user.id, input);
       return { id, token };
     }),
 
   list: cookieOnlyProcedure.query(({ ctx }) => getAuthStore().tokens.list(ctx.user.id)),
 
-  revoke: cookieOnlyProcedure.input(z.object({ id: tokenIdInput }).strict()).mutation(({ ctx, input }) => {
-    getAuthStore().tokens.revoke(ctx.user.id, input.id);
+  revoke: cookieOnlyProcedure.input(z.object({ id: tokenIdInput }).strict()).mutation(async ({ ctx, input }) => {
+    await getAuthStore().tokens.revoke(ctx.user.id, input.id);
     // Streams opened with that token end now, not at their next write.
     getEventHub().revalidate(ctx.user.id);
     return { id: input.id };

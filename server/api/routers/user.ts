@@ -23,7 +23,7 @@ export const userRouter = createTRPCRouter({
   setPrefs: cookieOnlyProcedure
     .input(z.object({ redactSecrets: z.boolean().optional() }).strict())
     .mutation(async ({ ctx, input }) => {
-      const prefs = getAuthStore().users.setPrefs(ctx.user.id, input);
+      const prefs = await getAuthStore().users.setPrefs(ctx.user.id, input);
       await applyUserPrefs(ctx.user.id);
       return prefs;
     }),
