@@ -3,6 +3,7 @@ import type { UpstreamKind } from '@/lib/auth/index';
 import { getAuthStore, getProxyUpstreams } from '@/server/runtime';
 import { agentKeyOf, missingKeyMessage, proxyCaller } from './credentials';
 import { forward } from './forward';
+import { getOpenExchanges } from './open-exchanges';
 import { providerError } from './provider-errors';
 import { recordInBackground } from './recorder';
 import { matchProxyRoute } from './routes';
@@ -64,6 +65,9 @@ export async function serveProxy(req: http.IncomingMessage, res: http.ServerResp
     return answer(kindByPath(url), 401, caller.message);
   }
   const userId = caller.user.id;
+  // Tracked until the response ends, so that disabling the user cuts the stream off.
+  const untrack = getOpenExchanges(getAuthStore()).add(userId, res);
+  res.on('close', untrack);
   const upstreams = getProxyUpstreams();
   const route = matchProxyRoute(req.method ?? 'GET', url, (name) => upstreams.resolve(userId, name)?.kind ?? null);
   if ('error' in route) {
