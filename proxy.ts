@@ -1,6 +1,7 @@
 import { NextResponse, type NextRequest } from 'next/server';
 import { cookieReader, hasSessionCookie } from '@/server/auth/session-cookie';
 import { contentSecurityPolicy } from '@/server/http/security-headers';
+import { isCrossOriginServerAction } from '@/server/auth/origin';
 
 // Pages anyone may open. Everything else that is not an API route needs a sign-in.
 const PUBLIC_PAGES = new Set(['/signin']);
@@ -18,7 +19,9 @@ export function proxy(request: NextRequest) {
   let response: NextResponse;
   const nonce = btoa(crypto.randomUUID());
   const csp = contentSecurityPolicy(nonce);
-  if (isPage && !PUBLIC_PAGES.has(pathname) && !hasSessionCookie(cookieReader(request.headers.get('cookie')))) {
+  if (isCrossOriginServerAction(request.method, request.headers, process.env.NEXTAUTH_URL)) {
+    response = NextResponse.json({ error: 'cross-origin request refused' }, { status: 403 });
+  } else if (isPage && !PUBLIC_PAGES.has(pathname) && !hasSessionCookie(cookieReader(request.headers.get('cookie')))) {
     const target = new URL('/signin', request.url);
     if (pathname !== '/') target.searchParams.set('callbackUrl', `${pathname}${search}`);
     response = NextResponse.redirect(target);
