@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isCrossOriginRequest, isCrossOriginServerAction } from './origin.js';
+import { isCrossOriginRequest, isCrossOriginServerAction, isMalformedServerActionBody } from './origin.js';
 
 const h = (init: Record<string, string>) => new Headers(init);
 
@@ -53,5 +53,15 @@ describe('isCrossOriginServerAction', () => {
     expect(isCrossOriginServerAction('POST', action({ origin: 'http://app.example' }), undefined, false)).toBe(false);
     expect(isCrossOriginServerAction('GET', action({ origin: 'https://evil.example' }), undefined, false)).toBe(false);
     expect(isCrossOriginServerAction('POST', new Headers({ host: 'app.example', origin: 'https://evil.example' }), undefined, false)).toBe(false);
+  });
+});
+
+describe('isMalformedServerActionBody', () => {
+  const text = new Headers({ 'content-type': 'text/plain;charset=UTF-8' });
+  it('is a text body that is not JSON; a form is not judged here', () => {
+    expect(isMalformedServerActionBody(text, 'not json')).toBe(true);
+    expect(isMalformedServerActionBody(text, '')).toBe(true);
+    expect(isMalformedServerActionBody(text, '[{"sessionId":"x"}]')).toBe(false);
+    expect(isMalformedServerActionBody(new Headers({ 'content-type': 'multipart/form-data; boundary=x' }), 'anything')).toBe(false);
   });
 });

@@ -50,3 +50,17 @@ function first(value: string | null): string | null {
 export function isCrossOriginServerAction(method: string, headers: Headers, appUrl: string | undefined, trusted = trustProxy()): boolean {
   return method === 'POST' && headers.has('next-action') && isCrossOriginRequest(headers, appUrl, trusted);
 }
+
+/**
+ * Next decodes a server action's text body as JSON and answers 500 when it is not: the pages'
+ * proxy answers 400 first. Multipart bodies (forms) are left to Next.
+ */
+export function isMalformedServerActionBody(headers: Headers, body: string): boolean {
+  if (!(headers.get('content-type') ?? '').toLowerCase().startsWith('text/plain')) return false;
+  try {
+    JSON.parse(body);
+    return false;
+  } catch {
+    return true;
+  }
+}

@@ -168,6 +168,28 @@ describe('commands planted in a project repository never run, on any path', () =
     }
   });
 
+  it('the same plants inside a checked-out submodule are refused, naming the submodule, and never run', async () => {
+    const marker = join(tempDir(), 'ran');
+    const { store, projectDir, project } = await openProjectStore();
+    stores.push(store);
+    const sub = join(projectDir, 'vendor');
+    mkdirSync(sub);
+    makeRepo({ 'x.txt': 'x\n' }, sub);
+    git(projectDir, 'add', 'vendor');
+    git(projectDir, 'commit', '-q', '-m', 'user: submodule');
+    await store.createSession({ id: 'sub', projectId: project.id });
+    for (const { name, config, attributes, refused } of configPlants(tempDir(), marker)) {
+      if (!refused) continue;
+      const original = readFileSync(join(sub, '.git', 'config'), 'utf8');
+      appendConfig(sub, config, attributes);
+      await expect(assertRepoSafe(projectDir), name).rejects.toThrow(/in submodule vendor/);
+      const turn = await agentTurn(store, 'sub', projectDir, { [`${name.replace(/\W+/g, '-')}.txt`]: 'agent\n' });
+      expect(turn.end.projectCommitSkipped?.reason, name).toBe('unsafe_config');
+      writeFileSync(join(sub, '.git', 'config'), original);
+    }
+    expect(existsSync(marker) ? readFileSync(marker, 'utf8') : '').toBe('');
+  });
+
   it('the hardened runner does not lazy-fetch through a planted transport, even past the check', async () => {
     const marker = join(tempDir(), 'ran');
     const repo = makeRepo({ 'a.txt': 'a\n' });
