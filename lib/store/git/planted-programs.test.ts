@@ -136,7 +136,7 @@ describe('commands planted in a project repository never run, on any path', () =
       await expect(store.inspectProject(dir).then(() => assertRepoSafe(dir)), name).rejects.toThrow(refused);
       expect(existsSync(marker), `${name} ran at bind`).toBe(false);
     }
-  });
+  }, 120_000);
 
   it('a command planted after bind: every path refuses or ignores it, and none runs', async () => {
     const marker = join(tempDir(), 'ran');
@@ -166,7 +166,7 @@ describe('commands planted in a project repository never run, on any path', () =
       await everyReadPath(store, stateDir, 'plant', project.id, first.end.projectCommit);
       expect(existsSync(marker) ? readFileSync(marker, 'utf8') : '', `${name} ran`).toBe('');
     }
-  });
+  }, 180_000);
 
   it('the same plants inside a checked-out submodule are refused, naming the submodule, and never run', async () => {
     const marker = join(tempDir(), 'ran');
@@ -188,7 +188,7 @@ describe('commands planted in a project repository never run, on any path', () =
       writeFileSync(join(sub, '.git', 'config'), original);
     }
     expect(existsSync(marker) ? readFileSync(marker, 'utf8') : '').toBe('');
-  });
+  }, 120_000);
 
   it('the hardened runner does not lazy-fetch through a planted transport, even past the check', async () => {
     const marker = join(tempDir(), 'ran');
