@@ -1,6 +1,7 @@
 import { NextResponse, type NextRequest } from 'next/server';
 import { cookieReader, hasSessionCookie } from '@/server/auth/session-cookie';
 import { contentSecurityPolicy } from '@/server/http/security-headers';
+import { isCrossOriginServerAction, isMalformedServerActionBody } from '@/server/auth/origin';
 
 // Pages anyone may open. Everything else that is not an API route needs a sign-in.
 const PUBLIC_PAGES = new Set(['/signin']);
@@ -13,7 +14,7 @@ const SHARED_PAGE = /^\/s\/[^/]+\/?$/;
  * and static files are not matched (their headers come from next.config.ts) and answer 401 JSON
  * on their own.
  */
-export function proxy(request: NextRequest) {
+export async function proxy(request: NextRequest) {
   const { pathname, search } = request.nextUrl;
   const isPage = !/\.[a-z0-9]+$/i.test(pathname);
 
@@ -21,7 +22,11 @@ export function proxy(request: NextRequest) {
   const nonce = btoa(crypto.randomUUID());
   const csp = contentSecurityPolicy(nonce);
   const shared = SHARED_PAGE.test(pathname);
-  if (isPage && !shared && !PUBLIC_PAGES.has(pathname) && !hasSessionCookie(cookieReader(request.headers.get('cookie')))) {
+  if (isCrossOriginServerAction(request.method, request.headers, process.env.NEXTAUTH_URL)) {
+    response = NextResponse.json({ error: 'cross-origin request refused' }, { status: 403 });
+  } else if (request.method === 'POST' && request.headers.has('next-action') && isMalformedServerActionBody(request.headers, await request.clone().text())) {
+    response = NextResponse.json({ error: 'a server action takes a JSON list of arguments' }, { status: 400 });
+  } else if (isPage && !shared && !PUBLIC_PAGES.has(pathname) && !hasSessionCookie(cookieReader(request.headers.get('cookie')))) {
     const target = new URL('/signin', request.url);
     if (pathname !== '/') target.searchParams.set('callbackUrl', `${pathname}${search}`);
     response = NextResponse.redirect(target);

@@ -8,6 +8,7 @@ import { useReportShownMessages } from '@/components/chat/chat-view';
 import { useLiveEvents } from '@/components/live/live-events-provider';
 import { ReloadMessagesContext } from './messages-context';
 import { mergeNewest, scrollParentOf } from './merge-window';
+import { loadErrorText } from './load-error-text';
 import type { LoadMessagePage, MessageAnchor, RenderedMessage } from './types';
 
 /** How close to the bottom (px) still counts as reading the newest message. */
@@ -97,7 +98,7 @@ export function SessionMessages({
       // Only if the list still starts where the page ends (a branch switch may have replaced it).
       setMessages((current) => (current[0]?.id === oldest.id ? [...page, ...current] : current));
     } catch (error) {
-      toast.error(`Could not load older messages: ${(error as Error).message}`);
+      toast.error(`Could not load older messages: ${loadErrorText(error)}`);
     } finally {
       olderInFlight.current = false;
       setLoadingOlder(false);
@@ -120,7 +121,7 @@ export function SessionMessages({
     };
     state.running = run()
       .catch((error: unknown) => {
-        toast.error(`Could not load new messages: ${(error as Error).message}`);
+        toast.error(`Could not load new messages: ${loadErrorText(error)}`);
       })
       .finally(() => {
         state.running = null;
@@ -161,7 +162,7 @@ export function SessionMessages({
         if (anchor.current) void reload();
       }
     } catch (error) {
-      toast.error(`Could not load newer messages: ${(error as Error).message}`);
+      toast.error(`Could not load newer messages: ${loadErrorText(error)}`);
     } finally {
       newerInFlight.current = false;
       setLoadingNewer(false);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isCrossOriginRequest } from './origin.js';
+import { isCrossOriginRequest, isCrossOriginServerAction, isMalformedServerActionBody } from './origin.js';
 
 const h = (init: Record<string, string>) => new Headers(init);
 
@@ -41,5 +41,27 @@ describe('isCrossOriginRequest', () => {
     // An untrusted X-Forwarded-Proto decides nothing.
     expect(isCrossOriginRequest(behind('https://app.example.org', 'https'), app.replace('localhost:3100', 'app.example.org'), false)).toBe(true);
     expect(isCrossOriginRequest(h({ host: 'app.example.org', origin: 'ftp://app.example.org' }), undefined, false)).toBe(true);
+  });
+});
+
+describe('isCrossOriginServerAction', () => {
+  const action = (extra: Record<string, string>) => new Headers({ host: 'app.example', 'next-action': 'abc123', ...extra });
+  it('is a POST with next-action from another origin only', () => {
+    expect(isCrossOriginServerAction('POST', action({ origin: 'https://evil.example' }), undefined, false)).toBe(true);
+    expect(isCrossOriginServerAction('POST', action({ origin: 'null' }), undefined, false)).toBe(true);
+    expect(isCrossOriginServerAction('POST', action({ 'sec-fetch-site': 'cross-site' }), undefined, false)).toBe(true);
+    expect(isCrossOriginServerAction('POST', action({ origin: 'http://app.example' }), undefined, false)).toBe(false);
+    expect(isCrossOriginServerAction('GET', action({ origin: 'https://evil.example' }), undefined, false)).toBe(false);
+    expect(isCrossOriginServerAction('POST', new Headers({ host: 'app.example', origin: 'https://evil.example' }), undefined, false)).toBe(false);
+  });
+});
+
+describe('isMalformedServerActionBody', () => {
+  const text = new Headers({ 'content-type': 'text/plain;charset=UTF-8' });
+  it('is a text body that is not JSON; a form is not judged here', () => {
+    expect(isMalformedServerActionBody(text, 'not json')).toBe(true);
+    expect(isMalformedServerActionBody(text, '')).toBe(true);
+    expect(isMalformedServerActionBody(text, '[{"sessionId":"x"}]')).toBe(false);
+    expect(isMalformedServerActionBody(new Headers({ 'content-type': 'multipart/form-data; boundary=x' }), 'anything')).toBe(false);
   });
 });

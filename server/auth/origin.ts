@@ -41,3 +41,26 @@ function first(value: string | null): string | null {
   const part = value?.split(',')[0]?.trim();
   return part ? part : null;
 }
+
+/**
+ * A server action (a POST with Next's `next-action` header) posted from another origin. Next
+ * refuses it too, but only after routing, with a 500; the pages' proxy answers 403 first, the
+ * same refusal as tRPC and the route handlers give.
+ */
+export function isCrossOriginServerAction(method: string, headers: Headers, appUrl: string | undefined, trusted = trustProxy()): boolean {
+  return method === 'POST' && headers.has('next-action') && isCrossOriginRequest(headers, appUrl, trusted);
+}
+
+/**
+ * Next decodes a server action's text body as JSON and answers 500 when it is not: the pages'
+ * proxy answers 400 first. Multipart bodies (forms) are left to Next.
+ */
+export function isMalformedServerActionBody(headers: Headers, body: string): boolean {
+  if (!(headers.get('content-type') ?? '').toLowerCase().startsWith('text/plain')) return false;
+  try {
+    JSON.parse(body);
+    return false;
+  } catch {
+    return true;
+  }
+}

@@ -114,6 +114,23 @@ describe('the chat dispatcher', () => {
     expect(reply.content).not.toContain('word200');
   });
 
+  it('stopUser ends every running turn of that user (a disabled user), and no other user\'s', async () => {
+    const first = await chat.send('u1', store, { content: 'one [[delay:50]] [[words:200]]' });
+    const second = await chat.send('u1', store, { content: 'two [[delay:50]] [[words:200]]' });
+    const other = await chat.send('u2', store, { content: 'other [[delay:5]] [[words:20]]' });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await chat.stopUser('u1')).toBe(2);
+    expect(chat.isRunning('u1', first.sessionId)).toBe(false);
+    expect(chat.isRunning('u1', second.sessionId)).toBe(false);
+    for (const id of [first.sessionId, second.sessionId]) {
+      expect((await store.getSession(id)).status).toBe('cancelled');
+      expect((await store.getBranch(id))[1]!.content).not.toContain('word200');
+    }
+    await chat.idle();
+    expect((await store.getSession(other.sessionId)).status).toBe('idle');
+    expect(await chat.stopUser('u1')).toBe(0);
+  });
+
   it('Stop ends an agent\'s turn it does not run as interrupted, and says when nothing ran', async () => {
     const { row } = await store.createSession({ agentId: 'bot', source: 'api' });
     expect(await chat.cancel('u1', store, row.id)).toEqual({ cancelled: false });

@@ -181,6 +181,18 @@ export class ChatDispatcher {
     return true;
   }
 
+  /**
+   * Every chat turn of a user, aborted and waited for: a disabled user's model streams end at
+   * once (DESIGN §2), each turn ending `cancelled` with what had arrived. Returns how many.
+   */
+  async stopUser(userId: string): Promise<number> {
+    const prefix = `${userId}/`;
+    const mine = [...this.running.entries()].filter(([key]) => key.startsWith(prefix)).map(([, running]) => running);
+    for (const running of mine) running.abort.abort();
+    await Promise.allSettled(mine.map((running) => running.done));
+    return mine.length;
+  }
+
   /** Every running turn (tests, shutdown). */
   async idle(): Promise<void> {
     await Promise.allSettled([...this.running.values()].map((running) => running.done));

@@ -1,4 +1,4 @@
-import { getEventHub, getModelService } from '@/server/runtime';
+import { getAuthStore, getEventHub, getModelService } from '@/server/runtime';
 import { ChatDispatcher } from './dispatcher';
 
 const KEY = Symbol.for('entity-memory.chat-dispatcher');
@@ -6,9 +6,17 @@ const holder = globalThis as typeof globalThis & { [KEY]?: ChatDispatcher };
 
 /** The process's one dispatcher (on globalThis, like the stores: one copy for every module graph). */
 export function getChatDispatcher(): ChatDispatcher {
-  holder[KEY] ??= new ChatDispatcher({
-    publish: (userId, event) => getEventHub().publish(userId, event),
-    chatModel: (requested) => getModelService().chatModel(requested),
-  });
+  if (!holder[KEY]) {
+    const dispatcher = new ChatDispatcher({
+      publish: (userId, event) => getEventHub().publish(userId, event),
+      chatModel: (requested) => getModelService().chatModel(requested),
+    });
+    // A disabled user's running turns stop at once, like their event streams (DESIGN §2).
+    const auth = getAuthStore();
+    auth.users.onAccessChange((userId) => {
+      if (auth.users.get(userId)?.disabled) void dispatcher.stopUser(userId);
+    });
+    holder[KEY] = dispatcher;
+  }
   return holder[KEY];
 }

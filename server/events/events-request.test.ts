@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { resumeFrom } from './events-request.js';
+import { resumeFrom, tooManyStreams } from './events-request.js';
+import { EventHub } from './hub.js';
 
 describe('where a stream resumes', () => {
   it('takes the Last-Event-ID header first, then ?since, else nothing', () => {
@@ -10,5 +11,14 @@ describe('where a stream resumes', () => {
 
   it('ignores an overlong since', () => {
     expect(resumeFrom(new Headers(), `/api/events?since=${'x'.repeat(65)}`)).toBeNull();
+  });
+});
+
+describe('the stream cap\'s refusal', () => {
+  it('names the cap the hub enforces and what to do', () => {
+    const hub = new EventHub({ maxStreamsPerUser: 3 });
+    expect(hub.maxStreamsPerUser).toBe(3);
+    expect(new EventHub().maxStreamsPerUser).toBe(20);
+    expect(tooManyStreams(hub.maxStreamsPerUser)).toBe('too many open event streams for this user (at most 3); close another tab or client and try again');
   });
 });

@@ -30,7 +30,10 @@ export async function authorizeEvents(headers: Headers): Promise<EventsAccess> {
   return { ok: true, user: outcome.auth.user, stillValid: outcome.auth.stillValid };
 }
 
-export const TOO_MANY_STREAMS = 'too many open event streams for this user';
+/** The 429 of a stream past the per-user cap (DESIGN §6): what the limit is and what to do. */
+export function tooManyStreams(cap: number): string {
+  return `too many open event streams for this user (at most ${cap}); close another tab or client and try again`;
+}
 
 /**
  * Where a stream resumes: the browser's Last-Event-ID on a reconnect, else the `since` a page was

@@ -119,7 +119,7 @@ export class EventHub {
     recheck?: () => void,
   ): Subscription | null {
     const channel = this.channel(userId);
-    if (channel.listeners.size >= (this.options.maxStreamsPerUser ?? MAX_STREAMS_PER_USER)) return null;
+    if (channel.listeners.size >= this.maxStreamsPerUser) return null;
     const replay = this.replay(channel, lastEventId);
     channel.listeners.add(listener);
     if (recheck) channel.rechecks.add(recheck);
@@ -155,6 +155,11 @@ export class EventHub {
    */
   currentId(userId: string): string {
     return `${this.boot}-${this.channels.get(userId)?.seq ?? 0}`;
+  }
+
+  /** The most streams one user may hold open (DESIGN §6). */
+  get maxStreamsPerUser(): number {
+    return this.options.maxStreamsPerUser ?? MAX_STREAMS_PER_USER;
   }
 
   openStreams(userId: string): number {

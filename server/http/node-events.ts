@@ -1,6 +1,6 @@
 import type http from 'node:http';
 import { openEventChannel } from '@/server/events/sse-response';
-import { authorizeEvents, EVENT_STREAM_HEADERS, resumeFrom, TOO_MANY_STREAMS } from '@/server/events/events-request';
+import { authorizeEvents, EVENT_STREAM_HEADERS, resumeFrom, tooManyStreams } from '@/server/events/events-request';
 import { getEventHub } from '@/server/runtime';
 
 // A client that stops reading is cut off once this much is queued for it; it reconnects with
@@ -32,6 +32,6 @@ export async function serveEvents(req: http.IncomingMessage, res: http.ServerRes
     },
     access.stillValid,
   );
-  if (!channel) return json(429, { error: TOO_MANY_STREAMS });
+  if (!channel) return json(429, { error: tooManyStreams(getEventHub().maxStreamsPerUser) });
   res.on('close', () => channel.close());
 }

@@ -4,6 +4,7 @@ import { internalAllowed } from '@/lib/proxy/upstream-address';
 import { getAuthStore, getProxyUpstreams } from '@/server/runtime';
 import { agentKeyOf, missingKeyMessage, proxyCaller } from './credentials';
 import { forward } from './forward';
+import { getOpenExchanges } from './open-exchanges';
 import { providerError } from './provider-errors';
 import { warmPlanThread } from './plan-pool';
 import { recordInBackground } from './recorder';
@@ -67,6 +68,9 @@ export async function serveProxy(req: http.IncomingMessage, res: http.ServerResp
   }
   const userId = caller.user.id;
   warmPlanThread();
+  // Tracked until the response ends, so that disabling the user cuts the stream off.
+  const untrack = getOpenExchanges(getAuthStore()).add(userId, res);
+  res.on('close', untrack);
   const upstreams = getProxyUpstreams();
   const route = matchProxyRoute(req.method ?? 'GET', url, (name) => upstreams.resolve(userId, name)?.kind ?? null);
   if ('error' in route) {

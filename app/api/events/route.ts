@@ -1,5 +1,5 @@
 import { openEventStream } from '@/server/events/sse-response';
-import { authorizeEvents, EVENT_STREAM_HEADERS, resumeFrom, TOO_MANY_STREAMS } from '@/server/events/events-request';
+import { authorizeEvents, EVENT_STREAM_HEADERS, resumeFrom, tooManyStreams } from '@/server/events/events-request';
 import { getEventHub } from '@/server/runtime';
 
 export const dynamic = 'force-dynamic';
@@ -12,6 +12,6 @@ export async function GET(req: Request): Promise<Response> {
   const access = await authorizeEvents(req.headers);
   if (!access.ok) return Response.json({ error: access.error }, { status: access.status });
   const stream = openEventStream(getEventHub(), access.user.id, resumeFrom(req.headers, req.url), req.signal, access.stillValid);
-  if (!stream) return Response.json({ error: TOO_MANY_STREAMS }, { status: 429 });
+  if (!stream) return Response.json({ error: tooManyStreams }, { status: 429 });
   return new Response(stream, { headers: EVENT_STREAM_HEADERS });
 }

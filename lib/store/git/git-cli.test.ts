@@ -15,7 +15,7 @@ async function gitText(cwd: string, args: readonly string[], options: GitRunOpti
 describe('git runner hardening', () => {
   it('puts every override from DESIGN §2 before the subcommand', () => {
     const argv = gitArgv(['status', '--porcelain']);
-    const settings = ['core.hooksPath=/dev/null', 'core.fsmonitor=false', 'core.pager=cat', 'diff.external=', 'protocol.allow=never'];
+    const settings = ['core.hooksPath=/dev/null', 'core.fsmonitor=false', 'core.pager=cat', 'diff.external=', 'protocol.allow=never', 'protocol.ext.allow=never', 'protocol.file.allow=never'];
     // And never into a submodule, whose own config these overrides cannot reach.
     settings.push('diff.ignoreSubmodules=dirty', 'status.submoduleSummary=false', 'submodule.recurse=false');
     for (const setting of settings) {

@@ -14,6 +14,9 @@ export const GIT_HARDENING_ARGS: readonly string[] = Object.freeze([
   '-c', 'core.pager=cat',
   '-c', 'diff.external=',
   '-c', 'protocol.allow=never',
+  // A repository's own `protocol.<name>.allow` beats the general one; these beat the repository.
+  // A lazy fetch (a partial clone's missing object) would otherwise run an ext:: command.
+  ...['ext', 'fd', 'file', 'git', 'ssh', 'http', 'https'].flatMap((name) => ['-c', `protocol.${name}.allow=never`]),
   // Not in the DESIGN list, same spirit: no signing program, no background gc/maintenance.
   '-c', 'commit.gpgSign=false',
   '-c', 'gc.auto=0',
@@ -85,6 +88,9 @@ export function gitEnv(cwd: string, extra: Record<string, string> = {}): Record<
   env.GIT_CONFIG_NOSYSTEM = '1';
   env.GIT_CONFIG_GLOBAL = '/dev/null';
   env.GIT_TERMINAL_PROMPT = '0';
+  // Never fetch a missing object from a promisor remote (honoured from git 2.44; the protocol
+  // overrides above already refuse the transport on older ones).
+  env.GIT_NO_LAZY_FETCH = '1';
   // English messages so that the few stderr checks we make are stable.
   env.LC_ALL = 'C';
   if (isAbsolute(cwd)) env.GIT_CEILING_DIRECTORIES = dirname(cwd);

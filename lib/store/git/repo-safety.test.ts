@@ -35,6 +35,12 @@ describe('forbiddenConfigReason', () => {
     ['pager.log', 'less -R'],
     ['hook.pre-commit.command', 'x'],
     ['submodule.a.update', '!rm -rf /'],
+    ['protocol.ext.allow', 'always'],
+    ['protocol.file.allow', 'user'],
+    ['protocol.allow', 'always'],
+    ['remote.origin.url', 'ext::sh -c touch% /tmp/x'],
+    ['remote.origin.pushurl', 'EXT::sh -c x'],
+    ['url.ext::sh -c x.insteadof', 'https://'],
   ])('refuses %s', (key, value) => {
     expect(forbiddenConfigReason(key, value)).toContain(key);
   });
@@ -50,6 +56,8 @@ describe('forbiddenConfigReason', () => {
     ['pager.log', 'false'],
     ['credential.helper', ''],
     ['submodule.a.update', 'rebase'],
+    ['protocol.ext.allow', 'never'],
+    ['url.https://mirror.example/.insteadof', 'https://example/'],
   ])('accepts %s=%s', (key, value) => {
     expect(forbiddenConfigReason(key, value)).toBeNull();
   });

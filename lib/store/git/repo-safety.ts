@@ -134,6 +134,10 @@ export function forbiddenConfigReason(key: string, value: string | null): string
   }
   if (parts.length >= 2 && FORBIDDEN_LEAVES.has(leaf)) return v === '' ? null : `${key} (names a program)`;
   if (section === 'submodule' && leaf === 'update' && v.startsWith('!')) return `${key} (runs a command)`;
+  // A transport allowed here could run a command (ext::) on a lazy fetch of a missing object.
+  if (section === 'protocol' && leaf === 'allow' && v !== 'never') return `${key} (allows a transport that can run commands)`;
+  if (section === 'remote' && (leaf === 'url' || leaf === 'pushurl') && v.startsWith('ext::')) return `${key} (an ext:: transport runs a command)`;
+  if (section === 'url' && key.toLowerCase().startsWith('url.ext::')) return `${key} (rewrites URLs to an ext:: transport, which runs a command)`;
   return null;
 }
 

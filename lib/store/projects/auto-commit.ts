@@ -2,7 +2,7 @@ import { lstat, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConflictError, ForbiddenPathError, PreconditionError } from '../errors.js';
 import { assertSessionId, assertTurnNumber } from '../ids.js';
-import { realpathOrNull } from './allowed-roots.js';
+import { isInsideAny, realpathOrNull } from './allowed-roots.js';
 import { AGENT_EMAIL, agentCommitMessage, agentName } from './commit-message.js';
 import {
   commitTree,
@@ -20,7 +20,7 @@ import { GitCommandError, runGit } from '../git/git-cli.js';
 import { readWorkingTreeStatus, type WorkingTreeStatus } from './working-tree-status.js';
 import { msToSeconds } from '../time.js';
 import { processLocks } from '../../fs/keyed-lock.js';
-import { normalizeProjectPath, symlinkedAncestor } from './project-paths.js';
+import { linkOutOfProject, normalizeProjectPath, symlinkedAncestor } from './project-paths.js';
 import { assertRepoSafe, locateGitDirs, type GitDirs } from '../git/repo-safety.js';
 import { stageInto } from './stage-paths.js';
 
@@ -215,10 +215,18 @@ export async function finishProjectTurn(
   if (snapshot.state === 'not_a_repo' || snapshot.state === 'unsafe_config' || snapshot.state === 'git_error') {
     return skipped(snapshot.state, snapshot.message ?? `not committed: ${real} cannot be used`);
   }
+  if (options.allowedRoots && !(await isInsideAny(real, options.allowedRoots))) {
+    // Swapped for a link during the turn: git would read (and commit) files from elsewhere.
+    return skipped('unsafe_path', `not committed: the project folder ${given} now resolves to ${real}, outside the allowed roots (${options.allowedRoots.join(', ')})`);
+  }
   for (const path of written ?? []) {
     const link = await symlinkedAncestor(real, path);
     if (link) {
       return skipped('unsafe_path', `not committed: ${path} goes through the symbolic link ${link}, so git cannot commit it as that file; the agent's edits are left in the working tree`);
+    }
+    const target = await linkOutOfProject(real, path);
+    if (target) {
+      return skipped('unsafe_path', `not committed: ${path} is now a symbolic link to ${target}, outside the project folder, not the file the agent wrote; nothing was committed`);
     }
   }
 

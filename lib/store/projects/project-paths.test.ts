@@ -2,7 +2,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ForbiddenPathError, InvalidInputError } from '../errors.js';
-import { normalizeProjectPath, resolveProjectFile } from './project-paths.js';
+import { linkOutOfProject, normalizeProjectPath, resolveProjectFile } from './project-paths.js';
 import { cleanupTempDirs, tempDir } from '../testing/project-repos.js';
 
 afterEach(cleanupTempDirs);
@@ -42,5 +42,25 @@ describe('resolveProjectFile', () => {
     symlinkSync(join(project, '.git'), join(project, 'gitlink'));
     await expect(resolveProjectFile(project, 'out/x')).rejects.toBeInstanceOf(ForbiddenPathError);
     await expect(resolveProjectFile(project, 'gitlink/config')).rejects.toBeInstanceOf(ForbiddenPathError);
+  });
+});
+
+describe('linkOutOfProject', () => {
+  it('names the target of a link out, "nowhere" for a dangling one, and null for files and links that stay inside', async () => {
+    const project = tempDir();
+    const outside = tempDir();
+    writeFileSync(join(outside, 'secret.txt'), 's');
+    writeFileSync(join(project, 'plain.txt'), 'p');
+    symlinkSync(join(outside, 'secret.txt'), join(project, 'out.txt'));
+    symlinkSync(join(project, 'plain.txt'), join(project, 'in.txt'));
+    symlinkSync(join(project, 'gone'), join(project, 'dangling'));
+    symlinkSync(project, join(project, 'self'));
+    expect(await linkOutOfProject(project, 'out.txt')).toBe(join(outside, 'secret.txt'));
+    expect(await linkOutOfProject(project, 'dangling')).toBe('nowhere');
+    // The project folder itself is not a file of the project.
+    expect(await linkOutOfProject(project, 'self')).toBe(project);
+    expect(await linkOutOfProject(project, 'in.txt')).toBeNull();
+    expect(await linkOutOfProject(project, 'plain.txt')).toBeNull();
+    expect(await linkOutOfProject(project, 'missing.txt')).toBeNull();
   });
 });

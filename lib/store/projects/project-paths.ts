@@ -100,3 +100,17 @@ export async function symlinkedAncestor(projectReal: string, rel: string): Promi
   }
   return null;
 }
+
+/**
+ * Where `rel` leads when it is itself a symbolic link out of the project (its real target, or
+ * "nowhere" when it dangles), else null. A written file swapped for such a link after the
+ * agent's write must not be committed or restored as if it were the agent's file.
+ */
+export async function linkOutOfProject(projectReal: string, rel: string): Promise<string | null> {
+  const abs = join(projectReal, ...rel.split('/'));
+  const info = await lstat(abs).catch(() => null);
+  if (!info?.isSymbolicLink()) return null;
+  const target = await realpath(abs).catch(() => null);
+  if (target === null) return 'nowhere';
+  return target !== projectReal && isInside(target, projectReal) ? null : target;
+}

@@ -1,6 +1,6 @@
 import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { InvalidInputError, PreconditionError } from '../errors.js';
+import { ForbiddenPathError, InvalidInputError, PreconditionError } from '../errors.js';
 import { atomicWriteFile } from '../../fs/atomic-write.js';
 import { processLocks } from '../../fs/keyed-lock.js';
 import { realpathOrNull } from '../../fs/real-path.js';
@@ -123,7 +123,18 @@ export class FileRecovery {
       const manifest = existing ?? this.fresh(sessionId, turn, projectReal);
       if (manifest.state === 'undone') throw new PreconditionError(`turn ${turn} is undone; redo it before sealing again`);
       for (const entry of manifest.entries) {
-        const file = await resolveProjectFile(projectReal, entry.path);
+        let file;
+        try {
+          file = await resolveProjectFile(projectReal, entry.path);
+        } catch (error) {
+          // Swapped for a link out of the project since the snapshot: the turn still ends (its
+          // messages are kept); with no `after` noted, undo of this path is refused, never done.
+          if (error instanceof ForbiddenPathError) {
+            entry.after = null;
+            continue;
+          }
+          throw error;
+        }
         const now = await currentState(file.abs);
         entry.after = { exists: now.exists, sha256: now.sha256, mode: now.mode, blob: null };
       }

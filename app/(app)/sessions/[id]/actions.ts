@@ -1,9 +1,11 @@
 'use server';
 
+import { notFound } from 'next/navigation';
 import { z } from 'zod';
 import type { RenderedMessage } from '@/components/session/types';
 import { getServerCaller, requireUser } from '@/trpc/server';
 import { MESSAGE_PAGE_SIZE, renderMessages } from './rendered-messages';
+import { orNotFound } from './timeline/or-not-found';
 
 const pageInput = z.object({ sessionId: z.string(), before: z.string().optional(), after: z.string().optional(), headId: z.string().optional() }).strict();
 
@@ -14,9 +16,13 @@ const pageInput = z.object({ sessionId: z.string(), before: z.string().optional(
  * The caller is the signed-in user of the request; message.branch checks the id and ownership.
  */
 export async function loadMessagePage(input: { sessionId: string; before?: string; after?: string; headId?: string }): Promise<RenderedMessage[]> {
-  const { sessionId, before, after, headId } = pageInput.parse(input);
+  const parsed = pageInput.safeParse(input);
+  // Hostile or stale arguments name no session of this user: the same 404, never a 500.
+  if (!parsed.success) notFound();
+  const { sessionId, before, after, headId } = parsed.data;
   const user = await requireUser();
   const api = await getServerCaller();
-  const page = await api.message.branch({ sessionId, limit: MESSAGE_PAGE_SIZE, before, after, headId });
+  // Another user's session (or a deleted one) answers 404 like the page does, not a 500.
+  const page = await orNotFound(api.message.branch({ sessionId, limit: MESSAGE_PAGE_SIZE, before, after, headId }));
   return renderMessages(sessionId, user.id, page);
 }
