@@ -52,7 +52,9 @@ async function victimWithData(adminApi: APIRequestContext): Promise<Victim> {
   const upload = await user.api.post('/api/attachments', { multipart: { sessionId, file: { name: 'secret.txt', mimeType: 'text/plain', buffer: Buffer.from(SECRET) } } });
   expect(upload.status()).toBe(200);
   const attachment = ((await upload.json()) as { name: string }).name;
-  return { user, ids: { session: sessionId, project: project.data.id, sha: commits.data.commits[0]!.sha, attachment } };
+  const share = await mutate<{ id: string }>(user.api, 'share.create', { sessionId });
+  expect(share.status).toBe(200);
+  return { user, ids: { session: sessionId, project: project.data.id, sha: commits.data.commits[0]!.sha, attachment, share: share.data.id } };
 }
 
 /**
@@ -74,7 +76,7 @@ async function settledSnapshot(userId: string): Promise<string> {
   }
 }
 
-const NEVER: SurfaceIds = { session: 'never-existed-0001', project: 'never-existed', sha: 'b'.repeat(40), attachment: 'never.txt' };
+const NEVER: SurfaceIds = { session: 'never-existed-0001', project: 'never-existed', sha: 'b'.repeat(40), attachment: 'never.txt', share: 'A'.repeat(22) };
 
 async function callRoute(api: APIRequestContext, row: RouteRow, ids: SurfaceIds, headers: Record<string, string> = {}): Promise<APIResponse> {
   const body = row.body?.(ids);
@@ -121,6 +123,12 @@ test('pages: another user\'s session or project is a 404 like one that never exi
     }
 
     const foreign = await intruder.api.get(row.url(victim.ids), { maxRedirects: 0 });
+    if (row.access === 'share') {
+      // A link is meant for others: under `login` any signed-in user opens it; one never made is 404.
+      expect(foreign.status(), row.file).toBe(200);
+      expect((await intruder.api.get(row.url(NEVER), { maxRedirects: 0 })).status(), row.file).toBe(404);
+      continue;
+    }
     const foreignText = await foreign.text();
     expect(foreignText, row.file).not.toContain(SECRET);
     expect(foreignText, row.file).not.toContain(victim.user.id);
