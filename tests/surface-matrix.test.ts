@@ -8,7 +8,7 @@ function filesUnder(dir: string): string[] {
   return (readdirSync(dir, { recursive: true }) as string[]).map((path) => join(dir, path).split('\\').join('/'));
 }
 
-const IDS: SurfaceIds = { session: 's', project: 'p', sha: 'a'.repeat(40), attachment: 'x.txt' };
+const IDS: SurfaceIds = { session: 's', project: 'p', sha: 'a'.repeat(40), attachment: 'x.txt', share: 'l' };
 
 describe('the surface matrix of the security sweep', () => {
   it('has exactly one row per page of app/', () => {
