@@ -8,3 +8,4 @@ export { HttpInstanceControl, CLUSTER_SECRET_HEADER } from './http-control.js';
 export { rsyncUser } from './rsync.js';
 export { headsOf } from './repos.js';
 export { verifyUserCopy } from './verify.js';
+export { openMover, moveJournal, type MoverEnvironment } from './mover.js';
