@@ -36,6 +36,11 @@ export class MoveEngine {
 
   /** Check the move can begin, record it, run it to the end. */
   async start(userId: string, to: string): Promise<MoveRecord> {
+    return this.run(await this.begin(userId, to));
+  }
+
+  /** Check the move can begin and record it, without running it (the Admin page runs it in the background with resume). */
+  async begin(userId: string, to: string): Promise<MoveRecord> {
     const { directory, journal } = this.options;
     const owner = await directory.owner(userId);
     if (!owner) throw new MoveError(`no user ${userId} in the shard directory`, 'bad_input');
@@ -47,7 +52,7 @@ export class MoveEngine {
     const at = this.now();
     const record: MoveRecord = { id: newMoveId(at), userId, from: owner.shard, to, epoch: owner.epoch, step: 'precopy', status: 'running', startedAt: at, updatedAt: at, finished: [] };
     journal.save(record);
-    return this.run(record);
+    return record;
   }
 
   /** Continue a move that was cut off (or failed) from the step it was in. */

@@ -38,6 +38,10 @@ export class FileShardDirectory implements ShardDirectoryPort {
     return row ? { id, url: row.url } : null;
   }
 
+  async instances(): Promise<InstanceInfo[]> {
+    return Object.entries(this.read().instances).map(([id, row]) => ({ id, url: row.url }));
+  }
+
   /** Register an instance (tests and setup). */
   addInstance(id: string, url: string): void {
     const document = this.read();

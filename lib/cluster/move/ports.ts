@@ -35,6 +35,8 @@ export interface ShardDirectoryPort {
    */
   flip(userId: string, from: string, to: string, epoch: number): Promise<ShardOwner>;
   instance(id: string): Promise<InstanceInfo | null>;
+  /** every `instance` row (the Admin page's target chooser) */
+  instances(): Promise<InstanceInfo[]>;
 }
 
 /** The source's live-event state at the freeze: the target continues its ids from here. */
