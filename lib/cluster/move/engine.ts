@@ -34,6 +34,10 @@ export class MoveEngine {
     this.now = options.now ?? Date.now;
   }
 
+  get directory(): ShardDirectoryPort {
+    return this.options.directory;
+  }
+
   /** Check the move can begin, record it, run it to the end. */
   async start(userId: string, to: string): Promise<MoveRecord> {
     return this.run(await this.begin(userId, to));
