@@ -28,7 +28,7 @@ function describe(move: Move, email: string): { error?: string; success?: string
 }
 
 /** One user's row: where they are, a target, Move; then the move's progress and result. */
-function UserMoveRow({ user, shard, instances, latest }: { user: User; shard: string | null; instances: { id: string }[]; latest: Move | null }) {
+function UserMoveRow({ user, shard, instances, latest, self }: { user: User; shard: string | null; instances: { id: string }[]; latest: Move | null; self: boolean }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const targets = instances.filter((instance) => instance.id !== shard);
@@ -70,7 +70,10 @@ function UserMoveRow({ user, shard, instances, latest }: { user: User; shard: st
           <p className="truncate text-sm font-medium">{user.email}</p>
           <p className="text-xs text-neutral-600 dark:text-neutral-400">{shard ? `On ${shard}` : 'Not in the shard directory'}</p>
         </div>
-        {shard && targets.length > 0 ? (
+        {self ? (
+          // This page would lose its own answers halfway (they go to the new instance): the CLI moves you.
+          <p className="text-xs text-neutral-600 dark:text-neutral-400">You: move yourself with entity-memory cluster move</p>
+        ) : shard && targets.length > 0 ? (
           <div className="flex items-center gap-2">
             <label htmlFor={selectId} className="sr-only">
               Move {user.email} to
@@ -118,7 +121,7 @@ function UserMoveRow({ user, shard, instances, latest }: { user: User; shard: st
  * Moving users between instances (DESIGN §11): shown when this instance is configured as a mover
  * (OPENPROGRAM_CLUSTER_SECRET and a shard directory); otherwise it says what is missing.
  */
-export function UserMovesSection({ users }: { users: User[] }) {
+export function UserMovesSection({ users, currentUserId }: { users: User[]; currentUserId: string }) {
   const trpc = useTRPC();
   const overview = useQuery(trpc.clusterMove.overview.queryOptions());
   if (!overview.data) return overview.error ? <FormMessage error={overview.error.message} /> : null;
@@ -137,6 +140,7 @@ export function UserMovesSection({ users }: { users: User[] }) {
             shard={data.owners[user.id]?.shard ?? null}
             instances={data.instances}
             latest={data.moves.find((move) => move.userId === user.id) ?? null}
+            self={user.id === currentUserId}
           />
         ))}
       </ul>

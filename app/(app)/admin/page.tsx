@@ -26,7 +26,7 @@ export default async function AdminPage() {
       </Card>
       <Card>
         <TitledSection id="instances-title" title="Instances">
-          <UserMovesSection users={users} />
+          <UserMovesSection users={users} currentUserId={user.id} />
         </TitledSection>
       </Card>
       <Card>
