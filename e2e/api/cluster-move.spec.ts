@@ -28,12 +28,16 @@ interface Cluster {
   directory: FileShardDirectory;
   userId: string;
   token: string;
+  /** a second, non-admin user the Admin page moves */
+  other: { id: string; email: string };
 }
 
-const baseEnv = (id: string) => ({
+const baseEnv = (id: string, directoryFile: string) => ({
   NEXTAUTH_SECRET: 'the-same-secret-on-every-instance-0123456789',
   OPENPROGRAM_CLUSTER_SECRET: CLUSTER_SECRET,
   OPENPROGRAM_INSTANCE_ID: id,
+  // Each instance can also be the mover (its Admin page).
+  OPENPROGRAM_CLUSTER_DIRECTORY: directoryFile,
 });
 
 async function startCluster(): Promise<Cluster> {
@@ -42,27 +46,31 @@ async function startCluster(): Promise<Cluster> {
   const moverDir = join(root, 'mover');
   for (const dir of [...Object.values(dataDirs), moverDir]) mkdirSync(dir, { recursive: true });
   const adminEnv = { OPENPROGRAM_ADMIN_EMAIL: EMAIL, OPENPROGRAM_ADMIN_PASSWORD: PASSWORD };
+  const directoryFile = join(root, 'directory.json');
   // The user and their token come to be on a, then both instances share them (as Postgres would).
-  const first = startServer({ port: PORTS.a, dataDir: dataDirs.a, env: { ...baseEnv('a'), ...adminEnv } });
+  const first = startServer({ port: PORTS.a, dataDir: dataDirs.a, env: { ...baseEnv('a', directoryFile), ...adminEnv } });
   await first.ready();
   const api = await request.newContext({ baseURL: first.url, extraHTTPHeaders: { origin: first.url } });
   await signIn(api, EMAIL, PASSWORD);
   const { token } = await createToken(api, 'mover-e2e');
   const me = await api.get('/api/trpc/user.me');
   const userId = ((await me.json()) as { result: { data: { id: string } } }).result.data.id;
+  const otherEmail = 'moved-by-admin@e2e.test';
+  const other = await api.post('/api/trpc/admin.createUser', { headers: { 'content-type': 'application/json' }, data: JSON.stringify({ email: otherEmail, password: 'other-password-e2e' }) });
+  const otherId = ((await other.json()) as { result: { data: { id: string } } }).result.data.id;
   await api.dispose();
   await first.stop();
   mkdirSync(join(dataDirs.b, 'auth'), { recursive: true, mode: 0o700 });
   for (const file of ['users.json', 'tokens.json']) copyFileSync(join(dataDirs.a, 'auth', file), join(dataDirs.b, 'auth', file));
-  const a = startServer({ port: PORTS.a, dataDir: dataDirs.a, env: baseEnv('a') });
-  const b = startServer({ port: PORTS.b, dataDir: dataDirs.b, env: baseEnv('b') });
+  const a = startServer({ port: PORTS.a, dataDir: dataDirs.a, env: baseEnv('a', directoryFile) });
+  const b = startServer({ port: PORTS.b, dataDir: dataDirs.b, env: baseEnv('b', directoryFile) });
   await Promise.all([a.ready(), b.ready()]);
-  const directoryFile = join(root, 'directory.json');
   const directory = new FileShardDirectory(directoryFile);
   directory.addInstance('a', a.url);
   directory.addInstance('b', b.url);
   directory.place(userId, 'a');
-  return { a, b, dataDirs, moverDir, directoryFile, directory, userId, token };
+  directory.place(otherId, 'a');
+  return { a, b, dataDirs, moverDir, directoryFile, directory, userId, token, other: { id: otherId, email: otherEmail } };
 }
 
 /** The CLI's `cluster move`, its JSON lines read as they come; `killAt` SIGKILLs it as that step begins. */
@@ -291,4 +299,38 @@ test('a SIGKILL of the mover as each step begins, then --resume: the user ends c
     messages.push(`after-${step}`);
     from = to;
   }
+});
+
+test('the Admin page moves a user: a target per user, the progress, the result', async ({ browser }) => {
+  test.setTimeout(120_000);
+  const home = (await cluster.directory.owner(cluster.userId))!.shard as 'a' | 'b';
+  const from = (await cluster.directory.owner(cluster.other.id))!.shard as 'a' | 'b';
+  const to = from === 'a' ? 'b' : 'a';
+  const api = await request.newContext({ baseURL: cluster[home].url, extraHTTPHeaders: { origin: cluster[home].url } });
+  await signIn(api, EMAIL, PASSWORD);
+  const shots = '/tmp/cluster-move-shots';
+  mkdirSync(shots, { recursive: true });
+  for (const [scheme, width] of [['light', 1280], ['dark', 390]] as const) {
+    const context = await browser.newContext({ storageState: await api.storageState(), baseURL: cluster[home].url, colorScheme: scheme, viewport: { width, height: 900 } });
+    const page = await context.newPage();
+    await page.goto('/admin');
+    const instances = page.getByRole('region', { name: 'Instances' }).or(page.getByRole('list', { name: 'Users by instance' }));
+    await expect(instances.first()).toBeVisible();
+    const list = page.getByRole('list', { name: 'Users by instance' });
+    await expect(list.getByRole('listitem').filter({ hasText: EMAIL })).toContainText('You: move yourself with entity-memory cluster move');
+    const row = list.getByRole('listitem').filter({ hasText: cluster.other.email });
+    await expect(row).toContainText(`On ${scheme === 'light' ? from : to}`);
+    await page.screenshot({ path: `${shots}/admin-move-before-${scheme}-${width}.png`, fullPage: true });
+    if (scheme === 'light') {
+      await page.getByLabel(`Move ${cluster.other.email} to`).selectOption(to);
+      await page.getByRole('button', { name: `Move ${cluster.other.email}` }).click();
+      await expect(row.getByRole('status')).toContainText(`Moved ${cluster.other.email} to ${to}`, { timeout: 60_000 });
+      await expect(row).toContainText(`On ${to}`);
+      await page.screenshot({ path: `${shots}/admin-move-after-${scheme}-${width}.png`, fullPage: true });
+      expect(await cluster.directory.owner(cluster.other.id)).toEqual({ shard: to, epoch: 2, state: 'active' });
+      expect(existsSync(join(cluster.dataDirs[from], 'users', cluster.other.id))).toBe(false);
+    }
+    await context.close();
+  }
+  await api.dispose();
 });

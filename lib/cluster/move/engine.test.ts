@@ -102,3 +102,19 @@ describe('MoveEngine', () => {
     expect(world.journal.list()).toHaveLength(1);
   });
 });
+
+describe('MoveEngine, a user with no data yet', () => {
+  it('moves a user who never wrote anything (no folder on the source)', async () => {
+    const { twoInstances: make } = await import('./testing/fixture.js');
+    const world = make();
+    try {
+      const engine = new MoveEngine({ directory: world.directory, journal: world.journal, control: async (id) => (id === 'a' ? world.a : world.b).control() });
+      expect((await engine.start(USER, 'b')).status).toBe('done');
+      expect(await world.directory.owner(USER)).toEqual({ shard: 'b', epoch: 2, state: 'active' });
+    } finally {
+      await world.a.closeAll();
+      await world.b.closeAll();
+      rmSync(world.root, { recursive: true, force: true });
+    }
+  });
+});

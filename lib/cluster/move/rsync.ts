@@ -1,23 +1,25 @@
 import { spawn } from 'node:child_process';
 import { MoveError } from './ports.js';
 
-/** The user's folders under a data directory, as rsync names them (a path or host:path). */
-export function userLocations(dataDir: string, userId: string): string[] {
+/** The parents of a user's folders under a data directory, as rsync names them (a path or host:path). */
+function parents(dataDir: string): string[] {
   const base = dataDir.endsWith('/') ? dataDir.slice(0, -1) : dataDir;
-  return [`${base}/users/${userId}/`, `${base}/workspaces/${userId}/`];
+  return [`${base}/users/`, `${base}/workspaces/`];
 }
 
 /**
  * Make the target's copy of one user equal to the source's (`rsync -a --delete`): a pre-copy
  * while the user still writes, then, frozen, a final one that also compares contents
  * (`--checksum`): a file rewritten within the second with the same size would otherwise be skipped.
+ * The parent is copied through a filter of the user's folder alone, so a user who has no folder
+ * yet (never signed in) copies as nothing, and a stale copy on the target is removed.
  */
 export async function rsyncUser(sourceDataDir: string, targetDataDir: string, userId: string, options: { final: boolean }): Promise<void> {
-  const sources = userLocations(sourceDataDir, userId);
-  const targets = userLocations(targetDataDir, userId);
+  const sources = parents(sourceDataDir);
+  const targets = parents(targetDataDir);
   for (let i = 0; i < sources.length; i++) {
-    const args = ['-a', '--delete', '--mkpath', ...(options.final ? ['--checksum'] : []), sources[i]!, targets[i]!];
-    await run(args);
+    const filter = [`--include=/${userId}/***`, '--exclude=*'];
+    await run(['-a', '--delete', '--mkpath', ...(options.final ? ['--checksum'] : []), ...filter, sources[i]!, targets[i]!]);
   }
 }
 

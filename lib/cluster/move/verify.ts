@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { SessionStore } from '../../store/index.js';
 import type { RepoHeads, VerifyReport } from './ports.js';
@@ -16,7 +15,6 @@ const FSCK_CONCURRENCY = 2;
 export async function verifyUserCopy(dataDir: string, userId: string, expected: RepoHeads, allowedRoots: readonly string[] = []): Promise<VerifyReport> {
   const roots = userRoots(dataDir, userId);
   const problems: string[] = [];
-  if (!existsSync(roots.users)) return { ok: false, sessions: 0, repos: 0, problems: [`${roots.users} does not exist`] };
   const store = await SessionStore.open({ stateDir: roots.users, workspaceRoot: roots.workspaces, allowedRoots: [...allowedRoots] });
   let sessions = 0;
   try {

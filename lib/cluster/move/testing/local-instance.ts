@@ -21,7 +21,8 @@ export class LocalInstance implements InstanceRuntimePort {
     readonly id: string,
     readonly dataDir: string,
   ) {
-    mkdirSync(join(dataDir, 'users'), { recursive: true });
+    // as server/runtime.ts makes them
+    for (const dir of ['users', 'workspaces']) mkdirSync(join(dataDir, dir), { recursive: true });
     this.gate = new UserGate(dataDir);
     this.rsyncLocation = dataDir;
   }
