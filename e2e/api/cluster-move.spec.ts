@@ -220,7 +220,7 @@ test('a move under append load with an open event stream: no acknowledged write 
     body: JSON.stringify({ title: 'moved under load' }),
   });
   expect(created.status).toBe(200);
-  const sessionId = ((await created.json()) as { result: { data: { row: { id: string } } } }).result.data.row.id;
+  const sessionId = ((await created.json()) as { result: { data: { id: string } } }).result.data.id;
   const stream = followEvents(cluster);
   const load = appendLoad(cluster, sessionId, 2);
   await expect.poll(() => load.acked.length, { timeout: 20_000 }).toBeGreaterThan(20);
