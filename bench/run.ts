@@ -29,6 +29,7 @@ import { benchChatGpt, benchClaudeCode } from './import-bench.js';
 import { benchOpenProgramImport } from './openprogram-import-bench.js';
 import { benchFilters } from './filters-bench.js';
 import { benchCrash, benchFuzz } from './faults-bench.js';
+import { benchMove } from './move-bench.js';
 
 type Bench = () => Promise<Record<string, number>>;
 
@@ -58,6 +59,7 @@ const BENCHES: Record<string, Bench> = {
   export: benchExport,
   crash: benchCrash,
   fuzz: benchFuzz,
+  move: benchMove,
 };
 
 const [flag, name] = process.argv.slice(2);

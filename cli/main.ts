@@ -13,6 +13,7 @@ import { HttpBackend, readCliToken } from './http-backend.js';
 import { LocalBackend } from './local-backend.js';
 import { runImport } from './import-command.js';
 import { CLUSTER_COMMANDS, runClusterCommand } from './cluster-command.js';
+import { runClusterMove } from './cluster-move-command.js';
 
 const SCOPES: readonly ListScope[] = ['active', 'archived', 'all'];
 
@@ -79,6 +80,8 @@ interface CommandSpec {
   /** what follows `entity-memory` */
   usage: string;
   summary: string;
+  /** a cluster command talks to the instances itself: no backend on the data directory is opened */
+  standalone?: { run(dataDir: string, args: string[], values: Values, output: Output, env: NodeJS.ProcessEnv): Promise<void> };
   run(backend: CliBackend, args: string[], values: Values, output: Output): Promise<void>;
 }
 
@@ -88,6 +91,12 @@ function one(args: string[], what: string, command: CommandSpec): string {
 }
 
 const COMMANDS: Record<string, CommandSpec> = {
+  'cluster move': {
+    usage: 'cluster move <user> <instance> | --resume <move> | --rollback <move> [--json]',
+    summary: 'move a user (id or email) to another instance: pre-copy, freeze, final copy, verify, flip, clean-up; a cut-off move is resumed or rolled back',
+    standalone: { run: (dataDir, args, values, output, env) => runClusterMove(dataDir, args, values, output, env) },
+    run: async () => undefined,
+  },
   'import files': {
     usage: 'import <path>… [--watch] [--json]',
     summary: 'import Claude Code / Codex transcripts, ChatGPT exports (files, folders, zips) and OpenProgram state directories (~/.openprogram); --watch keeps importing as they grow',
@@ -386,12 +395,17 @@ export async function run(argv: string[], output: Output, env: NodeJS.ProcessEnv
   let backend: CliBackend | null = null;
   try {
     const [group, action, ...rest] = words;
-    if (group === 'cluster') {
+    // `cluster move` is a command of its own (the mover, on this data directory); the rest ask the cluster database.
+    if (group === 'cluster' && action !== 'move') {
       await runClusterCommand(`cluster ${action ?? ''}`.trim(), { args: rest, values, out: output.out, err: output.err }, env);
       return 0;
     }
     const command = COMMANDS[`${group} ${action}`];
     if (!command) throw usageError(`unknown command: ${[group, action].filter(Boolean).join(' ')}`);
+    if (command.standalone) {
+      await command.standalone.run(dataDir, rest, values, output, env);
+      return 0;
+    }
     backend = openBackend(dataDir, values.user ?? null);
     await command.run(backend, rest, values, output);
     return 0;
@@ -432,6 +446,8 @@ function parse(argv: string[]) {
       reasoning: { type: 'boolean' },
       socket: { type: 'string' },
       map: { type: 'string' },
+      resume: { type: 'string' },
+      rollback: { type: 'string' },
     },
   });
 }

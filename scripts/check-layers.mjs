@@ -59,6 +59,8 @@ export const LAYERS = [
   { layer: 'lib/tools', paths: ['lib/tools/'], packages: [], imports: ['lib/tools/'] },
   // export: Markdown, JSON, bundle and zip of sessions, streamed from the store's public surface
   { layer: 'lib/export', paths: ['lib/export/'], packages: ['fflate'], imports: ['lib/export/', 'lib/store/'] },
+  // moving users between instances: the journal, rsync, the verify, the directory and control ports
+  { layer: 'lib/cluster', paths: ['lib/cluster/'], packages: ['pg'], imports: ['lib/cluster/', 'lib/store/', 'lib/fs/', 'lib/errors/'] },
   { layer: 'server', paths: ['server/'], packages: ANY, imports: ['server/', 'lib/'] },
   // trpc/server.tsx is the server-only caller; the rest is what client components may use.
   { layer: 'trpc', paths: ['trpc/'], packages: ANY, imports: ['trpc/', 'server/'] },

@@ -10,6 +10,7 @@ import { redactMessage } from '@/lib/redact/index';
 import { parseSharingMode, shareClock, ShareLinkStore, type SharingMode } from '@/lib/share/index';
 import { clusterConfigFromEnv } from '@/lib/cluster/db';
 import { startClusterNode, type ClusterNode } from '@/lib/cluster/node';
+import { getUserGate } from '@/server/cluster/user-gate';
 
 /**
  * Process-wide singletons, kept on globalThis: Next may load this module once for route handlers
@@ -187,6 +188,9 @@ export async function applyProjectRoots(userId: string): Promise<void> {
  */
 export function getUserStore(userId: string): Promise<UserStore> {
   if (!isUserId(userId)) return Promise.reject(new Error(`invalid user id ${JSON.stringify(userId)}`));
+  // Moved away: the data directory is the new owner's; opening here would start an empty store.
+  const availability = getUserGate().availability(userId);
+  if (availability.kind === 'moved') return Promise.reject(new Error(`${userId} has moved to instance ${availability.owner.id}`));
   const { userStores, openedStores, dataDir, hub, repackQueue, models, searchIndexes } = runtime();
   const titleModel: TitleModel = models.titleModel;
   let opening = userStores.get(userId);
@@ -269,4 +273,37 @@ export function flushAllSync(): void {
     }
   }
   auth.flushSync();
+}
+
+/** Whether the user's store is open (or opening) in this process. */
+export function isUserStoreOpen(userId: string): boolean {
+  return runtime().userStores.has(userId);
+}
+
+/** The user's store made durable and idle: registry written, titles and repacks finished (a move's freeze). */
+export async function settleUserStore(userId: string): Promise<void> {
+  const opening = runtime().userStores.get(userId);
+  const store = opening ? await opening.catch(() => null) : null;
+  if (!store) return;
+  await store.idle();
+  await store.flush();
+}
+
+/** Close and forget the user's store and search index (moved away, or about to be replaced by a copy). */
+export async function closeUserStore(userId: string): Promise<void> {
+  const current = runtime();
+  const opening = current.userStores.get(userId);
+  const searching = current.searchIndexes.get(userId);
+  current.userStores.delete(userId);
+  current.searchIndexes.delete(userId);
+  const store = opening ? await opening.catch(() => null) : null;
+  const index = searching ? await searching.catch(() => null) : null;
+  if (index) {
+    current.openedIndexes.splice(current.openedIndexes.indexOf(index) >>> 0, current.openedIndexes.includes(index) ? 1 : 0);
+    await index.close();
+  }
+  if (store) {
+    current.openedStores.splice(current.openedStores.indexOf(store) >>> 0, current.openedStores.includes(store) ? 1 : 0);
+    await store.close();
+  }
 }

@@ -29,3 +29,5 @@ export { MAX_ATTACHMENT_BYTES, type AttachmentUpload, type SavedAttachment, type
 export type { ExchangeStep, RecordExchangeInput, RecordExchangeResult } from './operations/record-exchange.js';
 export { MAX_SYSTEM_PROMPT_CHARS, type ChatSettings } from './operations/chat-settings.js';
 export type { GitStream } from './git/git-cli.js';
+export type { RegistryCheck } from './operations/check-registry.js';
+export { runGit, GitCommandError, type GitResult } from './git/git-cli.js';

@@ -64,6 +64,7 @@ import { checkStateSource, stateTurnsOf } from './session/state-source.js';
 import { getChatSettings, setChatSettings, type ChatSettings } from './operations/chat-settings.js';
 import { bundleSession } from './operations/bundle-session.js';
 import type { GitStream } from './git/git-cli.js';
+import { checkRegistry, type RegistryCheck } from './operations/check-registry.js';
 
 export interface SessionStoreOptions {
   /** an OpenProgram state directory (sessions/, projects/) */
@@ -430,6 +431,11 @@ export class SessionStore {
   }
   async sessionCommits(sessionId: string, limit = 50): Promise<CommitPage['commits']> {
     return sessionCommits(this.ctx, sessionId, limit);
+  }
+
+  /** The registry against every meta.json (a moved store is verified with it). */
+  async checkRegistry(): Promise<RegistryCheck> {
+    return checkRegistry(this.ctx);
   }
 
   // Lifecycle

@@ -1,5 +1,6 @@
 import { createCallerFactory, createTRPCRouter } from './trpc';
 import { adminRouter } from './routers/admin';
+import { clusterMoveRouter } from './routers/cluster-move';
 import { authRouter } from './routers/auth';
 import { tokenRouter } from './routers/token';
 import { userRouter } from './routers/user';
@@ -23,6 +24,7 @@ export const appRouter = createTRPCRouter({
   user: userRouter,
   token: tokenRouter,
   admin: adminRouter,
+  clusterMove: clusterMoveRouter,
   session: sessionRouter,
   message: messageRouter,
   branch: branchRouter,

@@ -18,7 +18,7 @@ function user(id: string): UserRecord {
 }
 
 function callerFor(id: string) {
-  return root.createCaller({ headers: new Headers(), user: user(id), via: 'token', authError: null, ip: null, responseCookies: [] });
+  return root.createCaller({ headers: new Headers(), user: user(id), via: 'token', authError: null, ip: null, responseCookies: [], answer: { headers: {} } });
 }
 
 async function failure(promise: Promise<unknown>): Promise<TRPCError> {

@@ -11,6 +11,8 @@ import { authenticatePageRequest, authenticateRequest, type AuthOutcome, type Au
 import { clientIp } from '@/server/auth/client-ip';
 import { getAuthStore, getUserStore } from '@/server/runtime';
 import { describeIssues, errorFormatter, mapDomainErrors } from './errors';
+import { UserFrozenError } from '@/lib/cluster/move/index';
+import { getUserGate, misdirectedAnswer, userAvailability } from '@/server/cluster/user-gate';
 import { sessionIdInput } from './schemas';
 
 export interface Context {
@@ -23,6 +25,8 @@ export interface Context {
   ip: string | null;
   /** Set-Cookie headers for the answer (trpcResponseMeta sends them) */
   responseCookies: string[];
+  /** a status and headers the answer must carry (421 with the owner, 503 with Retry-After) */
+  answer: { status?: number; headers: Record<string, string> };
 }
 
 /** Build the context from request headers (an HTTP API request: a Bearer token or the cookie). */
@@ -43,12 +47,16 @@ function contextOf(headers: Headers, outcome: AuthOutcome): Context {
     authError: outcome.kind === 'invalid' ? outcome.message : null,
     ip: clientIp(headers),
     responseCookies: [],
+    answer: { headers: {} },
   };
 }
 
 /** The adapters' responseMeta: cookies a procedure set (a re-issued sign-in) go out with the answer. */
-export function trpcResponseMeta({ ctx }: { ctx?: Context }): { headers?: Record<string, string[]> } {
-  return ctx && ctx.responseCookies.length > 0 ? { headers: { 'set-cookie': ctx.responseCookies } } : {};
+export function trpcResponseMeta({ ctx }: { ctx?: Context }): { status?: number; headers?: Record<string, string | string[]> } {
+  if (!ctx) return {};
+  const headers: Record<string, string | string[]> = { ...ctx.answer.headers };
+  if (ctx.responseCookies.length > 0) headers['set-cookie'] = ctx.responseCookies;
+  return { ...(ctx.answer.status ? { status: ctx.answer.status } : {}), ...(Object.keys(headers).length > 0 ? { headers } : {}) };
 }
 
 // Plain JSON, no transformer: any agent can call the API with curl (DESIGN §5).
@@ -70,12 +78,37 @@ const originCheck = t.middleware(({ ctx, type, next }) => {
 /** Anyone, signed in or not. */
 export const publicProcedure = t.procedure.use(domainErrors).use(originCheck);
 
-/** A signed-in user (cookie), an API token, or the CLI; ctx.user is non-null. */
-export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
+/**
+ * A signed-in user (cookie), an API token, or the CLI; ctx.user is non-null. A user moved to another
+ * instance is sent there (421 naming it); while a move freezes the user, writes answer 503 with
+ * Retry-After, and the writes running are counted so the freeze can wait for them.
+ */
+export const protectedProcedure = publicProcedure.use(async ({ ctx, type, next }) => {
   if (!ctx.user || !ctx.via) {
     throw new TRPCError({ code: 'UNAUTHORIZED', message: ctx.authError ?? 'sign in or send Authorization: Bearer <token>' });
   }
-  return next({ ctx: { ...ctx, user: ctx.user, via: ctx.via } });
+  const availability = userAvailability(ctx.user.id);
+  if (availability.kind === 'moved') {
+    const answer = misdirectedAnswer(availability.owner);
+    Object.assign(ctx.answer.headers, answer.headers);
+    ctx.answer.status = answer.status;
+    throw new TRPCError({ code: 'PRECONDITION_FAILED', message: answer.body.error });
+  }
+  const nextCtx = { ctx: { ...ctx, user: ctx.user, via: ctx.via } };
+  if (type !== 'mutation') return next(nextCtx);
+  let leave: () => void;
+  try {
+    leave = getUserGate().enterWrite(ctx.user.id);
+  } catch (error) {
+    if (!(error instanceof UserFrozenError)) throw error;
+    ctx.answer.headers['retry-after'] = String(error.retryAfterSeconds);
+    throw new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: error.message });
+  }
+  try {
+    return await next(nextCtx);
+  } finally {
+    leave();
+  }
 });
 
 /** Not with a personal API token: a token cannot create tokens, change the password or administer. */

@@ -1,6 +1,7 @@
 import { authenticateRequest } from '@/server/auth/request-auth';
 import { getAuthStore, getUserStore } from '@/server/runtime';
 import type { UserRecord } from '@/lib/auth/index';
+import { misdirectedAnswer, userAvailability } from '@/server/cluster/user-gate';
 
 export const EVENT_STREAM_HEADERS: Readonly<Record<string, string>> = {
   'content-type': 'text/event-stream; charset=utf-8',
@@ -11,7 +12,9 @@ export const EVENT_STREAM_HEADERS: Readonly<Record<string, string>> = {
 
 export type EventsAccess =
   | { ok: true; user: UserRecord; stillValid: () => boolean }
-  | { ok: false; status: 401; error: string };
+  | { ok: false; status: 401; error: string }
+  /** the user lives on another instance now (a move): the client goes there */
+  | { ok: false; status: 421; error: string; headers: Record<string, string> };
 
 /**
  * Who may open `GET /api/events` (cookie or Bearer; a token in the URL is never read), with
@@ -21,6 +24,11 @@ export async function authorizeEvents(headers: Headers): Promise<EventsAccess> {
   const outcome = await authenticateRequest(headers, getAuthStore());
   if (outcome.kind !== 'ok') {
     return { ok: false, status: 401, error: outcome.kind === 'invalid' ? outcome.message : 'sign in or send Authorization: Bearer <token>' };
+  }
+  const availability = userAvailability(outcome.auth.user.id);
+  if (availability.kind === 'moved') {
+    const answer = misdirectedAnswer(availability.owner);
+    return { ok: false, status: 421, error: answer.body.error, headers: answer.headers };
   }
   try {
     await getUserStore(outcome.auth.user.id);

@@ -98,4 +98,38 @@ describe('EventHub', () => {
     expect(hub.openStreams('A')).toBe(19);
     expect(hub.subscribe('A', () => {})).not.toBeNull();
   });
+
+  it('a user moved to another hub keeps their ids: the numbers continue, and an id of the old hub replays from there', () => {
+    const source = new EventHub({ boot: 'src' });
+    for (let i = 0; i < 5; i++) source.publish('A', { type: 'x', data: { i } });
+    const target = new EventHub({ boot: 'dst' });
+    target.adopt('A', source.handoff('A'));
+    expect(target.publish('A', { type: 'y', data: {} }).id).toBe('dst-6');
+    // A client that had seen src-3 on the old instance gets src-4, src-5 and dst-6, nothing twice.
+    expect(collect(target, 'A', 'src-3').sub.replay).toEqual({
+      kind: 'events',
+      events: [
+        { id: 'src-4', type: 'x', data: { i: 3 } },
+        { id: 'src-5', type: 'x', data: { i: 4 } },
+        { id: 'dst-6', type: 'y', data: {} },
+      ],
+    });
+    expect(collect(target, 'A', 'dst-6').sub.replay).toEqual({ kind: 'events', events: [] });
+    // An id the old instance never gave out, or one of an unknown boot: refetch.
+    expect(collect(target, 'A', 'src-9').sub.replay).toEqual({ kind: 'resync', id: 'dst-6' });
+    expect(collect(target, 'A', 'other-1').sub.replay).toEqual({ kind: 'resync', id: 'dst-6' });
+    // Moved on again: the first instance's ids still resume on the third.
+    const third = new EventHub({ boot: 'third' });
+    third.adopt('A', target.handoff('A'));
+    expect(collect(third, 'A', 'src-5').sub.replay).toMatchObject({ kind: 'events', events: [{ id: 'dst-6' }] });
+  });
+
+  it('disconnect ends every open stream of that user only, with the reason', () => {
+    const hub = new EventHub({ boot: 'b1' });
+    const ended: string[] = [];
+    hub.subscribe('A', () => {}, null, undefined, (reason) => ended.push(`A:${reason}`));
+    hub.subscribe('B', () => {}, null, undefined, (reason) => ended.push(`B:${reason}`));
+    hub.disconnect('A', 'frozen');
+    expect(ended).toEqual(['A:frozen']);
+  });
 });

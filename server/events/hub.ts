@@ -22,6 +22,15 @@ export type Replay =
   /** the client's Last-Event-ID is older than the buffer, from another boot, or not ours: refetch */
   | { kind: 'resync'; id: string };
 
+/** What a user's events were on the instance they are moved from: the target continues from it. */
+export interface EventHandoff {
+  boot: string;
+  seq: number;
+  events: DeliveredEvent[];
+  /** older boots that instance had itself adopted (a user moved twice) */
+  adopted?: Record<string, number>;
+}
+
 export interface Subscription {
   replay: Replay;
   close(): void;
@@ -40,6 +49,10 @@ class UserChannel {
   readonly listeners = new Set<(event: DeliveredEvent) => void>();
   /** each open stream's credential check, run when the user's access changes */
   readonly rechecks = new Set<() => void>();
+  /** each open stream's way to end itself with a reconnect hint (a move of the user) */
+  readonly disconnects = new Set<(reason: string) => void>();
+  /** boots of the instances this user was moved from, and the last seq each numbered: their ids resume here */
+  readonly adoptedBoots = new Map<string, number>();
 
   constructor(readonly size: number) {
     this.buffer = new Array(size);
@@ -117,17 +130,21 @@ export class EventHub {
     lastEventId?: string | null,
     /** run by revalidate(userId): the stream closes itself there when its credential has ended */
     recheck?: () => void,
+    /** run by disconnect(userId): the stream says why and closes, and the client reconnects */
+    onDisconnect?: (reason: string) => void,
   ): Subscription | null {
     const channel = this.channel(userId);
     if (channel.listeners.size >= this.maxStreamsPerUser) return null;
     const replay = this.replay(channel, lastEventId);
     channel.listeners.add(listener);
     if (recheck) channel.rechecks.add(recheck);
+    if (onDisconnect) channel.disconnects.add(onDisconnect);
     return {
       replay,
       close: () => {
         channel.listeners.delete(listener);
         if (recheck) channel.rechecks.delete(recheck);
+        if (onDisconnect) channel.disconnects.delete(onDisconnect);
       },
     };
   }
@@ -147,6 +164,51 @@ export class EventHub {
         console.error('[events] recheck failed:', error);
       }
     }
+  }
+
+  /** End every open stream of the user with a reconnect hint (the user is frozen or moved). */
+  disconnect(userId: string, reason: string): void {
+    const channel = this.channels.get(userId);
+    if (!channel) return;
+    for (const end of [...channel.disconnects]) {
+      try {
+        end(reason);
+      } catch (error) {
+        console.error('[events] disconnect failed:', error);
+      }
+    }
+  }
+
+  /** The user's event numbering and buffer, for the instance the user moves to. */
+  handoff(userId: string): EventHandoff {
+    const channel = this.channel(userId);
+    const oldest = Math.max(1, channel.seq - channel.size + 1);
+    return { boot: this.boot, seq: channel.seq, events: channel.seq > 0 ? channel.since(oldest - 1) : [], adopted: Object.fromEntries(channel.adoptedBoots) };
+  }
+
+  /**
+   * A user moved here: their ids continue from the source's (`<this boot>-<seq + 1>` onwards) and
+   * a Last-Event-ID the source gave out replays from the source's buffer, so nothing is lost.
+   */
+  adopt(userId: string, handoff: EventHandoff): void {
+    const channel = new UserChannel(this.options.bufferSize ?? EVENT_BUFFER_SIZE);
+    channel.seq = Math.max(0, handoff.seq - handoff.events.length);
+    for (const event of handoff.events) {
+      channel.seq += 1;
+      channel.push(event);
+    }
+    channel.seq = handoff.seq;
+    for (const [boot, seq] of Object.entries(handoff.adopted ?? {})) channel.adoptedBoots.set(boot, seq);
+    if (handoff.boot !== this.boot) channel.adoptedBoots.set(handoff.boot, handoff.seq);
+    const previous = this.channels.get(userId);
+    if (previous) for (const end of [...previous.disconnects]) end('moved');
+    this.channels.set(userId, channel);
+  }
+
+  /** Forget a user's events here (a copy rolled back, a user moved away for good). */
+  forget(userId: string): void {
+    this.disconnect(userId, 'moved');
+    this.channels.delete(userId);
   }
 
   /**
@@ -170,11 +232,17 @@ export class EventHub {
     if (lastEventId === undefined || lastEventId === null || lastEventId === '') return { kind: 'events', events: [] };
     const head = `${this.boot}-${channel.seq}`;
     const match = EVENT_ID.exec(lastEventId);
-    if (!match || match[1] !== this.boot) return { kind: 'resync', id: head };
+    if (!match) return { kind: 'resync', id: head };
     const after = Number(match[2]);
+    // An id of the instance the user came from counts up to the seq it had reached there.
+    const adoptedUpTo = channel.adoptedBoots.get(match[1]!);
+    if (match[1] !== this.boot && (adoptedUpTo === undefined || after > adoptedUpTo)) return { kind: 'resync', id: head };
     const oldestBuffered = Math.max(1, channel.seq - channel.size + 1);
     if (after > channel.seq || after < oldestBuffered - 1) return { kind: 'resync', id: head };
-    return { kind: 'events', events: channel.since(after) };
+    const events = channel.since(after);
+    // A buffer adopted from an instance that kept fewer events has holes before them.
+    if (events.some((event) => event === undefined)) return { kind: 'resync', id: head };
+    return { kind: 'events', events };
   }
 
   private channel(userId: string): UserChannel {

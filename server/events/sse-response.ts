@@ -52,7 +52,13 @@ export function openEventChannel(
   const recheck = (): void => {
     if (!closed && !stillValid()) close();
   };
-  const subscription = hub.subscribe(userId, (event) => write(formatEvent(event)), lastEventId, recheck);
+  // A move of the user: the stream says so (no id, so Last-Event-ID stays) and ends; the client
+  // reconnects after `retry` and resumes, on the new owner, where it stopped.
+  const disconnect = (reason: string): void => {
+    write(`event: reconnect\ndata: ${JSON.stringify({ reason })}\n\n`);
+    close();
+  };
+  const subscription = hub.subscribe(userId, (event) => write(formatEvent(event)), lastEventId, recheck, disconnect);
   if (!subscription) return null;
   const close = (): void => {
     if (closed) return;

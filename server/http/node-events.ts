@@ -14,7 +14,10 @@ export async function serveEvents(req: http.IncomingMessage, res: http.ServerRes
   };
   if (req.method !== 'GET') return json(405, { error: 'use GET' });
   const access = await authorizeEvents(headers);
-  if (!access.ok) return json(access.status, { error: access.error });
+  if (!access.ok) {
+    res.writeHead(access.status, { ...extra, ...('headers' in access ? access.headers : {}), 'content-type': 'application/json' }).end(JSON.stringify({ error: access.error }));
+    return;
+  }
   if (res.destroyed) return;
   const channel = openEventChannel(
     getEventHub(),

@@ -24,6 +24,7 @@ import { serveProxy } from '@/server/proxy/handler';
 import { PROXY_PREFIX } from '@/server/proxy/routes';
 import { serveExport } from './export';
 import { NON_PAGE_CSP, STATIC_SECURITY_HEADERS } from './security-headers';
+import { answerControl, CONTROL_PREFIX } from '@/server/cluster/control-http';
 
 const { values } = parseArgs({
   args: process.argv.slice(2),
@@ -99,6 +100,25 @@ function route(req: http.IncomingMessage, res: http.ServerResponse): void {
       console.error('[proxy]', (error as Error).message);
       if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' }).end('{"error":{"message":"the proxy failed"}}');
       else res.destroy();
+    });
+    return;
+  }
+  if (url.startsWith(CONTROL_PREFIX)) {
+    // A mover's calls (a user moved between instances): small JSON bodies, the cluster secret.
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) req.destroy();
+      else chunks.push(chunk);
+    });
+    req.on('end', () => {
+      answerControl(url.split('?')[0]!, req.method ?? 'GET', requestHeaders(req.headers), Buffer.concat(chunks).toString('utf8'))
+        .then(({ status, body }) => res.writeHead(status, { ...API_HEADERS, 'content-type': 'application/json' }).end(JSON.stringify(body)))
+        .catch((error: unknown) => {
+          console.error('[cluster]', error);
+          if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"the control call failed"}');
+        });
     });
     return;
   }

@@ -22,8 +22,8 @@ const DAY = 24 * 60 * 60 * 1000;
 function user(id: string): UserRecord {
   return { id, email: `${id}@unit.test`, passwordHash: 'x', admin: false, disabled: false, sessionVersion: 1, createdAt: 0, updatedAt: 0 };
 }
-const callerFor = (id: string) => api.createCaller({ headers: new Headers(), user: user(id), via: 'token', authError: null, ip: null, responseCookies: [] });
-const visitor = () => api.createCaller({ headers: new Headers(), user: null, via: null, authError: null, ip: null, responseCookies: [] });
+const callerFor = (id: string) => api.createCaller({ headers: new Headers(), user: user(id), via: 'token', authError: null, ip: null, responseCookies: [], answer: { headers: {} } });
+const visitor = () => api.createCaller({ headers: new Headers(), user: null, via: null, authError: null, ip: null, responseCookies: [], answer: { headers: {} } });
 
 async function failure(promise: Promise<unknown>): Promise<{ code: string; message: string }> {
   try {

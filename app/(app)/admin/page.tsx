@@ -3,6 +3,7 @@ import { CreateUserForm } from '@/components/admin/create-user-form';
 import { ProjectRootsSection } from '@/components/admin/project-roots-section';
 import { SignupSwitch } from '@/components/admin/signup-switch';
 import { UserTable } from '@/components/admin/user-table';
+import { UserMovesSection } from '@/components/admin/user-moves-section';
 import { ModelsAdminSection } from '@/components/models/models-admin-section';
 import { Card } from '@/components/ui/card';
 import { getServerCaller, requireUser } from '@/trpc/server';
@@ -21,6 +22,11 @@ export default async function AdminPage() {
       <Card>
         <TitledSection id="users-title" title="Users" className="space-y-4">
           <UserTable initialUsers={users} currentUserId={user.id} />
+        </TitledSection>
+      </Card>
+      <Card>
+        <TitledSection id="instances-title" title="Instances">
+          <UserMovesSection users={users} currentUserId={user.id} />
         </TitledSection>
       </Card>
       <Card>

@@ -1,0 +1,25 @@
+import { MoveEngine } from '../lib/cluster/move/index.js';
+import { twoInstances, USER } from '../lib/cluster/move/testing/fixture.js';
+import { scratchDir } from './scratch.js';
+
+const SESSIONS = Number(process.env.BENCH_MOVE_SESSIONS ?? 1_000);
+
+/**
+ * move_freeze_ms_1k (DESIGN §9, issue 22): how long a user of 1,000 sessions (3 messages each)
+ * has their writes refused while moved between two data directories on this machine: freeze →
+ * final copy (rsync --checksum) → verify (registry, git fsck of every repo, heads) → flip.
+ */
+export async function benchMove(): Promise<Record<string, number>> {
+  const world = twoInstances(scratchDir('em-bench-move-'));
+  const store = await world.a.store(USER);
+  for (let i = 0; i < SESSIONS; i++) {
+    const { row } = await store.createSession({});
+    for (let m = 0; m < 3; m++) await store.appendMessage(row.id, { role: m % 2 ? 'assistant' : 'user', content: `message ${m} of session ${i}` });
+  }
+  const engine = new MoveEngine({ directory: world.directory, journal: world.journal, control: async (id) => (id === 'a' ? world.a : world.b).control() });
+  const move = await engine.start(USER, 'b');
+  await world.b.closeAll();
+  const took = Object.fromEntries(move.finished.map((step) => [step.step, step.ms]));
+  process.stderr.write(`bench: move steps (ms) ${JSON.stringify(took)}\n`);
+  return { move_freeze_ms_1k: move.freezeMs ?? -1, move_total_ms_1k: move.finished.reduce((sum, step) => sum + step.ms, 0) };
+}

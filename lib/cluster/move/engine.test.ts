@@ -1,0 +1,120 @@
+import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { MoveEngine } from './engine.js';
+import { MoveError } from './ports.js';
+import { headsOf } from './repos.js';
+import { rsyncUser } from './rsync.js';
+import { seedUser, twoInstances, USER, type TwoInstances } from './testing/fixture.js';
+import { UserFrozenError } from './user-gate.js';
+import { verifyUserCopy } from './verify.js';
+
+describe('MoveEngine', () => {
+  let world: TwoInstances;
+  afterEach(async () => {
+    await world.a.closeAll();
+    await world.b.closeAll();
+    rmSync(world.root, { recursive: true, force: true });
+  });
+
+  const engine = (copy = rsyncUser, steps: string[] = []) =>
+    new MoveEngine({
+      directory: world.directory,
+      journal: world.journal,
+      control: async (id) => (id === 'a' ? world.a : world.b).control(),
+      copy,
+      onProgress: ({ step, phase }) => steps.push(`${phase} ${step}`),
+    });
+
+  it('moves a user: every step in order, the copy verified, the owner flipped at the next epoch, the source emptied', async () => {
+    world = twoInstances();
+    const { sessions } = await seedUser(world.a);
+    const before = await headsOf(world.a.dataDir, USER);
+    const steps: string[] = [];
+    const move = await engine(rsyncUser, steps).start(USER, 'b');
+    expect(steps).toEqual(['precopy', 'freeze', 'final-copy', 'verify', 'flip', 'cleanup'].flatMap((step) => [`start ${step}`, `done ${step}`]));
+    expect(move.status).toBe('done');
+    expect(await world.directory.owner(USER)).toEqual({ shard: 'b', epoch: 2, state: 'active' });
+    expect(existsSync(join(world.a.dataDir, 'users', USER))).toBe(false);
+    expect(world.a.gate.availability(USER)).toEqual({ kind: 'moved', owner: { id: 'b', url: 'http://127.0.0.1:2', epoch: 2 } });
+    const report = await verifyUserCopy(world.b.dataDir, USER, before);
+    expect(report).toMatchObject({ ok: true, sessions: 2, problems: [] });
+    // The project's session is found on the target: its paths name the target's data directory.
+    const store = await world.b.store(USER);
+    expect(store.listSessions({ scope: 'all' }).rows.map((row) => row.id).sort()).toEqual([...sessions].sort());
+    expect((await store.getBranch(sessions[1]!)).map((message) => JSON.stringify(message))).toEqual(expect.arrayContaining([expect.stringContaining('project message 2')]));
+    // The target continues the source's event ids.
+    expect(world.b.events.get(USER)).toMatchObject({ boot: 'boota', seq: 1 });
+    expect(world.journal.get(move.id)).toMatchObject({ status: 'done', step: 'cleanup' });
+    expect(move.freezeMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it('refuses writes from the freeze on, after waiting for the one still running', async () => {
+    world = twoInstances();
+    await seedUser(world.a);
+    const leave = world.a.gate.enterWrite(USER);
+    let frozen = false;
+    const freezing = world.a.control().freeze(USER, 'move1234').then(() => (frozen = true));
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(frozen).toBe(false);
+    expect(() => world.a.gate.enterWrite(USER)).toThrow(UserFrozenError);
+    leave();
+    await freezing;
+    expect(frozen).toBe(true);
+    // Durable: an instance restarted on the data directory is still frozen.
+    const { UserGate } = await import('./user-gate.js');
+    expect(new UserGate(world.a.dataDir).availability(USER)).toMatchObject({ kind: 'frozen', moveId: 'move1234' });
+  });
+
+  it('fails at verify when the copy is damaged; the roll-back leaves the user writable on the source alone', async () => {
+    world = twoInstances();
+    await seedUser(world.a);
+    const damaging = async (from: string, to: string, userId: string, options: { final: boolean }) => {
+      await rsyncUser(from, to, userId, options);
+      if (!options.final) return;
+      const objects = join(to, 'users', userId, 'sessions');
+      const repo = readdirSync(objects).find((name) => /^[0-9a-f]{16}$/.test(name))!;
+      const headRef = join(objects, repo, '.git', 'refs', 'heads', 'main');
+      writeFileSync(headRef, '0123456789012345678901234567890123456789\n');
+    };
+    const moves = engine(damaging);
+    await expect(moves.start(USER, 'b')).rejects.toThrow(/verify on b failed: heads: .* differs|fsck/);
+    const failed = world.journal.openMoveOf(USER)!;
+    expect(failed).toMatchObject({ status: 'failed', step: 'verify' });
+    expect(() => world.a.gate.enterWrite(USER)).toThrow(UserFrozenError);
+    await expect(moves.start(USER, 'b')).rejects.toThrow(/has not ended: resume or roll it back/);
+    const rolledBack = await moves.rollback(failed.id);
+    expect(rolledBack.status).toBe('rolled-back');
+    expect(existsSync(join(world.b.dataDir, 'users', USER))).toBe(false);
+    expect(await world.directory.owner(USER)).toEqual({ shard: 'a', epoch: 1, state: 'active' });
+    world.a.gate.enterWrite(USER)();
+  });
+
+  it('refuses a move to where the user is, to an unknown instance, of an unknown user, and a roll-back after the flip', async () => {
+    world = twoInstances();
+    await seedUser(world.a);
+    const moves = engine();
+    await expect(moves.start(USER, 'a')).rejects.toThrow(/already on a/);
+    await expect(moves.start(USER, 'c')).rejects.toThrow(/no instance c/);
+    await expect(moves.start('fedcba9876543210', 'b')).rejects.toThrow(MoveError);
+    const done = await moves.start(USER, 'b');
+    await expect(moves.rollback(done.id)).rejects.toThrow(/has ended/);
+    expect(world.journal.list()).toHaveLength(1);
+  });
+});
+
+describe('MoveEngine, a user with no data yet', () => {
+  it('moves a user who never wrote anything (no folder on the source)', async () => {
+    const { twoInstances: make } = await import('./testing/fixture.js');
+    const world = make();
+    try {
+      const engine = new MoveEngine({ directory: world.directory, journal: world.journal, control: async (id) => (id === 'a' ? world.a : world.b).control() });
+      expect((await engine.start(USER, 'b')).status).toBe('done');
+      expect(await world.directory.owner(USER)).toEqual({ shard: 'b', epoch: 2, state: 'active' });
+    } finally {
+      await world.a.closeAll();
+      await world.b.closeAll();
+      rmSync(world.root, { recursive: true, force: true });
+    }
+  });
+});

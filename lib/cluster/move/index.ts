@@ -1,0 +1,11 @@
+export * from './ports.js';
+export { MOVE_STEPS, MoveJournal, newMoveId, type MoveRecord, type MoveStatus, type MoveStep } from './journal.js';
+export { MoveEngine, type MoveEngineOptions, type MoveProgress } from './engine.js';
+export { FileShardDirectory, type DirectoryDocument } from './file-directory.js';
+export { InstanceControl, pathOfLocation, type InstanceRuntimePort } from './instance-control.js';
+export { UserGate, UserFrozenError, FROZEN_RETRY_AFTER_SECONDS, type UserAvailability } from './user-gate.js';
+export { HttpInstanceControl, CLUSTER_SECRET_HEADER } from './http-control.js';
+export { rsyncUser } from './rsync.js';
+export { headsOf } from './repos.js';
+export { verifyUserCopy } from './verify.js';
+export { openMover, moveJournal, type MoverEnvironment } from './mover.js';

@@ -1,0 +1,99 @@
+/**
+ * What the move engine needs from the rest of the cluster, as small interfaces: the shard
+ * directory (Postgres' `user_shard` and `instance` tables in cluster mode, a JSON file in tests
+ * and on one machine) and each instance's control endpoint (`/api/cluster/*`).
+ */
+
+/** `user_shard.state`: 'moving' while a copy runs, 'frozen' from the freeze to the flip. */
+export type ShardState = 'active' | 'moving' | 'frozen';
+
+/** One `user_shard` row, without its user id. */
+export interface ShardOwner {
+  shard: string;
+  epoch: number;
+  state: ShardState;
+}
+
+/** One `instance` row, as far as a move needs it. */
+export interface InstanceInfo {
+  id: string;
+  url: string;
+}
+
+/**
+ * The shard directory (lib/cluster/shard-directory.ts implements it on Postgres). Every change
+ * is a compare-and-set on the epoch, so a mover that lost a race (or was resumed twice) changes
+ * nothing and learns it from the error.
+ */
+export interface ShardDirectoryPort {
+  owner(userId: string): Promise<ShardOwner | null>;
+  /** The state of the user's row, only while it is still at `epoch`; the row after. */
+  setState(userId: string, state: ShardState, epoch: number): Promise<ShardOwner>;
+  /**
+   * `from` at `epoch` → `to` at `epoch + 1`, state 'active', in one statement (and NOTIFY
+   * `entity_memory_control` {kind:'moved'}); refused (MoveConflictError) when the row is anything else.
+   */
+  flip(userId: string, from: string, to: string, epoch: number): Promise<ShardOwner>;
+  instance(id: string): Promise<InstanceInfo | null>;
+  /** every `instance` row (the Admin page's target chooser) */
+  instances(): Promise<InstanceInfo[]>;
+}
+
+/** The source's live-event state at the freeze: the target continues its ids from here. */
+export interface EventHandoff {
+  boot: string;
+  seq: number;
+  /** the source's buffered events, oldest first, so a client behind by a few still catches up */
+  events: { id: string; type: string; data: unknown }[];
+}
+
+/** Every git repository of the user (path relative to the data directory) → ref → commit. */
+export type RepoHeads = Record<string, Record<string, string>>;
+
+export interface FreezeResult {
+  handoff: EventHandoff;
+  /** the heads after every pending write was flushed: the target must show exactly these */
+  heads: RepoHeads;
+}
+
+export interface VerifyReport {
+  ok: boolean;
+  sessions: number;
+  repos: number;
+  /** one line per problem: a registry row unlike its meta.json, a fsck error, a head that differs */
+  problems: string[];
+}
+
+/** The owner a released user's requests are sent to (421). */
+export interface NewOwner {
+  id: string;
+  url: string;
+  epoch: number;
+}
+
+/** One instance's control endpoint, as the mover calls it. */
+export interface InstanceControlPort {
+  /** this instance's id and the rsync location of its data directory (a path, or host:path) */
+  describe(): Promise<{ id: string; dataDir: string }>;
+  /** Refuse the user's writes (503), drain what is running, close their streams; idempotent. */
+  freeze(userId: string, moveId: string): Promise<FreezeResult>;
+  unfreeze(userId: string): Promise<void>;
+  /** On the target: rebase the copied paths from `sourceDataDir`, then check the copy. */
+  verify(userId: string, expected: { heads: RepoHeads; sourceDataDir: string }): Promise<VerifyReport>;
+  /** On the target: take over the user's event ids. */
+  adopt(userId: string, handoff: EventHandoff): Promise<void>;
+  /** On the source after the flip: the user's requests answer 421 naming `owner`; their store is closed. */
+  release(userId: string, owner: NewOwner): Promise<void>;
+  /** Remove the user's data here: refused while this instance serves the user. */
+  discard(userId: string): Promise<void>;
+}
+
+export class MoveError extends Error {
+  constructor(
+    message: string,
+    readonly code: 'bad_input' | 'conflict' | 'failed' = 'failed',
+  ) {
+    super(message);
+    this.name = 'MoveError';
+  }
+}
