@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { redactMessage, redactText, redactValue } from './redact.js';
+import { mayHoldSecret, redactMessage, redactText, redactValue } from './redact.js';
 
 // Invented secrets of each provider's shape (none is real; the AWS ones avoid the documented
 // examples, which secretlint deliberately lets through).
@@ -148,5 +148,14 @@ describe('redactValue joins its strings for one scan', () => {
     const value = { a: 'ghp_', b: `${SECRETS['github']}`, c: ['Authorization:', 'Bearer abcdefgh123'] };
     expect(redactValue(value)).toMatchObject(redactEachString(value));
     expect(redactValue(value).count).toBeGreaterThan(0);
+  });
+});
+
+describe('mayHoldSecret', () => {
+  it('answers for many messages at once: false only when none holds a secret', () => {
+    const clean = Array.from({ length: 50 }, (_, i) => ({ content: `message ${i} about parsing`, metadata: { uuid: `id-${i}-0000` } }));
+    expect(mayHoldSecret(clean)).toBe(false);
+    expect(mayHoldSecret([...clean, { content: [{ input: { env: `KEY=${SECRETS['github']}` } }] }])).toBe(true);
+    expect(mayHoldSecret([{ headers: { Authorization: 'x' } }])).toBe(true);
   });
 });
