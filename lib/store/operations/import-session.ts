@@ -49,6 +49,8 @@ export interface ImportSessionInput {
   headId?: string | null;
   /** extra meta.json fields (cwd, model, links to a parent session); never the known ones */
   meta?: Record<string, unknown>;
+  /** names of branches by their tip's id (createdAt: Unix seconds); a new session only */
+  branchNames?: Record<string, { name: string; createdAt?: number }>;
 }
 
 export type ImportOutcome = 'added' | 'updated' | 'unchanged' | 'alreadyRecorded';
@@ -67,7 +69,8 @@ function recordedByProxy(entry: RegistryEntry): boolean {
 
 function validate(input: ImportSessionInput): void {
   assertSessionId(input.id);
-  if (typeof input.source !== 'string' || input.source === '') throw new InvalidInputError('source is required');
+  // '' is the app's own sessions' source (our JSON export of one, imported back)
+  if (typeof input.source !== 'string') throw new InvalidInputError('source is required');
   if (!Array.isArray(input.turns)) throw new InvalidInputError('turns must be a list');
   const seen = new Set<string>();
   for (const turn of input.turns) {
@@ -262,6 +265,20 @@ function applyTurnToMeta(meta: SessionMeta, nodes: StoredNode[], redacted: numbe
   if (redacted > 0) meta['redacted'] = (typeof meta['redacted'] === 'number' ? meta['redacted'] : 0) + redacted;
 }
 
+/** meta.json's branch labels from the names given, for tips this import wrote. */
+function branchLabelsOf(input: ImportSessionInput, turns: ImportNode[][]): SessionMeta['branches'] {
+  const labels: NonNullable<SessionMeta['branches']> = {};
+  if (!input.branchNames) return labels;
+  const timeOf = new Map(turns.flatMap((turn) => turn.map((node) => [node.id, node.createdAt] as const)));
+  for (const [tip, label] of Object.entries(input.branchNames)) {
+    const tipTime = timeOf.get(tip);
+    if (tipTime === undefined || typeof label.name !== 'string' || label.name.trim() === '') continue;
+    const createdAt = typeof label.createdAt === 'number' && Number.isFinite(label.createdAt) ? label.createdAt : tipTime;
+    labels[tip] = { name: sliceCodePoints(label.name.trim(), 200), created_at: createdAt, updated_at: tipTime };
+  }
+  return labels;
+}
+
 async function createImported(ctx: StoreContext, input: ImportSessionInput): Promise<ImportSessionResult> {
   const turns = input.turns.filter((turn) => turn.length > 0);
   const dir = defaultRepoDir(ctx, input.id);
@@ -302,7 +319,7 @@ async function createImported(ctx: StoreContext, input: ImportSessionInput): Pro
       _title_gen_count: 0,
       turn_count: 0,
       workdirs: [],
-      branches: {},
+      branches: branchLabelsOf(input, turns),
       redacted: 0,
     };
     const built = await buildHistory(ctx, staging, meta, turns, input.headId);
