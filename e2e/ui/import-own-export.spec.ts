@@ -61,6 +61,8 @@ function reportFigure(report: ReturnType<Page['getByRole']>, label: string) {
 }
 
 test("a session's JSON export, uploaded on /import by another user, is the same session: its ids, nodes, branches and tool calls; again adds nothing", async ({ user, adminApi, page, context }) => {
+  // two users, two uploads and eight screenshots: more than the default minute on a busy machine
+  test.setTimeout(180_000);
   await seed(user.api, 'roundtrip');
   const sourceIds = await nodeIds(user.api, 'roundtrip');
   await signInBrowser(context, user.api);
