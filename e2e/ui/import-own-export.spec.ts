@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Download, Page } from '@playwright/test';
@@ -104,4 +104,38 @@ test("a session's JSON export, uploaded on /import by another user, is the same 
   } finally {
     await other.api.dispose();
   }
+});
+
+test('with redaction switched off in Settings an import keeps a key as written; switched on again, the next import takes it out', async ({ user, page, context }) => {
+  test.setTimeout(180_000);
+  const key = `ghp_${'R4nd0mT0k3n'.repeat(3)}abc`;
+  const dir = mkdtempSync(join(tmpdir(), 'importspeed-e2e-'));
+  const transcript = (sessionId: string): string => {
+    const file = join(dir, `${sessionId}.jsonl`);
+    const line = { type: 'user', uuid: `${sessionId.slice(0, 24)}000000000001`, parentUuid: null, sessionId, timestamp: '2026-11-25T09:00:00.000Z', message: { role: 'user', content: `push with ${key}` } };
+    writeFileSync(file, `${JSON.stringify(line)}\n`);
+    return file;
+  };
+  const contents = async (sessionId: string): Promise<string[]> => {
+    const page: { data: { messages: { content: string }[] } } = await query(user.api, 'message.nodes', { sessionId });
+    return page.data.messages.map((message) => message.content);
+  };
+  await signInBrowser(context, user.api);
+  await page.goto('/settings');
+  const redact = page.getByRole('checkbox', { name: 'Redact secrets from messages and imports' });
+  await expect(redact).toBeChecked();
+  await redact.uncheck();
+  await expect(page.getByText('Redaction is off: messages are stored as written.')).toBeVisible();
+
+  const off = await importThroughPage(page, transcript('d0000000-0000-4000-8000-000000000001'));
+  await expect(page.getByText('Redaction is off in your Settings: secrets are imported as they are.')).toBeVisible();
+  await expect(reportFigure(off, 'Secrets redacted')).toHaveText('0');
+  expect(await contents('cc-d0000000-0000-4000-8000-000000000001')).toEqual([`push with ${key}`]);
+
+  await page.goto('/settings');
+  await redact.check();
+  await expect(page.getByText('Secrets are redacted from now on.')).toBeVisible();
+  const on = await importThroughPage(page, transcript('d0000000-0000-4000-8000-000000000002'));
+  await expect(reportFigure(on, 'Secrets redacted')).toHaveText('1');
+  expect(await contents('cc-d0000000-0000-4000-8000-000000000002')).toEqual(['push with [REDACTED:github]']);
 });
