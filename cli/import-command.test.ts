@@ -1,4 +1,4 @@
-import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -70,6 +70,33 @@ describe('cli import', () => {
     mkdirSync(join(dir, 'fake', 'sessions'), { recursive: true });
     const refused = await cli(dir, 'import', join(dir, 'fake'));
     expect(refused.out.join('\n')).toMatch(/fake  refused: not an OpenProgram state directory/);
+  });
+
+  it("imports our own JSON export and all-sessions zip into another data directory: same ids, the same export, a second import adds nothing", async () => {
+    const from = await dataDir();
+    expect((await cli(from, 'import', '--json', join(FIXTURES, 'codex'))).code).toBe(0);
+    const ids = (JSON.parse((await cli(from, 'sessions', 'list', '--json')).out[0]!) as { id: string }[]).map((row) => row.id);
+    expect(ids.length).toBeGreaterThan(1);
+    const json = join(from, 'one.json');
+    const zip = join(from, 'all.zip');
+    expect((await cli(from, 'sessions', 'export', ids[0]!, '--format', 'json', '-o', json)).code).toBe(0);
+    expect((await cli(from, 'export', '--all', zip)).code).toBe(0);
+
+    const to = await dataDir();
+    const first = await cli(to, 'import', '--json', json);
+    expect(first.code).toBe(0);
+    expect(JSON.parse(first.out[0]!)).toEqual({ added: 1, updated: 0, unchanged: 0, alreadyRecorded: 0, ignoredLines: 0, redacted: 0, skipped: [] });
+    expect(JSON.parse((await cli(to, 'import', '--json', json)).out[0]!)).toMatchObject({ added: 0, unchanged: 1 });
+    expect(JSON.parse((await cli(to, 'import', '--json', zip)).out[0]!)).toMatchObject({ added: ids.length - 1, unchanged: 1, skipped: [] });
+    const again = join(to, 'again.json');
+    expect((await cli(to, 'sessions', 'export', ids[0]!, '--format', 'json', '-o', again)).code).toBe(0);
+    const strip = (file: string) => {
+      const doc = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+      delete doc['exportedAt'];
+      return doc;
+    };
+    expect(strip(again)).toEqual(strip(json));
+    expect((JSON.parse((await cli(to, 'sessions', 'list', '--json')).out[0]!) as { id: string }[]).map((row) => row.id).sort()).toEqual([...ids].sort());
   });
 
   it('a missing path is an error, and nothing is imported', async () => {

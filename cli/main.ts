@@ -99,7 +99,7 @@ const COMMANDS: Record<string, CommandSpec> = {
   },
   'import files': {
     usage: 'import <path>… [--watch] [--json]',
-    summary: 'import Claude Code / Codex transcripts, ChatGPT exports (files, folders, zips) and OpenProgram state directories (~/.openprogram); --watch keeps importing as they grow',
+    summary: 'import Claude Code / Codex transcripts, ChatGPT exports, our own session JSON and all-sessions zip (files, folders, zips) and OpenProgram state directories (~/.openprogram); --watch keeps importing as they grow',
     async run(backend, args, values, output) {
       const controller = new AbortController();
       const stop = (): void => controller.abort();

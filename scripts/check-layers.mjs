@@ -27,7 +27,7 @@ export const LAYERS = [
   {
     layer: 'lib/store',
     paths: ['lib/store/'],
-    packages: ['isomorphic-git', 'lru-cache', 'zod'],
+    packages: ['isomorphic-git', 'lru-cache', 'zod', 'fflate'],
     imports: ['lib/store/', 'lib/fs/', 'lib/errors/'],
   },
   // share links: their records, ids, expiry and who may open them; no session content

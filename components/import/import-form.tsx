@@ -164,7 +164,7 @@ export function ImportForm() {
               disabled={running}
               className="block w-full text-sm file:mr-3 file:rounded-md file:border file:border-neutral-300 file:bg-white file:px-3 file:py-1.5 file:text-sm dark:file:border-neutral-700 dark:file:bg-neutral-900 dark:file:text-neutral-100"
             />
-            <span className="block text-xs text-neutral-500 dark:text-neutral-400">.jsonl transcripts, conversations.json, the export zip, or a zip of an OpenProgram state directory</span>
+            <span className="block text-xs text-neutral-500 dark:text-neutral-400">.jsonl transcripts, conversations.json, an export zip, a session&apos;s JSON export, or a zip of an OpenProgram state directory</span>
           </label>
           <label className="block space-y-1 text-sm">
             <span className="font-medium">Folder to import</span>

@@ -91,3 +91,17 @@ export async function atomicWriteFile(path: string, data: string | Uint8Array, o
   await fsyncDir(dirname(path));
   return true;
 }
+
+/**
+ * A new file (never an existing one), written and fsynced in the thread pool: for files in a
+ * staging directory that is renamed into place afterwards, so no reader sees them half written.
+ */
+export async function writeNewFileDurably(path: string, chunks: readonly Uint8Array[], mode = FILE_MODE): Promise<void> {
+  const handle = await open(path, 'wx', mode);
+  try {
+    await handle.writev(chunks as Uint8Array[]);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}

@@ -12,6 +12,7 @@ import { importStateDir, looksLikeStateDir, type StateDirTarget } from './openpr
 import { extractEntry, isStateEntry, stateRootOf, zipStateDir } from './state-zip.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { looksLikeSessionExport, parseSessionExport } from './session-export.js';
 import { emptyReport, mergeReports, NotThisFormatError, type ImportReport, type NumberedLine, type ParsedFile, type ParsedSession } from './types.js';
 
 /** What an import writes into: the user's SessionStore (or anything with its importSession). */
@@ -109,6 +110,33 @@ async function peekLines(lines: AsyncIterator<NumberedLine>): Promise<{ first: N
   return { first, replay };
 }
 
+/** The first bytes of a stream as text (enough to see a schema field), and the whole stream again. */
+async function peekHead(chunks: AsyncIterable<Uint8Array>): Promise<{ head: string; replay: AsyncIterable<Uint8Array> }> {
+  const iterator = chunks[Symbol.asyncIterator]();
+  const taken: Uint8Array[] = [];
+  let size = 0;
+  let done = false;
+  while (size < 256) {
+    const next = await iterator.next();
+    if (next.done) {
+      done = true;
+      break;
+    }
+    taken.push(next.value);
+    size += next.value.length;
+  }
+  const replay = (async function* () {
+    yield* taken;
+    if (done) return;
+    for (;;) {
+      const next = await iterator.next();
+      if (next.done) return;
+      yield next.value;
+    }
+  })();
+  return { head: new TextDecoder('utf-8').decode(Buffer.concat(taken).subarray(0, 256)), replay };
+}
+
 function looksLikeCodex(line: NumberedLine | null): boolean {
   if (!line) return false;
   const parsed = parseObjectLine(line.text);
@@ -121,23 +149,23 @@ function looksLikeCodex(line: NumberedLine | null): boolean {
  */
 export async function importFile(target: ImportTarget, name: string, chunks: AsyncIterable<Uint8Array>, onSession?: () => void): Promise<ImportReport> {
   const report = emptyReport();
-  const apply = async (session: ParsedSession, file: string): Promise<void> => {
+  const apply = (session: ParsedSession, file: string): Promise<void> =>
+    applyInput({ id: session.id, source: session.source, title: session.title, createdAt: session.createdAt, turns: session.turns, headId: session.headId, meta: session.meta }, file);
+  const applyInput = async (session: ImportSessionInput, file: string): Promise<void> => {
     try {
-      const result = await target.importSession({
-        id: session.id,
-        source: session.source,
-        title: session.title,
-        createdAt: session.createdAt,
-        turns: session.turns,
-        headId: session.headId,
-        meta: session.meta,
-      });
+      const result = await target.importSession(session);
       report[result.outcome]++;
       report.redacted += result.redacted;
       if (result.outcome === 'added' || result.outcome === 'updated') onSession?.();
     } catch (error) {
       report.skipped.push({ file, line: 0, reason: `session ${session.id} not imported: ${(error as Error).message}` });
     }
+  };
+  const sessionExport = async (entry: AsyncIterable<Uint8Array>, file: string): Promise<void> => {
+    const parsed = await parseSessionExport(entry, { file });
+    report.skipped.push(...parsed.skipped);
+    if (parsed.session.turns.length === 0) report.skipped.push({ file, line: 0, reason: `session ${parsed.session.id} has no messages: nothing to import` });
+    else await applyInput(parsed.session, file);
   };
   const chatgpt = async (items: AsyncIterable<ChatGptItem>, file: string): Promise<void> => {
     for await (const item of items) {
@@ -150,9 +178,11 @@ export async function importFile(target: ImportTarget, name: string, chunks: Asy
       let found = 0;
       let unpacked: { dir: string; root: string } | null = null;
       try {
-        for await (const entry of zipEntries(chunks, (entryName) => CHATGPT_NAME.test(entryName) || isStateEntry(entryName))) {
-          found++;
+        // A ChatGPT export's conversations, our all-sessions zip (`<id>.json` each, told by its
+        // schema field), or an OpenProgram state directory (its sessions/ and projects/).
+        for await (const entry of zipEntries(chunks, (entryName) => entryName.endsWith('.json') || isStateEntry(entryName))) {
           if (isStateEntry(entry.name)) {
+            found++;
             // An OpenProgram state directory: unpacked to a scratch folder, imported once whole.
             unpacked ??= { dir: await mkdtemp(join(tmpdir(), 'em-import-state-')), root: stateRootOf(entry.name) };
             if (!(await extractEntry(unpacked.dir, entry.name, entry.chunks))) report.skipped.push({ file: `${name}:${entry.name}`, line: 0, reason: 'refused: the entry name leaves the archive' });
@@ -160,6 +190,14 @@ export async function importFile(target: ImportTarget, name: string, chunks: Asy
           }
           const file = `${name}:${entry.name}`;
           try {
+            if (!CHATGPT_NAME.test(entry.name)) {
+              const { head, replay } = await peekHead(entry.chunks);
+              if (!looksLikeSessionExport(head)) continue; // the export's other files (user.json …)
+              found++;
+              await sessionExport(replay, file);
+              continue;
+            }
+            found++;
             await chatgpt(parseChatGpt(entry.chunks, { file }), file);
           } catch (error) {
             if (!(error instanceof NotThisFormatError || error instanceof TruncatedArrayError)) throw error;
@@ -173,15 +211,18 @@ export async function importFile(target: ImportTarget, name: string, chunks: Asy
       } finally {
         if (unpacked) await rm(unpacked.dir, { recursive: true, force: true });
       }
-      if (found === 0) report.skipped.push({ file: name, line: 0, reason: 'refused: the zip holds no conversations.json (a ChatGPT export) and no sessions/ folder (an OpenProgram state directory)' });
+      if (found === 0) report.skipped.push({ file: name, line: 0, reason: 'refused: the zip holds no conversations.json (a ChatGPT export), no session export (Entity Memory) and no sessions/ folder (an OpenProgram state directory)' });
       return report;
     }
     if (name.endsWith('.json')) {
-      await chatgpt(parseChatGpt(chunks, { file: name }), name);
+      // An object is one of our session exports (its schema field says which); an array a ChatGPT export.
+      const { head, replay } = await peekHead(chunks);
+      if (looksLikeSessionExport(head) || head.trimStart().startsWith('{')) await sessionExport(replay, name);
+      else await chatgpt(parseChatGpt(replay, { file: name }), name);
       return report;
     }
     if (!name.endsWith('.jsonl')) {
-      report.skipped.push({ file: name, line: 0, reason: 'refused: not a format this imports (Claude Code or Codex .jsonl, ChatGPT conversations.json or its zip)' });
+      report.skipped.push({ file: name, line: 0, reason: 'refused: not a format this imports (Claude Code or Codex .jsonl, ChatGPT conversations.json or its zip, an Entity Memory session .json or all-sessions zip)' });
       return report;
     }
     const { first, replay } = await peekLines(linesOf(chunks)[Symbol.asyncIterator]());

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { redactMessage, redactText, redactValue } from './redact.js';
+import fc from 'fast-check';
+import { mayHoldSecret, redactMessage, redactText, redactValue } from './redact.js';
 
 // Invented secrets of each provider's shape (none is real; the AWS ones avoid the documented
 // examples, which secretlint deliberately lets through).
@@ -73,5 +74,88 @@ describe('redactValue and redactMessage', () => {
     expect(result.count).toBe(2);
     expect(result.message).toEqual({ ...message, content: { stdout: '[REDACTED:anthropic]' }, input: { env: 'KEY=[REDACTED:openai]' } });
     expect(JSON.stringify(result.message)).not.toContain('sk-');
+  });
+});
+
+/** What redactValue must give: each string scanned alone (the walk before the joined pre-scan). */
+function redactEachString(value: unknown): { value: unknown; count: number } {
+  let count = 0;
+  const walk = (item: unknown): unknown => {
+    if (typeof item === 'string') {
+      const result = redactText(item);
+      count += result.count;
+      return result.text;
+    }
+    if (Array.isArray(item)) return item.map(walk);
+    if (item !== null && typeof item === 'object') {
+      const out: Record<string, unknown> = {};
+      for (const [key, inner] of Object.entries(item)) {
+        const name = redactText(key);
+        count += name.count;
+        if (typeof inner === 'string' && /^(?:proxy-)?authorization$|^x-api-key$/i.test(key) && inner.length > 0 && !inner.startsWith('[REDACTED:')) {
+          count++;
+          out[name.text] = '[REDACTED:authorization]';
+        } else out[name.text] = walk(inner);
+      }
+      return out;
+    }
+    return item;
+  };
+  const redacted = walk(value);
+  return { value: count === 0 ? value : redacted, count };
+}
+
+describe('redactValue joins its strings for one scan', () => {
+  // Secrets whole and cut, PEM ends apart, header names, and text that sits next to them.
+  const pieces = [
+    ...Object.values(SECRETS),
+    ...Object.values(SECRETS).map((secret) => secret.slice(0, Math.ceil(secret.length / 2))),
+    ...Object.values(SECRETS).map((secret) => secret.slice(Math.floor(secret.length / 2))),
+    PEM,
+    '-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAx8mH3Yq0b6Xh0n6bqVh7b2Fj1Z9Kq',
+    '-----END RSA PRIVATE KEY-----',
+    'Authorization: Bearer ',
+    'x-api-key=',
+    'https://user:',
+    'p4ssw0rd-long@db.example.com/x',
+    'postgres://admin:s3cretpass@10.0.0.1:5432/app',
+    'plain words of a message',
+    '0123456789abcdef0123456789abcdef',
+    '"',
+    ' ',
+    '\n',
+  ];
+  const text = fc.array(fc.oneof(fc.constantFrom(...pieces), fc.string({ maxLength: 12 })), { maxLength: 4 }).map((parts) => parts.join(''));
+  const json = fc.letrec((tie) => ({
+    value: fc.oneof({ depthSize: 'small' }, text, fc.integer(), tie('list'), tie('object')),
+    list: fc.array(tie('value'), { maxLength: 4 }),
+    object: fc.dictionary(fc.oneof(text, fc.constantFrom('Authorization', 'x-api-key', 'content')), tie('value'), { maxKeys: 4 }),
+  })).value;
+
+  it('finds exactly what a scan of each string finds', () => {
+    fc.assert(
+      fc.property(json, (value) => {
+        const joined = redactValue(value);
+        const each = redactEachString(value);
+        expect(joined.count).toBe(each.count);
+        expect(joined.value).toEqual(each.value);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('finds a secret split from its neighbours only by the string boundary', () => {
+    const value = { a: 'ghp_', b: `${SECRETS['github']}`, c: ['Authorization:', 'Bearer abcdefgh123'] };
+    expect(redactValue(value)).toMatchObject(redactEachString(value));
+    expect(redactValue(value).count).toBeGreaterThan(0);
+  });
+});
+
+describe('mayHoldSecret', () => {
+  it('answers for many messages at once: false only when none holds a secret', () => {
+    const clean = Array.from({ length: 50 }, (_, i) => ({ content: `message ${i} about parsing`, metadata: { uuid: `id-${i}-0000` } }));
+    expect(mayHoldSecret(clean)).toBe(false);
+    expect(mayHoldSecret([...clean, { content: [{ input: { env: `KEY=${SECRETS['github']}` } }] }])).toBe(true);
+    expect(mayHoldSecret([{ headers: { Authorization: 'x' } }])).toBe(true);
   });
 });

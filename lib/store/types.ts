@@ -138,7 +138,10 @@ export interface RedactableParts {
  * Secrets out of a message before it is written (DESIGN §10). Injected (lib/redact's
  * redactMessage), so the store knows no rule; null: written as given.
  */
-export type Redactor = <M extends RedactableParts>(message: M) => { message: M; count: number };
+export type Redactor = (<M extends RedactableParts>(message: M) => { message: M; count: number }) & {
+  /** false: redacting any part of these values would find nothing (one check for many messages) */
+  mayHoldSecret?: (values: unknown) => boolean;
+};
 
 export type MessageRole = 'user' | 'assistant' | 'tool' | 'system';
 

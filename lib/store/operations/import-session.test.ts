@@ -94,6 +94,28 @@ describe('importSession', () => {
     expect((await store.getNodes('cc-x'))[0]!.content).toBe('my [REDACTED:x]');
   });
 
+  it("asks a redactor's mayHoldSecret once for the whole session, and redacts each node only when it may hold one", async () => {
+    const seen: unknown[] = [];
+    let perNode = 0;
+    const redactor = Object.assign(
+      <M extends { content: unknown }>(message: M) => {
+        perNode++;
+        const hit = typeof message.content === 'string' && message.content.includes('SECRET');
+        return { message: hit ? { ...message, content: (message.content as string).replace('SECRET', '[REDACTED:x]') } : message, count: hit ? 1 : 0 };
+      },
+      { mayHoldSecret: (values: unknown) => (seen.push(values), JSON.stringify(values).includes('SECRET')) },
+    );
+    const { store } = await open({ redactor });
+    expect((await store.importSession({ id: 'cc-clean', source: 'claude-code', turns: conversation() })).redacted).toBe(0);
+    expect([seen.length, perNode]).toEqual([1, 0]);
+    expect(JSON.stringify(seen[0])).toContain('second answer');
+    const turns = conversation();
+    turns[1]![1] = reply('a2', 'the SECRET', 'u2', T0 + 65);
+    expect((await store.importSession({ id: 'cc-dirty', source: 'claude-code', turns })).redacted).toBe(1);
+    expect(perNode).toBe(5);
+    expect((await store.getNodes('cc-dirty')).find((node) => node.id === 'a2')!.content).toBe('the [REDACTED:x]');
+  });
+
   it('survives a reopen: the registry has the imported session', async () => {
     const { store, dir } = await open();
     await store.importSession({ id: 'cc-x', source: 'claude-code', turns: conversation() });

@@ -8,11 +8,11 @@ import { previewOf } from '../registry/preview.js';
 import { entryFromMeta } from '../registry/entry.js';
 import { changedRowFields, toRow } from '../registry/row.js';
 import { HISTORY_DIR, META_FILE, nodeFileName, readMeta, writeMeta, writeNodeFile } from '../repo/session-files.js';
-import { commitTurnFiles, initSessionRepo, SESSION_AUTHOR, type CommitState } from '../repo/session-git.js';
+import { branchRefPath, commitTurnFiles, SESSION_AUTHOR, stageSessionRepo, type CommitState } from '../repo/session-git.js';
 import { serializeCommit, serializeTree, serializeTreeEntry } from '../repo/git-objects.js';
 import { PackBuilder } from '../repo/pack-writer.js';
-import { atomicWriteFileSync, DIR_MODE, FILE_MODE } from '../../fs/atomic-write.js';
-import { writeFile } from 'node:fs/promises';
+import { DIR_MODE, FILE_MODE, writeNewFileDurably } from '../../fs/atomic-write.js';
+import { writeFile } from 'node:fs';
 import { defaultRepoDir } from '../session/locations.js';
 import { withSession } from '../session/session-access.js';
 import { ensureCommitState } from '../session/commit-state.js';
@@ -49,6 +49,8 @@ export interface ImportSessionInput {
   headId?: string | null;
   /** extra meta.json fields (cwd, model, links to a parent session); never the known ones */
   meta?: Record<string, unknown>;
+  /** names of branches by their tip's id (createdAt: Unix seconds); a new session only */
+  branchNames?: Record<string, { name: string; createdAt?: number }>;
 }
 
 export type ImportOutcome = 'added' | 'updated' | 'unchanged' | 'alreadyRecorded';
@@ -67,7 +69,8 @@ function recordedByProxy(entry: RegistryEntry): boolean {
 
 function validate(input: ImportSessionInput): void {
   assertSessionId(input.id);
-  if (typeof input.source !== 'string' || input.source === '') throw new InvalidInputError('source is required');
+  // '' is the app's own sessions' source (our JSON export of one, imported back)
+  if (typeof input.source !== 'string') throw new InvalidInputError('source is required');
   if (!Array.isArray(input.turns)) throw new InvalidInputError('turns must be a list');
   const seen = new Set<string>();
   for (const turn of input.turns) {
@@ -80,10 +83,10 @@ function validate(input: ImportSessionInput): void {
   }
 }
 
-/** The node file of an imported node, redacted, with the next seq. */
-function storedNode(ctx: StoreContext, node: ImportNode, seq: number): { node: StoredNode; redacted: number } {
+/** The node file of an imported node, redacted (unless known clean), with the next seq. */
+function storedNode(ctx: StoreContext, node: ImportNode, seq: number, knownClean = false): { node: StoredNode; redacted: number } {
   const parts = { content: node.content, input: node.input ?? null, metadata: { ...(node.metadata ?? {}) } };
-  const { message, count } = ctx.redactor ? ctx.redactor(parts) : { message: parts, count: 0 };
+  const { message, count } = ctx.redactor && !knownClean ? ctx.redactor(parts) : { message: parts, count: 0 };
   const metadata = message.metadata ?? {};
   if (node.role === 'system') metadata['role'] = 'system';
   const caller = node.role === 'tool' ? (node.calledBy ?? '') : '';
@@ -183,9 +186,13 @@ async function buildHistory(
   meta: SessionMeta,
   turns: ImportNode[][],
   finalHead: string | null | undefined,
-  initCommit: string,
 ): Promise<{ nodesAdded: number; redacted: number }> {
   const pack = new PackBuilder();
+  // One check over every node at once finds nothing in most sessions; then no node needs its own.
+  const check = ctx.redactor?.mayHoldSecret;
+  const clean = ctx.redactor === null || (check !== undefined && !check(turns.map((turn) => turn.map((node) => [node.content, node.input ?? null, node.metadata ?? {}]))));
+  let initCommit = '';
+  for (const object of stageSessionRepo(dir, typeof meta.created_at === 'number' ? meta.created_at : 0).objects) initCommit = pack.add(object.type, object.body);
   const files: { name: string; bytes: Buffer }[] = [];
   const written = new Set<string>();
   const workdirTree = pack.add('tree', serializeTree([{ mode: '100644', name: '.gitkeep', oid: pack.add('blob', Buffer.alloc(0)) }]));
@@ -201,7 +208,7 @@ async function buildHistory(
       for (const edge of [item.parentId, item.role === 'tool' ? item.calledBy : null]) {
         if (edge && !written.has(edge)) throw new InvalidInputError(`node ${item.id} points at ${edge}, which is not written`);
       }
-      const built = storedNode(ctx, item, nextSeq++);
+      const built = storedNode(ctx, item, nextSeq++, clean);
       turnRedacted += built.redacted;
       const name = nodeFileName(built.node, NEW_SEQ_WIDTH);
       const bytes = Buffer.from(JSON.stringify(built.node));
@@ -228,12 +235,18 @@ async function buildHistory(
   const history = join(dir, HISTORY_DIR);
   mkdirSync(history, { recursive: true, mode: DIR_MODE });
   for (let at = 0; at < files.length; at += PARALLEL_WRITES) {
-    await Promise.all(files.slice(at, at + PARALLEL_WRITES).map((file) => writeFile(join(history, file.name), file.bytes, { flag: 'wx', mode: FILE_MODE })));
+    await Promise.all(files.slice(at, at + PARALLEL_WRITES).map((file) => writeNewFile(join(history, file.name), file.bytes)));
   }
-  await pack.write(join(dir, '.git'));
-  atomicWriteFileSync(join(dir, '.git', 'refs', 'heads', 'main'), `${head}\n`, { durable: true });
+  // The pack, its index and the ref synced together in the thread pool (their syncs overlap);
+  // node files and meta.json are not synced, as for every other session write.
+  await Promise.all([pack.write(join(dir, '.git')), writeNewFileDurably(branchRefPath(dir), [Buffer.from(`${head}\n`)])]);
   writeMeta(dir, meta);
   return { nodesAdded, redacted };
+}
+
+// fs's callback form: without the FileHandle of fs/promises, half the main thread's time per file.
+function writeNewFile(path: string, bytes: Buffer): Promise<void> {
+  return new Promise((resolve, reject) => writeFile(path, bytes, { flag: 'wx', mode: FILE_MODE }, (error) => (error ? reject(error) : resolve())));
 }
 
 function lastTimeOf(nodes: StoredNode[]): number {
@@ -252,6 +265,20 @@ function applyTurnToMeta(meta: SessionMeta, nodes: StoredNode[], redacted: numbe
   if (redacted > 0) meta['redacted'] = (typeof meta['redacted'] === 'number' ? meta['redacted'] : 0) + redacted;
 }
 
+/** meta.json's branch labels from the names given, for tips this import wrote. */
+function branchLabelsOf(input: ImportSessionInput, turns: ImportNode[][]): SessionMeta['branches'] {
+  const labels: NonNullable<SessionMeta['branches']> = {};
+  if (!input.branchNames) return labels;
+  const timeOf = new Map(turns.flatMap((turn) => turn.map((node) => [node.id, node.createdAt] as const)));
+  for (const [tip, label] of Object.entries(input.branchNames)) {
+    const tipTime = timeOf.get(tip);
+    if (tipTime === undefined || typeof label.name !== 'string' || label.name.trim() === '') continue;
+    const createdAt = typeof label.createdAt === 'number' && Number.isFinite(label.createdAt) ? label.createdAt : tipTime;
+    labels[tip] = { name: sliceCodePoints(label.name.trim(), 200), created_at: createdAt, updated_at: tipTime };
+  }
+  return labels;
+}
+
 async function createImported(ctx: StoreContext, input: ImportSessionInput): Promise<ImportSessionResult> {
   const turns = input.turns.filter((turn) => turn.length > 0);
   const dir = defaultRepoDir(ctx, input.id);
@@ -266,7 +293,6 @@ async function createImported(ctx: StoreContext, input: ImportSessionInput): Pro
   const firstTime = input.createdAt ?? turns[0]![0]!.createdAt;
   try {
     mkdirSync(staging, { recursive: true, mode: DIR_MODE });
-    const initCommit = await initSessionRepo(staging, firstTime);
     const meta: SessionMeta = {
       ...(input.meta ?? {}),
       id: input.id,
@@ -293,10 +319,10 @@ async function createImported(ctx: StoreContext, input: ImportSessionInput): Pro
       _title_gen_count: 0,
       turn_count: 0,
       workdirs: [],
-      branches: {},
+      branches: branchLabelsOf(input, turns),
       redacted: 0,
     };
-    const built = await buildHistory(ctx, staging, meta, turns, input.headId, initCommit);
+    const built = await buildHistory(ctx, staging, meta, turns, input.headId);
     const { nodesAdded, redacted } = built;
     ctx.writer.journal(input.id);
     renameSync(staging, dir);

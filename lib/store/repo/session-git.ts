@@ -42,6 +42,32 @@ export async function initSessionRepo(repoDir: string, nowSeconds: number): Prom
   return commit.oid;
 }
 
+/** What isomorphic-git's init writes into .git, byte for byte. */
+const GIT_CONFIG = '[core]\n\trepositoryformatversion = 0\n\tfilemode = false\n\tbare = false\n\tlogallrefupdates = true\n\tsymlinks = false\n\tignorecase = true\n';
+const GIT_FOLDERS = ['hooks', 'info', 'objects/info', 'objects/pack', 'refs/heads', 'refs/tags'];
+
+/**
+ * initSessionRepo for a repository whose objects are all written as one pack (an import in its
+ * staging directory): the same files, no loose objects; the caller packs these two objects and
+ * writes the ref. The "session init" commit's body and the empty tree it points at.
+ */
+export function stageSessionRepo(repoDir: string, nowSeconds: number): { objects: { type: 'tree' | 'commit'; body: Buffer }[] } {
+  fs.mkdirSync(join(repoDir, 'workdir'), { recursive: true, mode: DIR_MODE });
+  fs.mkdirSync(join(repoDir, 'context', 'commits'), { recursive: true, mode: DIR_MODE });
+  fs.writeFileSync(join(repoDir, 'workdir', '.gitkeep'), '');
+  const gitdir = gitdirOf(repoDir);
+  for (const folder of GIT_FOLDERS) fs.mkdirSync(join(gitdir, folder), { recursive: true });
+  fs.writeFileSync(join(gitdir, 'config'), GIT_CONFIG);
+  fs.writeFileSync(join(gitdir, 'HEAD'), `ref: ${BRANCH_REF}\n`);
+  const init = serializeCommit({ tree: EMPTY_TREE_OID, parents: [], author: { ...SESSION_AUTHOR, timestamp: nowSeconds }, message: 'session init' });
+  return { objects: [{ type: 'tree', body: Buffer.alloc(0) }, { type: 'commit', body: init }] };
+}
+
+/** Where the branch ref of a session repo is. */
+export function branchRefPath(repoDir: string): string {
+  return join(gitdirOf(repoDir), BRANCH_REF);
+}
+
 /** What the last commit holds, kept in memory so a commit only adds to it. */
 export interface CommitState {
   head: string | null;
