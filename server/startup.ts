@@ -33,10 +33,22 @@ async function startOnce(): Promise<void> {
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
-    flushAllSync();
-    release();
-    console.log(`[entity-memory] ${signal}: registries flushed, exiting`);
-    process.exit(0);
+    // Always exits: a flush that throws (a full disk) must not leave a process that ignores every
+    // later signal. What was not written is rebuilt at the next start (the registry log, the index).
+    let flushed = true;
+    try {
+      flushAllSync();
+    } catch (error) {
+      flushed = false;
+      console.error(`[entity-memory] ${signal}: flushing failed (${(error as Error).message}); the next start rebuilds what was not written`);
+    }
+    try {
+      release();
+    } catch (error) {
+      console.error(`[entity-memory] ${signal}: the data-directory lock was not released (${(error as Error).message})`);
+    }
+    if (flushed) console.log(`[entity-memory] ${signal}: registries flushed, exiting`);
+    process.exit(flushed ? 0 : 1);
   };
   // With NEXT_MANUAL_SIG_HANDLE=true Next installs no handlers of its own, so these run first and exit.
   process.on('SIGTERM', stop);
