@@ -53,6 +53,8 @@ export interface CrashFigures {
   searched: number;
   /** of those, not found (or found in a deleted session): the index disagreeing with git */
   searchStale: number;
+  /** operations answered with a 4xx or not acknowledged in time (a CONFLICT on a turn a kill left running) */
+  refused: number;
   lost: number;
   violations: number;
   errors5xx: number;
@@ -123,6 +125,7 @@ export async function runCrashTest(options: CrashOptions): Promise<CrashFigures>
     retries: 0,
     searched: 0,
     searchStale: 0,
+    refused: 0,
     lost: 0,
     violations: 0,
     errors5xx: 0,
@@ -148,6 +151,8 @@ export async function runCrashTest(options: CrashOptions): Promise<CrashFigures>
   const clientCount = options.clients ?? 4;
   const clients: Client[] = Array.from({ length: clientCount }, (_, index) => ({ index, userId: users[index % users.length]!.id, token: users[index % users.length]!.token }));
   const tracked = new Map<string, TrackedSession>();
+  /** why operations were refused, with how often: printed at the end, so a mix that stopped working shows */
+  const refusals = new Map<string, number>();
   let sequence = 0;
 
   let controller = new AbortController();
@@ -281,7 +286,7 @@ export async function runCrashTest(options: CrashOptions): Promise<CrashFigures>
       session.busy = false;
       return;
     }
-    if (roll < 0.12) {
+    if (roll < 0.15) {
       // A proxied exchange opens its own session (or continues one already recorded).
       const proxied = own.filter((s) => s.kind === 'proxy');
       let session = proxied.length > 0 && random() < 0.7 ? proxied[Math.floor(random() * proxied.length)]! : null;
@@ -370,6 +375,9 @@ export async function runCrashTest(options: CrashOptions): Promise<CrashFigures>
       } catch (error) {
         if (error instanceof Killed) return;
         // A refused operation (a CONFLICT on a turn left running) is not a loss; a 5xx is counted.
+        figures.refused++;
+        const reason = (error as Error).message.replace(/\s+/g, ' ').replace(/"path":"[^"]*"|[a-z0-9]+-c?\d+-[a-z0-9]+-[a-z0-9]+/g, '…').slice(0, 160);
+        refusals.set(reason, (refusals.get(reason) ?? 0) + 1);
       }
     }
   }
@@ -578,7 +586,7 @@ export async function runCrashTest(options: CrashOptions): Promise<CrashFigures>
       const stop = { stopped: false };
       const drivers = clients.map((client) => drive(client, stop));
       // Early rounds die soon after start-up (recovery mid-flight), later ones under steady load.
-      await new Promise((resolve) => setTimeout(resolve, 300 + Math.floor(random() * 2_700)));
+      await new Promise((resolve) => setTimeout(resolve, 500 + Math.floor(random() * 3_500)));
       server!.child.kill('SIGKILL');
       await server!.exited;
       stop.stopped = true;
@@ -602,6 +610,7 @@ export async function runCrashTest(options: CrashOptions): Promise<CrashFigures>
     figures.appends += session.nodes.length;
     figures.commits += session.commits.length;
   }
+  for (const [reason, count] of [...refusals].sort((a, b) => b[1] - a[1]).slice(0, 8)) log(`crash: refused ${count}× ${reason}`);
   if (figures.lost === 0 && figures.violations === 0) rmSync(dataDir, { recursive: true, force: true });
   else log(`crash: data directory kept in ${dataDir}`);
   return figures;
@@ -610,7 +619,7 @@ export async function runCrashTest(options: CrashOptions): Promise<CrashFigures>
 export function crashSummary(figures: CrashFigures): string {
   return (
     `crash: kills=${figures.kills} ops=${figures.ops} acked=${figures.acked} sessions=${figures.sessions} appends=${figures.appends} commits=${figures.commits} ` +
-    `chats=${figures.chats} proxied=${figures.proxied} retries=${figures.retries} searched=${figures.searched} search_stale=${figures.searchStale} ` +
+    `chats=${figures.chats} proxied=${figures.proxied} retries=${figures.retries} searched=${figures.searched} search_stale=${figures.searchStale} refused=${figures.refused} ` +
     `lost=${figures.lost} violations=${figures.violations} 5xx=${figures.errors5xx}`
   );
 }
