@@ -36,7 +36,7 @@ export const LAYERS = [
     layer: 'lib/search',
     paths: ['lib/search/'],
     packages: ['better-sqlite3'],
-    imports: ['lib/search/', 'lib/store/', 'lib/errors/'],
+    imports: ['lib/search/', 'lib/store/', 'lib/fs/', 'lib/errors/'],
   },
   { layer: 'lib/llm', paths: ['lib/llm/'], packages: [], imports: ['lib/llm/'] },
   // secrets out of text: secretlint's rules as a library
