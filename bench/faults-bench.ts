@@ -6,12 +6,13 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCrashTest } from './crash/crash-test.js';
+import { crashSummary, runCrashTest } from './crash/crash-test.js';
 import { scratchDir } from './scratch.js';
 
 export async function benchCrash(): Promise<Record<string, number>> {
   const figures = await runCrashTest({ kills: 50, port: Number(process.env['CRASH_PORT'] ?? 3290), seed: 1, scratch: scratchDir('em-bench-crash-') });
   for (const problem of figures.problems) process.stderr.write(`crash: ${problem}\n`);
+  process.stderr.write(`${crashSummary(figures)}\n`);
   // A violation (a registry that disagrees with meta.json, a fsck error, a 5xx) is a loss of integrity too.
   return { crash_kills: figures.kills, crash_lost: figures.lost + figures.violations };
 }

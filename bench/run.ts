@@ -5,7 +5,8 @@
  *
  * Each benchmark runs in a process of its own: a heap left large by the previous one (the
  * 100,000-session registry) makes every later fork of git slower, and would be timed.
- * `npm run bench -- list server` runs only those.
+ * `npm run bench -- list server` runs only those; `npm run bench -- load --soak 3600` runs the
+ * load for an hour (LOAD_SECONDS, read by bench/load-bench.ts) instead of its short default.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
@@ -30,6 +31,7 @@ import { benchOpenProgramImport } from './openprogram-import-bench.js';
 import { benchFilters } from './filters-bench.js';
 import { benchCrash, benchFuzz } from './faults-bench.js';
 import { benchMove } from './move-bench.js';
+import { benchLoad } from './load-bench.js';
 
 type Bench = () => Promise<Record<string, number>>;
 
@@ -60,6 +62,7 @@ const BENCHES: Record<string, Bench> = {
   crash: benchCrash,
   fuzz: benchFuzz,
   move: benchMove,
+  load: benchLoad,
 };
 
 const [flag, name] = process.argv.slice(2);
@@ -71,6 +74,13 @@ if (flag === '--one' && name) {
   process.stdout.write(`${JSON.stringify({ figures, scratch: scratchDirs() })}\n`);
 } else {
   const only = process.argv.slice(2);
+  const soak = only.indexOf('--soak');
+  if (soak >= 0) {
+    const seconds = Number(only[soak + 1]);
+    if (!Number.isFinite(seconds) || seconds <= 0) throw new Error('--soak takes the seconds to run the load for, e.g. --soak 3600');
+    process.env['LOAD_SECONDS'] = String(seconds);
+    only.splice(soak, 2);
+  }
   const results: Record<string, number> = {};
   // Removed only after the last figure: deleting 100,000 files keeps the file system busy
   // (journal, discard) for a while after rm returns, which the next benchmark would time.

@@ -38,7 +38,7 @@ export const LAYERS = [
     layer: 'lib/search',
     paths: ['lib/search/'],
     packages: ['better-sqlite3', 'mdast-util-from-markdown', 'mdast-util-gfm', 'micromark-extension-gfm'],
-    imports: ['lib/search/', 'lib/store/', 'lib/errors/'],
+    imports: ['lib/search/', 'lib/store/', 'lib/fs/', 'lib/errors/'],
   },
   { layer: 'lib/llm', paths: ['lib/llm/'], packages: [], imports: ['lib/llm/'] },
   // secrets out of text: secretlint's rules as a library

@@ -36,13 +36,26 @@ async function startOnce(): Promise<void> {
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
-    flushAllSync();
-    release();
-    console.log(`[entity-memory] ${signal}: registries flushed, exiting`);
+    // Always exits: a flush that throws (a full disk) must not leave a process that ignores every
+    // later signal. What was not written is rebuilt at the next start (the registry log, the index).
+    let flushed = true;
+    try {
+      flushAllSync();
+    } catch (error) {
+      flushed = false;
+      console.error(`[entity-memory] ${signal}: flushing failed (${(error as Error).message}); the next start rebuilds what was not written`);
+    }
+    try {
+      release();
+    } catch (error) {
+      console.error(`[entity-memory] ${signal}: the data-directory lock was not released (${(error as Error).message})`);
+    }
+    if (flushed) console.log(`[entity-memory] ${signal}: registries flushed, exiting`);
+    const code = flushed ? 0 : 1;
     const cluster = getClusterNode();
-    if (!cluster) process.exit(0);
+    if (!cluster) process.exit(code);
     // Marked unhealthy so no new user is placed here; never waits long for Postgres.
-    void Promise.race([cluster.stop(), new Promise((resolve) => setTimeout(resolve, 1_000))]).finally(() => process.exit(0));
+    void Promise.race([cluster.stop(), new Promise((resolve) => setTimeout(resolve, 1_000))]).finally(() => process.exit(code));
   };
   // With NEXT_MANUAL_SIG_HANDLE=true Next installs no handlers of its own, so these run first and exit.
   process.on('SIGTERM', stop);

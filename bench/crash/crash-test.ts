@@ -1,12 +1,17 @@
 /**
  * Crash test (issue 21.1): the built server under write load from several clients over HTTP with
- * Bearer tokens, killed with SIGKILL at random moments, restarted each time. After every restart
- * it checks what DESIGN §2 promises: every JSON file parses, every acknowledged turn commit is in
- * git with the nodes acknowledged before it, every acknowledged append is on disk, the registry
- * (as session.list reports it) equals every meta.json, no session lost, duplicated or half-deleted,
- * `git fsck` clean on the repositories touched.
+ * Bearer tokens (create, append, turn begin/finalize, rename, archive, delete, branch.retry, chat
+ * turns and chat retries against the project's test model, and exchanges recorded by the proxy
+ * from that model as upstream on all three wires), killed with SIGKILL at random moments,
+ * restarted each time. After every restart it checks what DESIGN §2 promises: every JSON file
+ * parses, every acknowledged turn commit is in git with the nodes acknowledged before it, every
+ * acknowledged append (a chat reply once its turn ended, a proxied exchange once its recording
+ * shows) is on disk, the registry (as session.list reports it) equals every meta.json, no session
+ * lost, duplicated or half-deleted, `git fsck` clean on the repositories touched, and, once the
+ * search index has caught up, every acknowledged message is found by search and a deleted
+ * session by nothing.
  *
- *   node --import tsx bench/crash/crash-test.ts [--kills 50] [--port 4310] [--seed 1]
+ *   node --import tsx bench/crash/crash-test.ts [--kills 50] [--port 4310] [--model-port 4311] [--seed 1]
  *
  * Prints one summary line and exits 1 on any loss or violation. Needs `npm run build` first.
  */
@@ -17,10 +22,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer, type ServerProcess } from '../../e2e/fixtures/server-process.js';
 import { AuthStore } from '../../lib/auth/index.js';
+import { startModelServer, type ModelServer } from '../../lib/llm/testing/model-server.js';
 
 export interface CrashOptions {
   kills: number;
   port: number;
+  /** the test model server (chat's model and the proxy's upstream); by default port + 1 */
+  modelPort?: number;
   seed: number;
   clients?: number;
   /** where the data directory goes (removed afterwards when the run is clean) */
@@ -35,15 +43,35 @@ export interface CrashFigures {
   sessions: number;
   appends: number;
   commits: number;
+  /** acknowledged chat turns (chat.send whose reply is in) and chat retries */
+  chats: number;
+  /** proxied exchanges whose recording was seen before the kill */
+  proxied: number;
+  /** acknowledged retries (branch.retry, chat.retry) */
+  retries: number;
+  /** acknowledged messages looked up in the search index after a restart */
+  searched: number;
+  /** of those, not found (or found in a deleted session): the index disagreeing with git */
+  searchStale: number;
+  /** operations answered with a 4xx or not acknowledged in time (a CONFLICT on a turn a kill left running) */
+  refused: number;
   lost: number;
   violations: number;
   errors5xx: number;
   problems: string[];
 }
 
+type Wire = 'chat' | 'responses' | 'anthropic';
+
 interface TrackedSession {
   id: string;
   client: number;
+  /** in every message written to it (and so in the model's reply): what search must find */
+  tag: string;
+  /** api: written through the procedures; proxy: recorded from proxied exchanges only */
+  kind: 'api' | 'proxy';
+  /** a proxied session's conversation so far, as its agent would send it again */
+  history: { role: 'user' | 'assistant'; content: string }[];
   created: 'pending' | 'acked';
   deleted: 'no' | 'pending' | 'acked';
   /** acknowledged appends: node ids */
@@ -52,6 +80,8 @@ interface TrackedSession {
   /** acknowledged turn commits with the nodes acknowledged before the finalize was sent */
   commits: { sha: string; nodes: string[] }[];
   touched: boolean;
+  /** deleted, and search already shown to find nothing of it */
+  searchedGone?: boolean;
   /** one operation at a time per session, so its expected state is never ambiguous */
   busy: boolean;
 }
@@ -83,7 +113,24 @@ export async function runCrashTest(options: CrashOptions): Promise<CrashFigures>
   mkdirSync(scratch, { recursive: true });
   const dataDir = mkdtempSync(join(scratch, 'crash-'));
   const base = `http://127.0.0.1:${options.port}`;
-  const figures: CrashFigures = { kills: 0, ops: 0, acked: 0, sessions: 0, appends: 0, commits: 0, lost: 0, violations: 0, errors5xx: 0, problems: [] };
+  const figures: CrashFigures = {
+    kills: 0,
+    ops: 0,
+    acked: 0,
+    sessions: 0,
+    appends: 0,
+    commits: 0,
+    chats: 0,
+    proxied: 0,
+    retries: 0,
+    searched: 0,
+    searchStale: 0,
+    refused: 0,
+    lost: 0,
+    violations: 0,
+    errors5xx: 0,
+    problems: [],
+  };
   const lost = (message: string) => {
     figures.lost++;
     figures.problems.push(`LOST ${message}`);
@@ -104,6 +151,8 @@ export async function runCrashTest(options: CrashOptions): Promise<CrashFigures>
   const clientCount = options.clients ?? 4;
   const clients: Client[] = Array.from({ length: clientCount }, (_, index) => ({ index, userId: users[index % users.length]!.id, token: users[index % users.length]!.token }));
   const tracked = new Map<string, TrackedSession>();
+  /** why operations were refused, with how often: printed at the end, so a mix that stopped working shows */
+  const refusals = new Map<string, number>();
   let sequence = 0;
 
   let controller = new AbortController();
@@ -133,53 +182,186 @@ export async function runCrashTest(options: CrashOptions): Promise<CrashFigures>
     return (JSON.parse(text) as { result: { data: unknown } }).result.data;
   }
 
+  const newTag = () => `tg${Math.floor(random() * 36 ** 6).toString(36).padStart(6, '0')}${Math.floor(random() * 36 ** 6).toString(36).padStart(6, '0')}`;
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  type Node = { id: string; role: string; content: string };
+  async function nodesOf(client: Client, sessionId: string): Promise<Node[]> {
+    const all: Node[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = (await call(client, 'message.nodes', { sessionId, limit: 200, cursor }, 'query')) as { messages: Node[]; nextCursor: string | null };
+      all.push(...page.messages);
+      cursor = page.nextCursor;
+    } while (cursor);
+    return all;
+  }
+
+  /** After a chat send or retry: waits for the turn to end; its reply is acknowledged once it is in. */
+  async function awaitChatReply(client: Client, session: TrackedSession): Promise<void> {
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      const state = (await call(client, 'chat.state', { sessionId: session.id }, 'query')) as { running: boolean };
+      if (!state.running) break;
+      if (Date.now() > deadline) throw new Error(`the chat turn of ${session.id} is still running`);
+      await sleep(50);
+    }
+    let replied = false;
+    for (const node of await nodesOf(client, session.id)) {
+      if (node.role !== 'assistant' || session.nodes.includes(node.id) || !node.content.includes(session.tag)) continue;
+      session.nodes.push(node.id);
+      session.assistants.push(node.id);
+      replied = true;
+    }
+    if (replied) figures.chats++;
+  }
+
+  /** A proxied exchange on one of the three wires, the model server as upstream; the agent keeps its own key. */
+  async function proxyExchange(client: Client, session: TrackedSession): Promise<void> {
+    const wires: Wire[] = ['chat', 'responses', 'anthropic'];
+    const wire = wires[Math.floor(random() * wires.length)]!;
+    const prompt = `proxied ${session.tag} ${sequence++}`;
+    const stream = random() < 0.5;
+    const messages = [...session.history, { role: 'user' as const, content: prompt }];
+    const path = wire === 'chat' ? '/proxy/openai/v1/chat/completions' : wire === 'responses' ? '/proxy/openai/v1/responses' : '/proxy/anthropic/v1/messages';
+    const body =
+      wire === 'chat'
+        ? { model: 'test-model', stream, messages }
+        : wire === 'responses'
+          ? { model: 'test-model', stream, input: messages.map((m) => ({ type: 'message', role: m.role, content: m.content })) }
+          : { model: 'test-model', stream, max_tokens: 200, messages };
+    figures.ops++;
+    let status: number;
+    let text: string;
+    try {
+      const response = await fetch(`${base}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: 'Bearer sk-agent-own-key', 'x-api-key': 'sk-agent-own-key', 'anthropic-version': '2023-06-01', 'x-entity-memory-token': client.token, 'x-entity-memory-session': session.id },
+        body: JSON.stringify(body),
+        signal: controller.signal,
+      });
+      status = response.status;
+      text = await response.text();
+    } catch {
+      throw new Killed();
+    }
+    if (status >= 500) {
+      figures.errors5xx++;
+      violation(`proxy ${wire} answered ${status}: ${text.slice(0, 200)}`);
+      throw new Error('5xx');
+    }
+    if (status !== 200) throw new Error(`proxy ${wire}: ${status} ${text.slice(0, 200)}`);
+    figures.acked++;
+    // The recording runs after the last byte, off the agent's path: acknowledged once it shows.
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline) {
+      const found = (await nodesOf(client, session.id).catch((error: unknown) => {
+        if (error instanceof Killed) throw error;
+        return [] as Node[];
+      })).filter((node) => node.content.includes(prompt) || (node.role === 'assistant' && node.content.includes(session.tag) && !session.nodes.includes(node.id)));
+      const reply = found.find((node) => node.role === 'assistant');
+      if (reply) {
+        session.created = 'acked';
+        for (const node of found) if (!session.nodes.includes(node.id)) session.nodes.push(node.id);
+        session.history.push({ role: 'user', content: prompt }, { role: 'assistant', content: reply.content });
+        figures.proxied++;
+        return;
+      }
+      await sleep(50);
+    }
+    throw new Error(`the exchange in ${session.id} was not recorded within 10 s`);
+  }
+
   /** One random operation of a client; resolves when acknowledged, rejects with Killed when the server died. */
   async function operate(client: Client): Promise<void> {
     const own = [...tracked.values()].filter((s) => s.client === client.index && s.created === 'acked' && s.deleted === 'no' && !s.busy);
+    const api = own.filter((s) => s.kind === 'api');
     const roll = random();
-    if (own.length < 3 || roll < 0.08) {
+    if (api.length < 3 || roll < 0.07) {
       const id = `c${client.index}-${(sequence++).toString(36)}-${Math.floor(random() * 1e9).toString(36)}`;
-      const session: TrackedSession = { id, client: client.index, created: 'pending', deleted: 'no', nodes: [], assistants: [], commits: [], touched: true, busy: true };
+      const session: TrackedSession = { id, client: client.index, tag: newTag(), kind: 'api', history: [], created: 'pending', deleted: 'no', nodes: [], assistants: [], commits: [], touched: true, busy: true };
       tracked.set(id, session);
       await call(client, 'session.create', { id, title: `crash ${id}` });
       session.created = 'acked';
       session.busy = false;
       return;
     }
-    const session = own[Math.floor(random() * own.length)]!;
+    if (roll < 0.15) {
+      // A proxied exchange opens its own session (or continues one already recorded).
+      const proxied = own.filter((s) => s.kind === 'proxy');
+      let session = proxied.length > 0 && random() < 0.7 ? proxied[Math.floor(random() * proxied.length)]! : null;
+      if (!session) {
+        const id = `px-c${client.index}-${(sequence++).toString(36)}-${Math.floor(random() * 1e9).toString(36)}`;
+        session = { id, client: client.index, tag: newTag(), kind: 'proxy', history: [], created: 'pending', deleted: 'no', nodes: [], assistants: [], commits: [], touched: true, busy: false };
+        tracked.set(id, session);
+      }
+      session.busy = true;
+      session.touched = true;
+      try {
+        await proxyExchange(client, session);
+      } finally {
+        session.busy = false;
+      }
+      return;
+    }
+    const session = api[Math.floor(random() * api.length)]!;
     session.busy = true;
     session.touched = true;
     try {
-      if (roll < 0.45) {
+      if (roll < 0.4) {
         const role = random() < 0.5 ? 'user' : 'assistant';
-        const message = (await call(client, 'message.append', { sessionId: session.id, message: { role, content: `${role} ${sequence++} ${'x'.repeat(Math.floor(random() * 2000))}` } })) as { id: string };
+        const message = (await call(client, 'message.append', { sessionId: session.id, message: { role, content: `${role} ${session.tag} ${sequence++} ${'x'.repeat(Math.floor(random() * 2000))}` } })) as { id: string };
         session.nodes.push(message.id);
         if (role === 'assistant') session.assistants.push(message.id);
-      } else if (roll < 0.55) {
+      } else if (roll < 0.5) {
         // A turn: begin, an append, finalize. A begin left running by a kill is the server's to end.
         await call(client, 'turn.begin', { sessionId: session.id }).catch((error: unknown) => {
           if (error instanceof Killed) throw error;
         });
-        const message = (await call(client, 'message.append', { sessionId: session.id, message: { role: 'assistant', content: `turn reply ${sequence++}` } })) as { id: string };
+        const message = (await call(client, 'message.append', { sessionId: session.id, message: { role: 'assistant', content: `turn reply ${session.tag} ${sequence++}` } })) as { id: string };
         session.nodes.push(message.id);
         session.assistants.push(message.id);
         const expected = [...session.nodes];
         const turn = (await call(client, 'turn.finalize', { sessionId: session.id, commitMessage: `crash turn ${sequence++}` })) as { sessionCommit: string | null };
         if (turn.sessionCommit) session.commits.push({ sha: turn.sessionCommit, nodes: expected });
-      } else if (roll < 0.7) {
+      } else if (roll < 0.6) {
         const expected = [...session.nodes];
         const turn = (await call(client, 'turn.finalize', { sessionId: session.id })) as { sessionCommit: string | null };
         if (turn.sessionCommit) session.commits.push({ sha: turn.sessionCommit, nodes: expected });
-      } else if (roll < 0.8) {
+      } else if (roll < 0.7) {
+        // A chat turn: the user message is acknowledged by chat.send, the reply once the turn ends.
+        const sent = (await call(client, 'chat.send', { sessionId: session.id, content: `chat ${session.tag} ${sequence++}` })) as { userMessageId: string };
+        session.nodes.push(sent.userMessageId);
+        await awaitChatReply(client, session);
+      } else if (roll < 0.76) {
         await call(client, 'session.update', { id: session.id, title: `renamed ${sequence++}` });
-      } else if (roll < 0.87) {
+      } else if (roll < 0.81) {
         await call(client, 'session.setArchived', { id: session.id, archived: random() < 0.5 });
-      } else if (roll < 0.93 && session.assistants.length > 0) {
-        await call(client, 'branch.retry', { sessionId: session.id, assistantId: session.assistants[Math.floor(random() * session.assistants.length)] });
-      } else {
+      } else if (roll < 0.9 && session.assistants.length > 0) {
+        const assistantId = session.assistants[Math.floor(random() * session.assistants.length)]!;
+        if (random() < 0.5) {
+          await call(client, 'branch.retry', { sessionId: session.id, assistantId });
+        } else {
+          await call(client, 'chat.retry', { sessionId: session.id, assistantId });
+          await awaitChatReply(client, session);
+        }
+        figures.retries++;
+      } else if (roll < 0.95) {
         session.deleted = 'pending';
         await call(client, 'session.delete', { id: session.id });
         session.deleted = 'acked';
+      } else {
+        // A proxied session deleted too: its recording must not come back, nor its search hits.
+        const proxied = own.filter((s) => s.kind === 'proxy');
+        const target = proxied.length > 0 ? proxied[Math.floor(random() * proxied.length)]! : session;
+        target.busy = true;
+        try {
+          target.deleted = 'pending';
+          await call(client, 'session.delete', { id: target.id });
+          target.deleted = 'acked';
+        } finally {
+          target.busy = false;
+        }
       }
     } finally {
       session.busy = false;
@@ -193,6 +375,9 @@ export async function runCrashTest(options: CrashOptions): Promise<CrashFigures>
       } catch (error) {
         if (error instanceof Killed) return;
         // A refused operation (a CONFLICT on a turn left running) is not a loss; a 5xx is counted.
+        figures.refused++;
+        const reason = (error as Error).message.replace(/\s+/g, ' ').replace(/"path":"[^"]*"|[a-z0-9]+-c?\d+-[a-z0-9]+-[a-z0-9]+/g, '…').slice(0, 160);
+        refusals.set(reason, (refusals.get(reason) ?? 0) + 1);
       }
     }
   }
@@ -236,6 +421,54 @@ export async function runCrashTest(options: CrashOptions): Promise<CrashFigures>
     }
   };
 
+  /** Every message id search finds for a tag (all pages, archived included). */
+  async function searchHits(client: Client, tag: string): Promise<{ sessions: Set<string>; messages: Set<string> }> {
+    const sessions = new Set<string>();
+    const messages = new Set<string>();
+    let cursor: string | null = null;
+    do {
+      const page = (await call(client, 'session.search', { q: tag, scope: 'all', limit: 100, cursor }, 'query')) as { hits: { sessionId: string; messageId: string | null }[]; nextCursor: string | null };
+      for (const hit of page.hits) {
+        sessions.add(hit.sessionId);
+        if (hit.messageId) messages.add(hit.messageId);
+      }
+      cursor = page.nextCursor;
+    } while (cursor);
+    return { sessions, messages };
+  }
+
+  /** The index is rebuilt after a kill (the file is left unmarked): wait until it says it caught up. */
+  async function searchCaughtUp(client: Client, round: number): Promise<boolean> {
+    const deadline = Date.now() + 120_000;
+    for (;;) {
+      const status = (await call(client, 'session.searchStatus', undefined, 'query')) as { state: string };
+      if (status.state === 'ready') return true;
+      if (Date.now() > deadline) {
+        violation(`round ${round}: the search index of ${client.userId} still catching up after 120 s`);
+        return false;
+      }
+      await sleep(100);
+    }
+  }
+
+  async function checkSearch(client: Client, session: TrackedSession, round: number): Promise<void> {
+    const hits = await searchHits(client, session.tag);
+    if (session.deleted === 'acked') {
+      if (hits.sessions.size > 0) {
+        figures.searchStale++;
+        violation(`round ${round}: search finds deleted session ${session.id} (${[...hits.sessions].join(', ')})`);
+      }
+      return;
+    }
+    for (const nodeId of session.nodes) {
+      figures.searched++;
+      if (!hits.messages.has(nodeId)) {
+        figures.searchStale++;
+        violation(`round ${round}: search does not find message ${nodeId} of ${session.id}`);
+      }
+    }
+  }
+
   async function verify(round: number): Promise<void> {
     walkJson(dataDir);
     const seenUsers = new Set<string>();
@@ -244,6 +477,9 @@ export async function runCrashTest(options: CrashOptions): Promise<CrashFigures>
       seenUsers.add(client.userId);
       const sessionsDir = join(dataDir, 'users', client.userId, 'sessions');
       const rows = await listAll(client);
+      const searchable = await searchCaughtUp(client, round);
+      // Searched this round: the sessions written to since the last restart, a few others, the newly deleted.
+      const toSearch: TrackedSession[] = [];
       const listed = new Map<string, (typeof rows)[number]>();
       for (const row of rows) {
         if (listed.has(row.id)) violation(`round ${round}: ${row.id} listed twice`);
@@ -296,6 +532,10 @@ export async function runCrashTest(options: CrashOptions): Promise<CrashFigures>
         }
         if (session.deleted === 'acked') {
           if (present) violation(`round ${round}: ${session.id} deleted (acknowledged) but back`);
+          if (!session.searchedGone) {
+            toSearch.push(session);
+            session.searchedGone = true;
+          }
           continue;
         }
         if (!present) {
@@ -315,19 +555,29 @@ export async function runCrashTest(options: CrashOptions): Promise<CrashFigures>
           const tree = git(dir, ['ls-tree', '-r', '--name-only', commit.sha, '--', 'history']).output;
           for (const nodeId of commit.nodes) if (!tree.includes(nodeId)) lost(`round ${round}: node ${nodeId} missing from commit ${commit.sha} of ${session.id}`);
         }
+        if (session.touched || random() < 0.05) toSearch.push(session);
         if (session.touched) {
           const fsck = git(dir, ['fsck', '--no-dangling', '--no-progress']);
           if (!fsck.ok) violation(`round ${round}: git fsck ${session.id}: ${fsck.output.slice(0, 300)}`);
           session.touched = false;
         }
       }
+      if (searchable) for (const session of toSearch) await checkSearch(client, session, round);
     }
   }
 
   let server: ServerProcess | null = null;
+  const model: ModelServer = await startModelServer(options.modelPort ?? options.port + 1);
+  const env = {
+    OPENPROGRAM_LLM_BASE_URL: model.url,
+    OPENPROGRAM_LLM_MODEL: 'test-model',
+    OPENPROGRAM_LLM_TITLE_MODEL: 'test-title-model',
+    OPENPROGRAM_PROXY_OPENAI_URL: model.url,
+    OPENPROGRAM_PROXY_ANTHROPIC_URL: model.root,
+  };
   const start = async () => {
     controller = new AbortController();
-    server = startServer({ port: options.port, host: '127.0.0.1', dataDir, runtime: 'node' });
+    server = startServer({ port: options.port, host: '127.0.0.1', dataDir, runtime: 'node', env });
     await server.ready(120_000);
   };
   try {
@@ -336,7 +586,7 @@ export async function runCrashTest(options: CrashOptions): Promise<CrashFigures>
       const stop = { stopped: false };
       const drivers = clients.map((client) => drive(client, stop));
       // Early rounds die soon after start-up (recovery mid-flight), later ones under steady load.
-      await new Promise((resolve) => setTimeout(resolve, 150 + Math.floor(random() * 1_500)));
+      await new Promise((resolve) => setTimeout(resolve, 500 + Math.floor(random() * 3_500)));
       server!.child.kill('SIGKILL');
       await server!.exited;
       stop.stopped = true;
@@ -352,6 +602,7 @@ export async function runCrashTest(options: CrashOptions): Promise<CrashFigures>
   } finally {
     const current = server as ServerProcess | null;
     if (current) await current.stop('SIGTERM');
+    await model.close();
   }
   for (const session of tracked.values()) {
     if (session.deleted === 'acked') continue;
@@ -359,9 +610,18 @@ export async function runCrashTest(options: CrashOptions): Promise<CrashFigures>
     figures.appends += session.nodes.length;
     figures.commits += session.commits.length;
   }
+  for (const [reason, count] of [...refusals].sort((a, b) => b[1] - a[1]).slice(0, 8)) log(`crash: refused ${count}× ${reason}`);
   if (figures.lost === 0 && figures.violations === 0) rmSync(dataDir, { recursive: true, force: true });
   else log(`crash: data directory kept in ${dataDir}`);
   return figures;
+}
+
+export function crashSummary(figures: CrashFigures): string {
+  return (
+    `crash: kills=${figures.kills} ops=${figures.ops} acked=${figures.acked} sessions=${figures.sessions} appends=${figures.appends} commits=${figures.commits} ` +
+    `chats=${figures.chats} proxied=${figures.proxied} retries=${figures.retries} searched=${figures.searched} search_stale=${figures.searchStale} refused=${figures.refused} ` +
+    `lost=${figures.lost} violations=${figures.violations} 5xx=${figures.errors5xx}`
+  );
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
@@ -369,9 +629,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     const at = process.argv.indexOf(`--${name}`);
     return at >= 0 ? Number(process.argv[at + 1]) : fallback;
   };
-  const figures = await runCrashTest({ kills: arg('kills', 50), port: arg('port', Number(process.env['CRASH_PORT'] ?? 3290)), seed: arg('seed', 1) });
-  process.stdout.write(
-    `crash: kills=${figures.kills} ops=${figures.ops} acked=${figures.acked} sessions=${figures.sessions} appends=${figures.appends} commits=${figures.commits} lost=${figures.lost} violations=${figures.violations} 5xx=${figures.errors5xx}\n`,
-  );
+  const port = arg('port', Number(process.env['CRASH_PORT'] ?? 3290));
+  const figures = await runCrashTest({ kills: arg('kills', 50), port, modelPort: arg('model-port', port + 1), seed: arg('seed', 1) });
+  process.stdout.write(`${crashSummary(figures)}\n`);
   process.exit(figures.lost === 0 && figures.violations === 0 ? 0 : 1);
 }

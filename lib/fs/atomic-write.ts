@@ -1,5 +1,5 @@
-import { closeSync, fsyncSync, openSync, renameSync, writeSync, mkdirSync } from 'node:fs';
-import { open, mkdir, unlink } from 'node:fs/promises';
+import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync, mkdirSync } from 'node:fs';
+import { open, mkdir, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { randomBytes } from 'node:crypto';
 
@@ -45,14 +45,20 @@ export function atomicWriteFileSync(path: string, data: string | Uint8Array, opt
   const tmp = tempPathFor(path);
   const fd = openForWrite(tmp);
   try {
-    const buffer = typeof data === 'string' ? Buffer.from(data) : data;
-    let offset = 0;
-    while (offset < buffer.length) offset += writeSync(fd, buffer, offset, buffer.length - offset);
-    if (durable) fsyncSync(fd);
-  } finally {
-    closeSync(fd);
+    try {
+      const buffer = typeof data === 'string' ? Buffer.from(data) : data;
+      let offset = 0;
+      while (offset < buffer.length) offset += writeSync(fd, buffer, offset, buffer.length - offset);
+      if (durable) fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, path);
+  } catch (error) {
+    // A full disk fails the write half-way: the torn temp file would keep the space taken for good.
+    rmSync(tmp, { force: true });
+    throw error;
   }
-  renameSync(tmp, path);
   if (durable) fsyncDirSync(dirname(path));
 }
 
@@ -77,17 +83,23 @@ export async function atomicWriteFile(path: string, data: string | Uint8Array, o
   const tmp = tempPathFor(path);
   const handle = await open(tmp, 'w', FILE_MODE);
   try {
-    await handle.writeFile(data);
-    await handle.sync();
-  } finally {
-    await handle.close();
+    try {
+      await handle.writeFile(data);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    // Checked and renamed in one tick: a synchronous write of newer content cannot come between.
+    if (options.stillWanted && !options.stillWanted()) {
+      await rm(tmp, { force: true });
+      return false;
+    }
+    renameSync(tmp, path);
+  } catch (error) {
+    // A full disk fails the write half-way: the torn temp file would keep the space taken for good.
+    await rm(tmp, { force: true });
+    throw error;
   }
-  // Checked and renamed in one tick: a synchronous write of newer content cannot come between.
-  if (options.stillWanted && !options.stillWanted()) {
-    await unlink(tmp).catch(() => {});
-    return false;
-  }
-  renameSync(tmp, path);
   await fsyncDir(dirname(path));
   return true;
 }

@@ -6,7 +6,7 @@ import { zipSync } from 'fflate';
 import { afterEach, describe, expect, it } from 'vitest';
 import { redactMessage } from '../redact/index.js';
 import { SessionStore } from '../store/index.js';
-import { importInputs, inputsFromPaths } from './run.js';
+import { importFile, importInputs, inputsFromPaths, type ImportTarget } from './run.js';
 import { FIXTURES, fixture } from './testing/fixtures.js';
 
 const MAIN_ID = 'cc-3f6c1d2e-8a4b-4c7d-9e1f-2a3b4c5d6e7f';
@@ -97,6 +97,24 @@ describe('importing files into a store', () => {
       const path = join(repo, name);
       if (statSync(path).isFile()) expect(readFileSync(path, 'latin1')).not.toContain('sk-ant-api03-k');
     }
+  });
+
+  it('stops at a full disk and throws it (the API answers 503), where another failure is only reported', async () => {
+    const lines = (id: string) =>
+      [
+        { type: 'user', uuid: `${id}-1`, parentUuid: null, sessionId: id, timestamp: '2026-11-20T10:00:00Z', message: { role: 'user', content: 'hi' } },
+        { type: 'assistant', uuid: `${id}-2`, parentUuid: `${id}-1`, sessionId: id, timestamp: '2026-11-20T10:00:01Z', message: { role: 'assistant', content: 'hello' } },
+      ]
+        .map((line) => JSON.stringify(line))
+        .join('\n');
+    const bytes = (text: string) => (async function* () {
+      yield new TextEncoder().encode(text);
+    })();
+    const failing = (error: Error): ImportTarget => ({ importSession: () => Promise.reject(error) });
+    const full = Object.assign(new Error("ENOSPC: no space left on device, open '/data/users/u/sessions/s/meta.json'"), { code: 'ENOSPC' });
+    await expect(importFile(failing(full), 's1.jsonl', bytes(lines('s1')))).rejects.toBe(full);
+    const report = await importFile(failing(new Error('some other trouble')), 's2.jsonl', bytes(lines('s2')));
+    expect(report.skipped).toEqual([expect.objectContaining({ reason: expect.stringMatching(/not imported: some other trouble/) })]);
   });
 
   it('refuses a file that is not the format, with no session made', async () => {

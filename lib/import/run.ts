@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { basename, join, relative, resolve } from 'node:path';
 import type { ImportSessionInput, ImportSessionResult } from '../store/index.js';
+import { isDiskFull } from '../fs/disk-full.js';
 import { parseClaudeCode } from './claude-code.js';
 import { parseCodex } from './codex.js';
 import { parseChatGpt, type ChatGptItem } from './chatgpt.js';
@@ -158,6 +159,8 @@ export async function importFile(target: ImportTarget, name: string, chunks: Asy
       report.redacted += result.redacted;
       if (result.outcome === 'added' || result.outcome === 'updated') onSession?.();
     } catch (error) {
+      // A full disk fails every session after this one too: the whole import stops and says so.
+      if (isDiskFull(error)) throw error;
       report.skipped.push({ file, line: 0, reason: `session ${session.id} not imported: ${(error as Error).message}` });
     }
   };

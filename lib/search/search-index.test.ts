@@ -23,6 +23,29 @@ function marked(page: SearchPage): string[] {
 }
 
 describe('SearchIndex', () => {
+  it('on a full disk keeps what it has and its queued writes, and writes them once there is room', async () => {
+    const { store, index } = await indexedStore();
+    const before = await conversation(store, 'Before', [['the quokka question', 'the quokka answer']]);
+    index.flush();
+    // SQLite's own page limit answers SQLITE_FULL, as a full disk does.
+    const db = (index as unknown as { db: { exec(sql: string): void; prepare(sql: string): { get(): Record<string, unknown> | undefined } } }).db;
+    const pages = Number(db.prepare('PRAGMA page_count').get()!['page_count']);
+    db.exec(`PRAGMA max_page_count = ${pages}`);
+    const during = await conversation(
+      store,
+      'During',
+      Array.from({ length: 20 }, (_, i): [string, string] => [`the wombat question ${i} ${'filler words '.repeat(2000)}`, `the wombat answer ${i}`]),
+    );
+    index.flush();
+    expect(index.search('quokka').hits.map((hit) => hit.messageId)).toEqual(before.ids.slice().reverse());
+    expect(index.search('wombat').hits).toEqual([]);
+    expect(index.status.state).toBe('ready');
+    db.exec('PRAGMA max_page_count = 1073741823');
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    expect(index.search('wombat', { limit: 100 }).hits.map((hit) => hit.messageId).sort()).toEqual(during.ids.slice().sort());
+    expect(index.search('quokka').hits).toHaveLength(2);
+  });
+
   it('finds message words as they are appended, and names session and message', async () => {
     const { store, index } = await indexedStore();
     const { id, ids } = await conversation(store, 'Retries', [['how does the retry policy work?', 'It backs off exponentially.']]);

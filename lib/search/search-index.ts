@@ -9,6 +9,7 @@
  * appending a message never waits for the index.
  */
 import { rmSync, statSync } from 'node:fs';
+import { isDiskFull } from '../fs/disk-full.js';
 import type { Message, SessionRow, StoreEvents } from '../store/index.js';
 import { nodeDocument, sessionDocument, type DocumentKind, type SearchDocument } from './documents.js';
 import { SearchInputError } from './errors.js';
@@ -23,6 +24,8 @@ export const SEARCH_LIMIT_MAX = 100;
 const FLUSH_MS = 50;
 /** a queue this long is written at once instead of waiting for the timer */
 const FLUSH_AT = 2_000;
+/** how long a write that met a full disk waits before it is tried again */
+const DISK_FULL_RETRY_MS = 1_000;
 /** sessions read between two rebuild transactions */
 const REBUILD_BATCH = 25;
 /** FTS5's own default; a rebuild turns merging off and back on */
@@ -206,6 +209,16 @@ export class SearchIndex {
     try {
       this.write(batch);
     } catch (error) {
+      if (isDiskFull(error)) {
+        // The transaction rolled back and the file is whole: keep the batch and try again later.
+        // Recreating the file (as for a broken one) would empty search until the disk has room.
+        this.queue = batch.concat(this.queue);
+        if (!this.timer) {
+          this.timer = setTimeout(() => this.flush(), DISK_FULL_RETRY_MS);
+          this.timer.unref?.();
+        }
+        return;
+      }
       this.failed(error);
     }
   }

@@ -95,7 +95,11 @@ export async function openSqlite(path: string, driver: SqliteDriver = currentDri
         db.exec('COMMIT');
         return result;
       } catch (error) {
-        db.exec('ROLLBACK');
+        try {
+          db.exec('ROLLBACK');
+        } catch {
+          // SQLite rolled back already (it does on SQLITE_FULL): the work's own error is the one to throw.
+        }
         throw error;
       } finally {
         depth--;

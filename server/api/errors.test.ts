@@ -26,6 +26,16 @@ describe('toTRPCError', () => {
     });
   });
 
+  it('maps a full disk (errno, or git saying so) to SERVICE_UNAVAILABLE with a message that says what to do', () => {
+    const enospc = Object.assign(new Error("ENOSPC: no space left on device, write '/data/users/u/sessions/s/meta.json'"), { code: 'ENOSPC' });
+    const mapped = toTRPCError(enospc);
+    expect(mapped?.code).toBe('SERVICE_UNAVAILABLE');
+    expect(mapped?.message).toMatch(/out of disk space.*not saved.*free some space/i);
+    // The path of the file is not the user's business.
+    expect(mapped?.message).not.toContain('/data/');
+    expect(toTRPCError(new Error('git failed: error: unable to create temporary file: No space left on device'))?.code).toBe('SERVICE_UNAVAILABLE');
+  });
+
   it('leaves other errors alone', () => {
     expect(toTRPCError(new Error('boom'))).toBeNull();
     expect(toTRPCError(Object.assign(new Error('enoent'), { code: 'ENOENT' }))).toBeNull();

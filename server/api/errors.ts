@@ -1,5 +1,6 @@
 import { TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY, TRPCDefaultErrorShape } from '@trpc/server';
+import { DISK_FULL_MESSAGE, isDiskFull } from '@/lib/fs/disk-full';
 
 /**
  * The one place where errors typed in lib/ (StoreError, AuthError: `.code` is a tRPC code name)
@@ -26,12 +27,14 @@ function domainCode(error: unknown): TRPC_ERROR_CODE_KEY | null {
 
 /**
  * A thrown StoreError/AuthError as the tRPC error of the same code and message; the model server
- * failing (lib/llm's ModelError, by name for the same reason) as BAD_GATEWAY; null for others.
+ * failing (lib/llm's ModelError, by name for the same reason) as BAD_GATEWAY; a full disk as
+ * SERVICE_UNAVAILABLE (503: tRPC has no 507) that says so; null for others.
  */
 export function toTRPCError(error: unknown): TRPCError | null {
   const cause = error instanceof TRPCError && error.cause ? error.cause : error;
   const code = domainCode(cause);
   if (code) return new TRPCError({ code, message: (cause as Error).message, cause: cause as Error });
+  if (isDiskFull(cause)) return new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: DISK_FULL_MESSAGE, cause: cause instanceof Error ? cause : undefined });
   if (cause instanceof Error && cause.name === 'ModelError') {
     return new TRPCError({ code: 'BAD_GATEWAY', message: `the model failed: ${cause.message}`, cause });
   }

@@ -42,14 +42,22 @@ export function beginTurn(ctx: StoreContext, sessionId: string, options: { selfT
       snapshot = await beginProjectTurn(where.path, { allowedRoots: ctx.allowedRoots });
     }
     const turn = turnCountOf(session) + 1;
+    const metaBefore = session.meta;
     ctx.turns.set(sessionId, { turn, projectId, projectPath, snapshot, lastActivityAt: ctx.now(), selfTimed: options.selfTimed === true });
     // The note of the previous turn's interruption is about that turn only.
     if (INTERRUPTION_KEY in session.meta) {
       const { [INTERRUPTION_KEY]: _previous, ...rest } = session.meta;
       session.meta = rest as typeof session.meta;
     }
-    // Journaled and in meta.json: the registry may follow within the debounce window.
-    await updateSessionFields(ctx, session, { status: 'running' }, { writeNow: false });
+    try {
+      // Journaled and in meta.json: the registry may follow within the debounce window.
+      await updateSessionFields(ctx, session, { status: 'running' }, { writeNow: false });
+    } catch (error) {
+      // Not written (a full disk): no turn began, or every later begin and chat would be a CONFLICT.
+      ctx.turns.delete(sessionId);
+      session.meta = metaBefore;
+      throw error;
+    }
     return { turn, projectClean: snapshot ? snapshot.state === 'ok' && snapshot.clean : null };
   });
 }

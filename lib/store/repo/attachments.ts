@@ -114,10 +114,16 @@ export async function saveAttachment(sessionRepoDir: string, upload: AttachmentU
   const temp = join(dir, `.upload-${randomBytes(6).toString('hex')}.tmp`);
   const handle = await open(temp, 'wx', FILE_MODE);
   try {
-    await handle.writeFile(upload.data);
-    await handle.sync();
-  } finally {
-    await handle.close();
+    try {
+      await handle.writeFile(upload.data);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    // A write cut short (a full disk) would keep its partial temp file, and the space, for good.
+    await unlink(temp).catch(() => {});
+    throw error;
   }
   try {
     const ext = extname(safe);
