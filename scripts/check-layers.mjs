@@ -51,6 +51,8 @@ export const LAYERS = [
     imports: ['lib/import/', 'lib/store/', 'lib/redact/', 'lib/fs/', 'lib/errors/'],
   },
   // cluster mode (DESIGN §11): Postgres backends of lib/auth, user_shard, the control channel, HAProxy's map
+  // moving a user (DESIGN §11): the journal, rsync, the verify (through the store), the directory and control ports
+  { layer: 'lib/cluster/move', paths: ['lib/cluster/move/'], packages: ['pg'], imports: ['lib/cluster/', 'lib/store/', 'lib/fs/', 'lib/errors/'] },
   { layer: 'lib/cluster', paths: ['lib/cluster/'], packages: ['pg'], imports: ['lib/cluster/', 'lib/auth/', 'lib/fs/', 'lib/errors/'] },
   { layer: 'lib/process', paths: ['lib/process/'], packages: [], imports: ['lib/process/'] },
   // the recording proxy's wire formats: requests read into steps, replies reassembled, fingerprints
@@ -59,8 +61,6 @@ export const LAYERS = [
   { layer: 'lib/tools', paths: ['lib/tools/'], packages: [], imports: ['lib/tools/'] },
   // export: Markdown, JSON, bundle and zip of sessions, streamed from the store's public surface
   { layer: 'lib/export', paths: ['lib/export/'], packages: ['fflate'], imports: ['lib/export/', 'lib/store/'] },
-  // moving users between instances: the journal, rsync, the verify, the directory and control ports
-  { layer: 'lib/cluster', paths: ['lib/cluster/'], packages: ['pg'], imports: ['lib/cluster/', 'lib/store/', 'lib/fs/', 'lib/errors/'] },
   { layer: 'server', paths: ['server/'], packages: ANY, imports: ['server/', 'lib/'] },
   // trpc/server.tsx is the server-only caller; the rest is what client components may use.
   { layer: 'trpc', paths: ['trpc/'], packages: ANY, imports: ['trpc/', 'server/'] },
