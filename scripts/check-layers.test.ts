@@ -88,7 +88,7 @@ describe('scripts/check-layers.mjs', () => {
     [
       'the store importing a package outside its list',
       { 'lib/store/types.ts': "import type { ReactNode } from 'react';\nexport type Node = ReactNode;\n" },
-      'lib/store/types.ts → react (package: lib/store may import only isomorphic-git, lru-cache, zod)',
+      'lib/store/types.ts → react (package: lib/store may import only isomorphic-git, lru-cache, zod, fflate)',
     ],
     [
       'a component importing the server',
