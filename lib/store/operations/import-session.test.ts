@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InvalidInputError } from '../errors.js';
@@ -79,6 +79,22 @@ describe('importSession', () => {
     await expect(store.importSession({ id: 'cc-x', source: 'claude-code', turns })).rejects.toBeInstanceOf(InvalidInputError);
     expect(store.hasSession('cc-x')).toBe(false);
     expect(readdirSync(join(dir, 'sessions')).filter((name) => name.includes('cc-x'))).toEqual([]);
+  });
+
+  it("clears its own crash leftovers only: a staging directory of its sub-agent (`<id>-agent-…`, maybe importing now) stays", async () => {
+    const { store, dir } = await open();
+    const sessions = join(dir, 'sessions');
+    mkdirSync(join(sessions, '.import-cc-x-0badc0de'));
+    mkdirSync(join(sessions, '.import-cc-x-agent-1-1234abcd'));
+    expect((await store.importSession({ id: 'cc-x', source: 'claude-code', turns: conversation() })).outcome).toBe('added');
+    expect(readdirSync(sessions).filter((name) => name.startsWith('.import-'))).toEqual(['.import-cc-x-agent-1-1234abcd']);
+    // Both at once, as the importer runs them: each comes in whole.
+    const results = await Promise.all([
+      store.importSession({ id: 'cc-y', source: 'claude-code', turns: conversation() }),
+      store.importSession({ id: 'cc-y-agent-1', source: 'claude-code', turns: conversation() }),
+    ]);
+    expect(results.map((result) => result.outcome)).toEqual(['added', 'added']);
+    for (const id of ['cc-y', 'cc-y-agent-1']) expect((await store.getBranch(id)).map((m) => m.id)).toEqual(['u1', 'a1', 'u2', 'a2']);
   });
 
   it('redacts each node through the store redactor and counts it', async () => {

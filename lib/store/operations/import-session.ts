@@ -288,7 +288,10 @@ async function createImported(ctx: StoreContext, input: ImportSessionInput): Pro
   // A dot name is never a session id: start-up and rebuild pass over a staging directory left by a crash.
   const prefix = `.import-${input.id}-`;
   // Under this id's lock no other import of it runs: what carries its prefix was left by a crash.
-  for (const name of readdirSync(ctx.sessionsDir)) if (name.startsWith(prefix)) rmSync(join(ctx.sessionsDir, name), { recursive: true, force: true });
+  // Only its own (prefix + 8 hex): `<id>-agent-…` is another session, maybe being imported now.
+  for (const name of readdirSync(ctx.sessionsDir)) {
+    if (name.startsWith(prefix) && /^[0-9a-f]{8}$/.test(name.slice(prefix.length))) rmSync(join(ctx.sessionsDir, name), { recursive: true, force: true });
+  }
   const staging = join(ctx.sessionsDir, `${prefix}${randomBytes(4).toString('hex')}`);
   const firstTime = input.createdAt ?? turns[0]![0]!.createdAt;
   try {
