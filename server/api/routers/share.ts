@@ -66,6 +66,10 @@ export const shareRouter = createTRPCRouter({
 
   /** `{mode, links}`: the instance's sharing mode and the caller's links (one session's with `sessionId`), newest first. */
   list: storeProcedure.input(z.object({ sessionId: sessionIdInput.optional() }).strict().optional()).query(({ ctx, input }) => {
+    // One session's links: a session the caller does not have answers as every session procedure does.
+    if (input?.sessionId !== undefined && !ctx.store.hasSession(input.sessionId)) {
+      throw new TRPCError({ code: 'NOT_FOUND', message: `unknown session: ${input.sessionId}` });
+    }
     const links = getShareLinks()
       .list(ctx.user.id, input?.sessionId)
       .filter((link) => ctx.store.hasSession(link.sessionId))
