@@ -35,4 +35,25 @@ describe('atomic writes', () => {
     expect(readdirSync(dir)).toEqual(['meta.json']);
     expect(readFileSync(path, 'utf8')).toBe('{"old":true}');
   });
+
+  // A git ref's temp file in its refs/heads directory is what a crash left for git fsck to refuse.
+  it('put the temp file in tempDir while it is written, and nothing there afterwards', async () => {
+    const dir = fresh();
+    const refs = join(dir, 'refs', 'heads');
+    let seen: { refs: string[]; top: string[] } | undefined;
+    await atomicWriteFile(join(refs, 'main'), 'abc\n', {
+      tempDir: dir,
+      stillWanted: () => {
+        seen = { refs: readdirSync(refs), top: readdirSync(dir).filter((name) => name !== 'refs') };
+        return true;
+      },
+    });
+    expect(seen?.refs).toEqual([]);
+    expect(seen?.top).toHaveLength(1);
+    expect(seen?.top[0]).toMatch(/^\.main\..*\.tmp$/);
+    atomicWriteFileSync(join(refs, 'main'), 'def\n', { tempDir: dir });
+    expect(readdirSync(refs)).toEqual(['main']);
+    expect(readdirSync(dir).sort()).toEqual(['refs']);
+    expect(readFileSync(join(refs, 'main'), 'utf8')).toBe('def\n');
+  });
 });

@@ -1,6 +1,6 @@
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync, mkdirSync } from 'node:fs';
 import { open, mkdir, rm } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 
 export const FILE_MODE = 0o600;
@@ -10,8 +10,14 @@ export const DIR_MODE = 0o700;
 const TEMP_PREFIX = `${process.pid}.${randomBytes(3).toString('hex')}`;
 let tempCounter = 0;
 
-function tempPathFor(path: string): string {
-  return `${path}.${TEMP_PREFIX}.${++tempCounter}.tmp`;
+/**
+ * Beside the file, unless `tempDir` names another directory on the same filesystem: a git ref
+ * must not get its temp file under refs/, where a crash would leave a file git reads as a broken
+ * ref (`git fsck`: invalid sha1 pointer). A hidden name at the top of the gitdir is ignored by git.
+ */
+function tempPathFor(path: string, tempDir?: string): string {
+  const name = `${basename(path)}.${TEMP_PREFIX}.${++tempCounter}.tmp`;
+  return tempDir === undefined ? join(dirname(path), name) : join(tempDir, `.${name}`);
 }
 
 function openForWrite(path: string): number {
@@ -40,9 +46,9 @@ function fsyncDirSync(dir: string): void {
  * Write a file so that a reader sees either the old or the new content, never a torn one:
  * temp file, optional fsync, rename, directory fsync.
  */
-export function atomicWriteFileSync(path: string, data: string | Uint8Array, options: { durable?: boolean } = {}): void {
+export function atomicWriteFileSync(path: string, data: string | Uint8Array, options: { durable?: boolean; tempDir?: string } = {}): void {
   const durable = options.durable ?? true;
-  const tmp = tempPathFor(path);
+  const tmp = tempPathFor(path, options.tempDir);
   const fd = openForWrite(tmp);
   try {
     try {
@@ -78,9 +84,9 @@ async function fsyncDir(dir: string): Promise<void> {
  * Async twin of atomicWriteFileSync, always durable, every sync in the thread pool: for large
  * files (the registry) and for writes on a request's path (a turn's ref) that must not block the loop.
  */
-export async function atomicWriteFile(path: string, data: string | Uint8Array, options: { stillWanted?: () => boolean } = {}): Promise<boolean> {
+export async function atomicWriteFile(path: string, data: string | Uint8Array, options: { stillWanted?: () => boolean; tempDir?: string } = {}): Promise<boolean> {
   await mkdir(dirname(path), { recursive: true, mode: DIR_MODE });
-  const tmp = tempPathFor(path);
+  const tmp = tempPathFor(path, options.tempDir);
   const handle = await open(tmp, 'w', FILE_MODE);
   try {
     try {

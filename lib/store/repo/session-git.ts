@@ -19,7 +19,7 @@ import { HISTORY_DIR, META_FILE } from './session-files.js';
 export const SESSION_AUTHOR = { name: 'OpenProgram', email: 'openprogram@local' } as const;
 const BRANCH_REF = 'refs/heads/main';
 
-function gitdirOf(repoDir: string): string {
+export function gitdirOf(repoDir: string): string {
   return join(repoDir, '.git');
 }
 
@@ -38,7 +38,7 @@ export async function initSessionRepo(repoDir: string, nowSeconds: number): Prom
     serializeCommit({ tree: EMPTY_TREE_OID, parents: [], author: { ...SESSION_AUTHOR, timestamp: nowSeconds }, message: 'session init' }),
     false,
   );
-  atomicWriteFileSync(join(gitdir, BRANCH_REF), `${commit.oid}\n`, { durable: false });
+  atomicWriteFileSync(join(gitdir, BRANCH_REF), `${commit.oid}\n`, { durable: false, tempDir: gitdir });
   return commit.oid;
 }
 
@@ -112,7 +112,28 @@ export async function readHistoryBody(repoDir: string, rootTree: string): Promis
   return history ? readRaw(repoDir, history.oid) : Buffer.alloc(0);
 }
 
+/**
+ * Temp files a crash left from ref writes: under refs/heads from builds before the temp file moved
+ * out (git fsck reads them as broken refs), at the gitdir's top since. Called before this process
+ * writes the repo's ref, so none of them is a write in flight (one writer per data directory).
+ */
+async function clearStaleRefTemps(gitdir: string): Promise<void> {
+  const leftovers = async (dir: string, isTemp: (name: string) => boolean): Promise<string[]> => {
+    try {
+      return (await fs.promises.readdir(dir)).filter(isTemp).map((name) => join(dir, name));
+    } catch {
+      return [];
+    }
+  };
+  const stale = [
+    ...(await leftovers(join(gitdir, 'refs', 'heads'), (name) => name.endsWith('.tmp'))),
+    ...(await leftovers(gitdir, (name) => name.startsWith('.') && name.endsWith('.tmp'))),
+  ];
+  await Promise.all(stale.map((path) => fs.promises.rm(path, { force: true })));
+}
+
 export async function loadCommitState(repoDir: string): Promise<CommitState> {
+  await clearStaleRefTemps(gitdirOf(repoDir));
   const head = await resolveHead(repoDir);
   const state: CommitState = {
     head,
@@ -252,7 +273,7 @@ export async function commitTurnFiles(
   // journal commit), then the ref: a power loss leaves the old head or the complete new one.
   await Promise.all(written.map(fsyncFile));
   // Synced in the thread pool: a commit must not stop the event loop for two fsyncs (the proxy's forwarding shares it).
-  await atomicWriteFile(join(gitdir, BRANCH_REF), `${sha}\n`);
+  await atomicWriteFile(join(gitdir, BRANCH_REF), `${sha}\n`, { tempDir: gitdir });
 
   state.head = sha;
   state.rootTree = rootTree;
