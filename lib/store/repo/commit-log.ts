@@ -1,8 +1,6 @@
 import * as fs from 'node:fs';
-import { join } from 'node:path';
 import git from 'isomorphic-git';
-import { atomicWriteFile } from '../../fs/atomic-write.js';
-import { gitdirOf, readCommitObject } from './session-git.js';
+import { gitdirOf, readCommitObject, writeRefFile } from './session-git.js';
 import { countFirstParent } from './turn-log.js';
 
 export interface RawCommit {
@@ -62,11 +60,9 @@ export async function readBlobAt(repoDir: string, rootTree: string, path: string
 // One path segment git accepts as a branch name (git-check-ref-format), from the characters node ids use.
 const BRANCH_NAME = /^(?!\.)(?!.*\.\.)(?!.*\.lock$)[A-Za-z0-9._-]+$/;
 
-/** Temp file and rename, the temp outside refs/: a crash never leaves an empty or stray ref. */
 export async function writeBranchRef(repoDir: string, name: string, sha: string): Promise<void> {
   if (!BRANCH_NAME.test(name)) throw new Error(`not a branch name: ${JSON.stringify(name)}`);
-  const gitdir = gitdirOf(repoDir);
-  await atomicWriteFile(join(gitdir, 'refs', 'heads', name), `${sha}\n`, { tempDir: gitdir });
+  await writeRefFile(gitdirOf(repoDir), `refs/heads/${name}`, sha);
 }
 
 export async function listBranchRefs(repoDir: string): Promise<string[]> {

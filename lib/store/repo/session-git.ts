@@ -23,6 +23,14 @@ export function gitdirOf(repoDir: string): string {
   return join(repoDir, '.git');
 }
 
+/**
+ * A ref written whole, its temp file at the gitdir's top rather than beside it: under refs/, a
+ * crash before the rename left a file git reads as a broken ref (`git fsck`: invalid sha1 pointer).
+ */
+export async function writeRefFile(gitdir: string, ref: string, sha: string): Promise<void> {
+  await atomicWriteFile(join(gitdir, ref), `${sha}\n`, { tempDir: gitdir });
+}
+
 /** git init, branch main, an empty "session init" commit, workdir/.gitkeep (FORMAT.md). */
 export async function initSessionRepo(repoDir: string, nowSeconds: number): Promise<string> {
   fs.mkdirSync(join(repoDir, 'workdir'), { recursive: true, mode: DIR_MODE });
@@ -273,7 +281,7 @@ export async function commitTurnFiles(
   // journal commit), then the ref: a power loss leaves the old head or the complete new one.
   await Promise.all(written.map(fsyncFile));
   // Synced in the thread pool: a commit must not stop the event loop for two fsyncs (the proxy's forwarding shares it).
-  await atomicWriteFile(join(gitdir, BRANCH_REF), `${sha}\n`, { tempDir: gitdir });
+  await writeRefFile(gitdir, BRANCH_REF, sha);
 
   state.head = sha;
   state.rootTree = rootTree;
