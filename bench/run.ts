@@ -32,6 +32,7 @@ import { benchFilters } from './filters-bench.js';
 import { benchCrash, benchFuzz } from './faults-bench.js';
 import { benchMove } from './move-bench.js';
 import { benchLoad } from './load-bench.js';
+import { benchCluster, benchManyUsers } from './cluster-bench.js';
 
 type Bench = () => Promise<Record<string, number>>;
 
@@ -63,6 +64,8 @@ const BENCHES: Record<string, Bench> = {
   fuzz: benchFuzz,
   move: benchMove,
   load: benchLoad,
+  'many users': benchManyUsers,
+  cluster: benchCluster,
 };
 
 const [flag, name] = process.argv.slice(2);

@@ -77,6 +77,44 @@ describe('importing files into a store', () => {
     expect(refused.skipped[0]!.reason).toMatch(/no conversations\.json/);
   });
 
+  it('a split export (conversations-000.json, -001.json and its manifest), as a folder or a zip, gives the same sessions as one conversations.json', async () => {
+    const { dir, store } = await setup();
+    const conversations = JSON.parse(readFileSync(fixture('chatgpt', 'conversations.json'), 'utf8')) as unknown[];
+    expect(conversations.length).toBeGreaterThanOrEqual(2);
+    const parts = { 'conversations-000.json': conversations.slice(0, 1), 'conversations-001.json': conversations.slice(1) };
+    const folder = join(dir, 'split');
+    mkdirSync(folder);
+    for (const [name, part] of Object.entries(parts)) writeFileSync(join(folder, name), JSON.stringify(part));
+    writeFileSync(join(folder, 'export_manifest.json'), JSON.stringify({ files: Object.keys(parts) }));
+    const report = await importInputs(store, await inputsFromPaths([folder]));
+    expect(report).toMatchObject({ added: conversations.length, skipped: [] });
+    const ids = store.listSessions().rows.map((row) => row.id).sort();
+
+    const other = await setup();
+    const zip = join(other.dir, 'split.zip');
+    const entries = Object.fromEntries(Object.entries(parts).map(([name, part]) => [name, new TextEncoder().encode(JSON.stringify(part))]));
+    writeFileSync(zip, zipSync({ ...entries, 'export_manifest.json': new TextEncoder().encode('{}') }));
+    expect(await importInputs(other.store, await inputsFromPaths([zip]))).toMatchObject({ added: conversations.length, skipped: [] });
+    expect(other.store.listSessions().rows.map((row) => row.id).sort()).toEqual(ids);
+  });
+
+  it("the newer sub-agent layout (<session>/subagents/agent-<id>.jsonl beside its .meta.json) gives the same linked sessions as agent-<id>.jsonl beside the transcript", async () => {
+    const { dir, store } = await setup();
+    const sessionFile = '3f6c1d2e-8a4b-4c7d-9e1f-2a3b4c5d6e7f.jsonl';
+    const project = join(dir, 'proj');
+    mkdirSync(join(project, '3f6c1d2e-8a4b-4c7d-9e1f-2a3b4c5d6e7f', 'subagents'), { recursive: true });
+    copyFileSync(fixture('claude-code', '-home-user-proj', sessionFile), join(project, sessionFile));
+    const subagents = join(project, '3f6c1d2e-8a4b-4c7d-9e1f-2a3b4c5d6e7f', 'subagents');
+    copyFileSync(fixture('claude-code', '-home-user-proj', 'agent-5e1f9a2b.jsonl'), join(subagents, 'agent-5e1f9a2b.jsonl'));
+    writeFileSync(join(subagents, 'agent-5e1f9a2b.meta.json'), JSON.stringify({ agentType: 'general-purpose', description: 'Find callers', toolUseId: 'toolu_x' }));
+    const report = await importInputs(store, await inputsFromPaths([project]));
+    expect(report).toMatchObject({ added: 2, skipped: [] });
+    const subAgentId = `${MAIN_ID}-agent-5e1f9a2b`;
+    expect(store.listSessions().rows.map((row) => row.id).sort()).toEqual([MAIN_ID, subAgentId]);
+    const task = (await store.getNodes(MAIN_ID)).find((node) => node.metadata?.['subagentSessionId']);
+    expect(task?.metadata?.['subagentSessionId']).toBe(subAgentId);
+  });
+
   it('takes planted secrets out before anything is written and counts them', async () => {
     const { dir, store } = await setup();
     const secret = `sk-ant-api03-${'k'.repeat(93)}AA`;
