@@ -118,6 +118,30 @@ describe('the recording proxy, with the official SDKs against the loopback model
     expect(everything).not.toContain(a!.token);
   });
 
+  it('the client gets the upstream\'s bytes exactly: Responses and Chat Completions streams, non-streamed 200s of all three wires', async () => {
+    const [, b] = users;
+    // non-ASCII text and a tool call: bytes that a re-encoding or a re-serialised event would change
+    const text = 'café ✓ naïve [[words:30]]';
+    const calls: { name: string; path: string; auth: Record<string, string>; body: unknown; type: RegExp }[] = [
+      { name: 'responses stream', path: 'openai/v1/responses', auth: { authorization: 'Bearer sk-own' }, body: { model: 'gpt-test', stream: true, input: text }, type: /^text\/event-stream/ },
+      { name: 'chat stream', path: 'openai/v1/chat/completions', auth: { authorization: 'Bearer sk-own' }, body: { model: 'gpt-test', stream: true, messages: [{ role: 'user', content: `${text} [[tool:ls {"path":"é"}]]` }], tools: [{ type: 'function', function: { name: 'ls', parameters: {} } }] }, type: /^text\/event-stream/ },
+      { name: 'messages 200', path: 'anthropic/v1/messages', auth: { 'x-api-key': 'sk-own' }, body: { model: 'claude-test', max_tokens: 50, messages: [{ role: 'user', content: text }] }, type: /^application\/json/ },
+      { name: 'responses 200', path: 'openai/v1/responses', auth: { authorization: 'Bearer sk-own' }, body: { model: 'gpt-test', input: text }, type: /^application\/json/ },
+      { name: 'chat 200', path: 'openai/v1/chat/completions', auth: { authorization: 'Bearer sk-own' }, body: { model: 'gpt-test', messages: [{ role: 'user', content: text }] }, type: /^application\/json/ },
+    ];
+    for (const call of calls) {
+      const waiting = nextRecording(b!.id);
+      const response = await fetch(`${origin}/proxy/${call.path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-entity-memory-token': b!.token, 'x-entity-memory-session': `bytes-${call.name.replace(/ /g, '-')}`, ...call.auth }, body: JSON.stringify(call.body) });
+      const received = Buffer.from(await response.arrayBuffer());
+      const upstream = model.requests.at(-1)!;
+      expect(response.status, call.name).toBe(200);
+      expect(response.headers.get('content-type'), call.name).toMatch(call.type);
+      expect(received.length, call.name).toBeGreaterThan(200);
+      expect(received.equals(Buffer.from(upstream.sent, 'utf8')), call.name).toBe(true);
+      expect(await waiting, call.name).toMatchObject([{ outcome: 'complete', status: 200 }]);
+    }
+  });
+
   it('Anthropic SDK: a tool call, its result and the answer make one branch; the SDK stream equals the non-streamed answer', async () => {
     const [a] = users;
     const anthropic = anthropicFor(a!.token);
