@@ -259,7 +259,7 @@ describe('the recording proxy, with the official SDKs against the loopback model
   it('an error event after a 200 is recorded as a failed turn, alone in its session (Messages and Responses)', async () => {
     const [, b] = users;
     const store = await runtime.getUserStore(b!.id);
-    const calls = [
+    const calls: { session: string; path: string; auth: Record<string, string>; body: unknown; marker: string }[] = [
       { session: 'late-messages', path: 'anthropic/v1/messages', auth: { 'x-api-key': 'sk-own' }, body: { max_tokens: 5, stream: true, messages: [{ role: 'user', content: 'one two three [[fail:event]]' }] }, marker: 'event: error' },
       { session: 'late-responses', path: 'openai/v1/responses', auth: { authorization: 'Bearer sk-own' }, body: { model: 'm', stream: true, input: 'one two three [[fail:event]]' }, marker: 'response.failed' },
     ];
