@@ -120,7 +120,7 @@ test('planted keys are nowhere under the data directory after an import and an A
   await expect(page.getByRole('article', { name: 'Assistant' })).toContainText('[REDACTED:private-key]');
 
   const needles = [anthropic, aws, pemBody, 'sk-ant-api03-Qw9'];
-  const { repos } = await expectNowhereOnDisk(needles);
+  const { repos } = await expectNowhereOnDisk(needles, { gitRoots: [stateDirOf(user.id)] });
   // the two sessions' own repositories were among those read
   expect(repos.filter((repo) => repo.startsWith(stateDirOf(user.id))).length).toBeGreaterThanOrEqual(2);
 });

@@ -48,6 +48,11 @@ const STORED_KEY = 'sk-ant-stored-by-e2e';
 /** where provider keys typed in Settings are kept (0600), the one file they may be in */
 const UPSTREAMS_FILE = 'auth/proxy-upstreams.json';
 
+/** Where a user's requests write git objects: their sessions and their project folders. */
+function userFolders(userId: string): string[] {
+  return [join(e2eDataDir(), 'users', userId), join(e2eDataDir(), 'workspaces', userId)];
+}
+
 async function storeAnthropicKey(user: TestUser): Promise<void> {
   const set = await mutate(user.api, 'proxy.setUpstream', { name: 'anthropic', kind: 'anthropic', key: STORED_KEY });
   expect(set.status).toBe(200);
@@ -121,7 +126,7 @@ test('Settings → Connect an agent: tabs with the lines to paste, a token made 
   await expect(page.getByRole('listitem', { name: 'Upstream work' })).toHaveCount(0);
   expect((await query<{ name: string }[]>(user.api, 'proxy.listUpstreams')).data.map((upstream) => upstream.name)).toEqual(['anthropic', 'openai']);
   // the deleted upstream's key is nowhere; the stored one only in its 0600 file
-  await expectNowhereOnDisk(['sk-typed-for-work-upstream', 'sk-ant-typed-in-settings'], { allowedIn: { 'sk-ant-typed-in-settings': [UPSTREAMS_FILE] } });
+  await expectNowhereOnDisk(['sk-typed-for-work-upstream', 'sk-ant-typed-in-settings'], { gitRoots: userFolders(user.id), allowedIn: { 'sk-ant-typed-in-settings': [UPSTREAMS_FILE] } });
   await page.getByRole('region', { name: 'Connect an agent' }).scrollIntoViewIfNeeded();
   await captureViews(page, 'proxy-connect');
 });
@@ -183,7 +188,7 @@ test('Claude Code through the proxy: seen live in the sidebar while it runs, one
   // over the wire: none is anywhere under the data directory (git objects read through git, every
   // file's bytes, logs included), except the provider key in its own file.
   expect(readFileSync(join(e2eDataDir(), UPSTREAMS_FILE), 'utf8')).toContain(STORED_KEY);
-  await expectNowhereOnDisk([PLANTED_KEY, token, STORED_KEY], { allowedIn: { [STORED_KEY]: [UPSTREAMS_FILE] } });
+  await expectNowhereOnDisk([PLANTED_KEY, token, STORED_KEY], { gitRoots: userFolders(user.id), allowedIn: { [STORED_KEY]: [UPSTREAMS_FILE] } });
   const rows = await query<{ rows: { id: string }[] }>(user.api, 'session.list', { source: 'proxy:claude-code' });
   expect(rows.data.rows.map((entry) => entry.id)).toEqual([id]);
   await page.goto(`/sessions/${id}`);
@@ -234,7 +239,7 @@ test('Codex exec through the proxy is a session of its own, marked Codex', async
   ]);
   expect(String(branch.data[0]!.metadata['system_reminders'])).toContain('<environment_context>');
   // the agent's own key passed through and is stored nowhere
-  await expectNowhereOnDisk(['sk-own-openai-key']);
+  await expectNowhereOnDisk(['sk-own-openai-key'], { gitRoots: userFolders(user.id) });
   await signInBrowser(context, user.api);
   await page.goto('/');
   const sidebar = new Sidebar(page);
