@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
-import { BASE_URL, captureViews, createToken, createUser, e2eDataDir, e2eScratchDir, expect, mutate, query, signInBrowser, test, type TestUser } from '../fixtures';
+import { BASE_URL, captureViews, createToken, createUser, e2eDataDir, e2eScratchDir, expect, expectNowhereOnDisk, mutate, query, signInBrowser, test, type TestUser } from '../fixtures';
 import { Sidebar } from '../pages/sidebar';
 
 const CLAUDE = join(process.cwd(), 'node_modules/@anthropic-ai/claude-code/cli-wrapper.cjs');
@@ -44,18 +44,17 @@ function claudeEnv(home: string, token: string): Record<string, string> {
   };
 }
 
-function readTree(dir: string): string {
-  let out = '';
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) out += readTree(path);
-    else if (statSync(path).size < 20_000_000) out += readFileSync(path, 'latin1');
-  }
-  return out;
+const STORED_KEY = 'sk-ant-stored-by-e2e';
+/** where provider keys typed in Settings are kept (0600), the one file they may be in */
+const UPSTREAMS_FILE = 'auth/proxy-upstreams.json';
+
+/** Where a user's requests write git objects: their sessions and their project folders. */
+function userFolders(userId: string): string[] {
+  return [join(e2eDataDir(), 'users', userId), join(e2eDataDir(), 'workspaces', userId)];
 }
 
 async function storeAnthropicKey(user: TestUser): Promise<void> {
-  const set = await mutate(user.api, 'proxy.setUpstream', { name: 'anthropic', kind: 'anthropic', key: 'sk-ant-stored-by-e2e' });
+  const set = await mutate(user.api, 'proxy.setUpstream', { name: 'anthropic', kind: 'anthropic', key: STORED_KEY });
   expect(set.status).toBe(200);
 }
 
@@ -110,12 +109,30 @@ test('Settings → Connect an agent: tabs with the lines to paste, a token made 
   expect(JSON.stringify(metadata.body)).toContain('OPENPROGRAM_PROXY_ALLOW_PRIVATE=1');
   const names = await query<{ name: string }[]>(user.api, 'proxy.listUpstreams');
   expect(names.data.map((upstream) => upstream.name)).toEqual(['anthropic', 'openai']);
+
+  // An upstream added in the form (a public address) and deleted with its button: gone from the
+  // list, after a reload too, and its key gone from the file.
+  await addForm.getByLabel('Upstream name').fill('work');
+  await addForm.getByLabel('Base URL of the new upstream').fill('https://1.1.1.1/v1');
+  await addForm.getByLabel('Provider key (optional)').fill('sk-typed-for-work-upstream');
+  await addForm.getByRole('button', { name: 'Add upstream' }).click();
+  const work = page.getByRole('listitem', { name: 'Upstream work' });
+  await expect(work.getByText('Key set')).toBeVisible();
+  expect(readFileSync(join(e2eDataDir(), UPSTREAMS_FILE), 'utf8')).toContain('sk-typed-for-work-upstream');
+  await work.getByRole('button', { name: 'Delete upstream' }).click();
+  await expect(work).toHaveCount(0);
+  await page.reload();
+  await expect(page.getByRole('listitem', { name: 'Upstream anthropic' })).toBeVisible();
+  await expect(page.getByRole('listitem', { name: 'Upstream work' })).toHaveCount(0);
+  expect((await query<{ name: string }[]>(user.api, 'proxy.listUpstreams')).data.map((upstream) => upstream.name)).toEqual(['anthropic', 'openai']);
+  // the deleted upstream's key is nowhere; the stored one only in its 0600 file
+  await expectNowhereOnDisk(['sk-typed-for-work-upstream', 'sk-ant-typed-in-settings'], { gitRoots: userFolders(user.id), allowedIn: { 'sk-ant-typed-in-settings': [UPSTREAMS_FILE] } });
   await page.getByRole('region', { name: 'Connect an agent' }).scrollIntoViewIfNeeded();
   await captureViews(page, 'proxy-connect');
 });
 
-test('Claude Code through the proxy: seen live in the sidebar while it runs, one session with the Write call, its result and the answer; --resume continues it', async ({ context, page, user }) => {
-  test.setTimeout(150_000);
+test('Claude Code through the proxy: seen live in the sidebar while it runs, one session with the Write call, its result and the answer; --resume twice continues it', async ({ context, page, user }) => {
+  test.setTimeout(210_000);
   await storeAnthropicKey(user);
   const { token } = await createToken(user.api, 'claude code');
   const scratch = mkdtempSync(join(e2eScratchDir(), 'claude-'));
@@ -152,21 +169,30 @@ test('Claude Code through the proxy: seen live in the sidebar while it runs, one
   expect(session.data).toMatchObject({ source: 'proxy:claude-code', agentId: 'claude-code', turnCount: 2 });
   expect(session.data.redacted).toBeGreaterThan(0);
 
-  const resumed = await runAgent(CLAUDE, ['-p', '--resume', sessionId, '--permission-mode', 'acceptEdits', '--allowedTools', 'Write', '--', 'and one more thing'], claudeEnv(home, token), work).done;
-  expect(resumed.code, resumed.output).toBe(0);
-  await expect
-    .poll(async () => (await query<{ content: string }[]>(user.api, 'message.branch', { sessionId: id })).data.map((message) => message.content).slice(-2))
-    .toEqual(['and one more thing', 'You said: and one more thing']);
-  const after = await query<{ content: string; siblings: string[] }[]>(user.api, 'message.branch', { sessionId: id });
-  expect(after.data).toHaveLength(5); // extends the same branch: no fork
-  expect(after.data.every((message) => message.siblings.length === 1)).toBe(true);
-  // the planted key reached the agent and the model, and is nowhere in the data directory
-  expect(readTree(join(e2eDataDir(), 'users', user.id))).not.toContain(PLANTED_KEY);
-  expect(readTree(join(e2eDataDir(), 'users', user.id))).not.toContain(token);
+  // `claude -p --resume` twice: each run is the same session (Claude Code reports the same id,
+  // one cc- session here) and extends its branch by a turn, never a fork.
+  const resumes = ['and one more thing', 'and a last thing'];
+  for (const [index, next] of resumes.entries()) {
+    const resumed = await runAgent(CLAUDE, ['-p', '--resume', sessionId, '--output-format', 'json', '--permission-mode', 'acceptEdits', '--allowedTools', 'Write', '--', next], claudeEnv(home, token), work).done;
+    expect(resumed.code, resumed.output).toBe(0);
+    expect(/"session_id"\s*:\s*"([^"]+)"/.exec(resumed.output)?.[1], resumed.output).toBe(sessionId);
+    await expect
+      .poll(async () => (await query<{ content: string }[]>(user.api, 'message.branch', { sessionId: id })).data.map((message) => message.content).slice(-2))
+      .toEqual([next, `You said: ${next}`]);
+    const after = await query<{ content: string; siblings: string[] }[]>(user.api, 'message.branch', { sessionId: id });
+    expect(after.data).toHaveLength(5 + 2 * index); // extends the same branch: no fork
+    expect(after.data.every((message) => message.siblings.length === 1)).toBe(true);
+  }
+  expect((await query<{ turnCount: number }>(user.api, 'session.get', { id })).data.turnCount).toBe(2 + resumes.length);
+  // The planted key reached the agent and the model, our token and the stored provider key went
+  // over the wire: none is anywhere under the data directory (git objects read through git, every
+  // file's bytes, logs included), except the provider key in its own file.
+  expect(readFileSync(join(e2eDataDir(), UPSTREAMS_FILE), 'utf8')).toContain(STORED_KEY);
+  await expectNowhereOnDisk([PLANTED_KEY, token, STORED_KEY], { gitRoots: userFolders(user.id), allowedIn: { [STORED_KEY]: [UPSTREAMS_FILE] } });
   const rows = await query<{ rows: { id: string }[] }>(user.api, 'session.list', { source: 'proxy:claude-code' });
   expect(rows.data.rows.map((entry) => entry.id)).toEqual([id]);
   await page.goto(`/sessions/${id}`);
-  await expect(page.getByRole('article', { name: 'Assistant' }).last()).toContainText('You said: and one more thing');
+  await expect(page.getByRole('article', { name: 'Assistant' }).last()).toContainText(`You said: ${resumes.at(-1)!}`);
   await expect(page.getByText('[REDACTED:', { exact: false }).first()).toBeVisible();
   await captureViews(page, 'proxy-claude-session');
 });
@@ -212,7 +238,8 @@ test('Codex exec through the proxy is a session of its own, marked Codex', async
     ['assistant', 'You said: hello from codex'],
   ]);
   expect(String(branch.data[0]!.metadata['system_reminders'])).toContain('<environment_context>');
-  expect(readTree(join(e2eDataDir(), 'users', user.id))).not.toContain('sk-own-openai-key');
+  // the agent's own key passed through and is stored nowhere
+  await expectNowhereOnDisk(['sk-own-openai-key'], { gitRoots: userFolders(user.id) });
   await signInBrowser(context, user.api);
   await page.goto('/');
   const sidebar = new Sidebar(page);

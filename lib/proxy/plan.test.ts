@@ -39,6 +39,22 @@ describe('planning an exchange (what the planning thread does)', () => {
     expect(overLimitSessionId('work')).not.toBe(overLimitSessionId('anthropic'));
   });
 
+  it('a 200 whose stream ends in an error event is planned as error_event, not complete (the turn is recorded as failed)', () => {
+    const request = { model: 'm', tools: [{ name: 'W' }], messages: [{ role: 'user', content: 'hi' }] };
+    const sse = (events: [string, unknown][]) => Buffer.from(events.map(([name, data]) => `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`).join(''));
+    const started: [string, unknown][] = [
+      ['message_start', { type: 'message_start', message: { id: 'msg_e', type: 'message', role: 'assistant', model: 'm', content: [] } }],
+      ['content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }],
+      ['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Half' } }],
+    ];
+    const failed = planExchange({ ...exchange(request), contentType: 'text/event-stream', bytes: sse([...started, ['error', { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }]]) });
+    expect(failed).toMatchObject({ record: true, outcome: 'error_event', reply: { text: 'Half', error: 'Overloaded' } });
+    // the same stream without the error event stays complete; forwarding's own outcomes are kept
+    expect(planExchange({ ...exchange(request), contentType: 'text/event-stream', bytes: sse(started) }).outcome).toBe('complete');
+    expect(planExchange(exchange(request)).outcome).toBe('complete');
+    expect(planExchange({ ...exchange(request), outcome: 'client_gone', contentType: 'text/event-stream', bytes: sse(started) }).outcome).toBe('client_gone');
+  });
+
   it('names only the headers that say which session and agent (no key leaves the request path)', () => {
     expect(IDENTITY_HEADERS).not.toContain('authorization');
     expect(IDENTITY_HEADERS).not.toContain('x-api-key');

@@ -35,9 +35,20 @@ export interface PlannedExchange {
   fingerprints: (string | null)[];
   /** the reply's, chained after the last step */
   replyFingerprint: string | null;
+  /**
+   * The exchange's outcome as recorded: forwarding's, except that a 2xx whose bytes carry an
+   * error (an `error` event after a 200, a Responses `response.failed`) is `error_event`, so the
+   * turn is recorded as failed (DESIGN §12) and not as a complete answer.
+   */
+  outcome: ExchangeOutcome;
 }
 
-const NOTHING: PlannedExchange = { record: false, sessionId: null, agent: null, parsed: null, reply: null, fingerprints: [], replyFingerprint: null };
+const NOTHING: Omit<PlannedExchange, 'outcome'> = { record: false, sessionId: null, agent: null, parsed: null, reply: null, fingerprints: [], replyFingerprint: null };
+
+/** Forwarding only sees a 2xx that ended: an error reported inside it is read off the reply. */
+function outcomeOf(exchange: ExchangeBytes, reply: AssembledReply | null): ExchangeOutcome {
+  return exchange.outcome === 'complete' && reply?.error ? 'error_event' : exchange.outcome;
+}
 
 /** The last fingerprint of a chain, or `start` when it has none. */
 export function lastFingerprint(chain: readonly (string | null)[], start = ''): string {
@@ -67,21 +78,21 @@ export function planExchange(exchange: ExchangeBytes): PlannedExchange {
   if (exchange.body === null) {
     // Over the limit: a metadata-only turn, in the session the headers name or the upstream's own.
     const choice = chooseSession(get, parseRequest(exchange.wire, null));
-    return { ...NOTHING, record: true, sessionId: choice.sessionId ?? overLimitSessionId(exchange.upstream), agent: choice.agent };
+    return { ...NOTHING, record: true, sessionId: choice.sessionId ?? overLimitSessionId(exchange.upstream), agent: choice.agent, outcome: exchange.outcome };
   }
   let json: unknown;
   try {
     json = JSON.parse(Buffer.from(exchange.body.buffer, exchange.body.byteOffset, exchange.body.byteLength).toString('utf8'));
   } catch {
-    return NOTHING; // the upstream answered the bad body; there is no conversation to record
+    return { ...NOTHING, outcome: exchange.outcome }; // the upstream answered the bad body; there is no conversation to record
   }
   const parsed = parseRequest(exchange.wire, json);
   const choice = chooseSession(get, parsed);
   // Claude Code's side calls (quota check, titles, topic detection) offer no tools: not the conversation.
-  if (choice.agent === 'claude-code' && parsed.tools.length === 0) return NOTHING;
+  if (choice.agent === 'claude-code' && parsed.tools.length === 0) return { ...NOTHING, outcome: exchange.outcome };
   const chain = fingerprints(parsed.steps);
   const bytes = Buffer.from(exchange.bytes.buffer, exchange.bytes.byteOffset, exchange.bytes.byteLength);
   const reply = exchange.outcome === 'upstream_unreachable' ? null : assembleReply(exchange.wire, exchange.contentType, bytes);
   const replyFingerprint = reply ? chainFingerprint(lastFingerprint(chain), replyStep(reply)) : null;
-  return { record: true, sessionId: choice.sessionId, agent: choice.agent, parsed, reply, fingerprints: chain, replyFingerprint };
+  return { record: true, sessionId: choice.sessionId, agent: choice.agent, parsed, reply, fingerprints: chain, replyFingerprint, outcome: outcomeOf(exchange, reply) };
 }

@@ -51,7 +51,7 @@ export type ExchangeOutcome =
   | 'complete'
   /** an HTTP error status from the upstream, passed through */
   | 'upstream_error'
-  /** a 200 whose stream carried an error event */
+  /** a 2xx whose body reported an error: an error event after a 200 (set when planning, from the reply) */
   | 'error_event'
   /** the client went away before the end */
   | 'client_gone'

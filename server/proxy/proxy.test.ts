@@ -118,6 +118,30 @@ describe('the recording proxy, with the official SDKs against the loopback model
     expect(everything).not.toContain(a!.token);
   });
 
+  it('the client gets the upstream\'s bytes exactly: Responses and Chat Completions streams, non-streamed 200s of all three wires', async () => {
+    const [, b] = users;
+    // non-ASCII text and a tool call: bytes that a re-encoding or a re-serialised event would change
+    const text = 'café ✓ naïve [[words:30]]';
+    const calls: { name: string; path: string; auth: Record<string, string>; body: unknown; type: RegExp }[] = [
+      { name: 'responses stream', path: 'openai/v1/responses', auth: { authorization: 'Bearer sk-own' }, body: { model: 'gpt-test', stream: true, input: text }, type: /^text\/event-stream/ },
+      { name: 'chat stream', path: 'openai/v1/chat/completions', auth: { authorization: 'Bearer sk-own' }, body: { model: 'gpt-test', stream: true, messages: [{ role: 'user', content: `${text} [[tool:ls {"path":"é"}]]` }], tools: [{ type: 'function', function: { name: 'ls', parameters: {} } }] }, type: /^text\/event-stream/ },
+      { name: 'messages 200', path: 'anthropic/v1/messages', auth: { 'x-api-key': 'sk-own' }, body: { model: 'claude-test', max_tokens: 50, messages: [{ role: 'user', content: text }] }, type: /^application\/json/ },
+      { name: 'responses 200', path: 'openai/v1/responses', auth: { authorization: 'Bearer sk-own' }, body: { model: 'gpt-test', input: text }, type: /^application\/json/ },
+      { name: 'chat 200', path: 'openai/v1/chat/completions', auth: { authorization: 'Bearer sk-own' }, body: { model: 'gpt-test', messages: [{ role: 'user', content: text }] }, type: /^application\/json/ },
+    ];
+    for (const call of calls) {
+      const waiting = nextRecording(b!.id);
+      const response = await fetch(`${origin}/proxy/${call.path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-entity-memory-token': b!.token, 'x-entity-memory-session': `bytes-${call.name.replace(/ /g, '-')}`, ...call.auth }, body: JSON.stringify(call.body) });
+      const received = Buffer.from(await response.arrayBuffer());
+      const upstream = model.requests.at(-1)!;
+      expect(response.status, call.name).toBe(200);
+      expect(response.headers.get('content-type'), call.name).toMatch(call.type);
+      expect(received.length, call.name).toBeGreaterThan(200);
+      expect(received.equals(Buffer.from(upstream.sent, 'utf8')), call.name).toBe(true);
+      expect(await waiting, call.name).toMatchObject([{ outcome: 'complete', status: 200 }]);
+    }
+  });
+
   it('Anthropic SDK: a tool call, its result and the answer make one branch; the SDK stream equals the non-streamed answer', async () => {
     const [a] = users;
     const anthropic = anthropicFor(a!.token);
@@ -214,8 +238,9 @@ describe('the recording proxy, with the official SDKs against the loopback model
     expect(await waiting).toMatchObject([{ outcome: 'upstream_error', status: 529 }]);
     waiting = nextRecording(b!.id);
     const late = await fetch(`${origin}/proxy/anthropic/v1/messages`, { method: 'POST', headers: { ...headers, 'x-entity-memory-session': 'errors' }, body: JSON.stringify({ max_tokens: 5, stream: true, messages: [{ role: 'user', content: 'one two three [[fail:event]]' }] }) });
+    expect(late.status).toBe(200);
     expect(await late.text()).toContain('event: error');
-    await waiting;
+    expect(await waiting).toMatchObject([{ outcome: 'error_event', status: 200 }]);
     waiting = nextRecording(b!.id);
     const cut = await fetch(`${origin}/proxy/anthropic/v1/messages`, { method: 'POST', headers: { ...headers, 'x-entity-memory-session': 'errors' }, body: JSON.stringify({ max_tokens: 5, stream: true, messages: [{ role: 'user', content: 'one two three [[fail:stream]]' }] }) });
     await cut.text().catch(() => '');
@@ -223,12 +248,32 @@ describe('the recording proxy, with the official SDKs against the loopback model
     const store = await runtime.getUserStore(b!.id);
     const nodes = await store.getNodes('errors');
     const replies = nodes.filter((node) => node.role === 'assistant');
-    expect(replies.map((node) => (node.metadata['proxy'] as { status: number; outcome: string }).outcome)).toEqual(['upstream_error', 'complete', 'timeout']);
+    expect(replies.map((node) => (node.metadata['proxy'] as { status: number; outcome: string }).outcome)).toEqual(['upstream_error', 'error_event', 'timeout']);
     expect(replies[0]!.metadata['error']).toContain('Overloaded');
     expect(replies[1]).toMatchObject({ content: 'You said: ', metadata: { error: expect.stringContaining('Overloaded') } });
     expect(replies[2]!.content).toBe('You said: ');
     expect(replies[2]!.metadata['error']).toMatch(/timed out or broke off/);
     expect((await store.getSession('errors')).status).toBe('failed');
+  });
+
+  it('an error event after a 200 is recorded as a failed turn, alone in its session (Messages and Responses)', async () => {
+    const [, b] = users;
+    const store = await runtime.getUserStore(b!.id);
+    const calls: { session: string; path: string; auth: Record<string, string>; body: unknown; marker: string }[] = [
+      { session: 'late-messages', path: 'anthropic/v1/messages', auth: { 'x-api-key': 'sk-own' }, body: { max_tokens: 5, stream: true, messages: [{ role: 'user', content: 'one two three [[fail:event]]' }] }, marker: 'event: error' },
+      { session: 'late-responses', path: 'openai/v1/responses', auth: { authorization: 'Bearer sk-own' }, body: { model: 'm', stream: true, input: 'one two three [[fail:event]]' }, marker: 'response.failed' },
+    ];
+    for (const call of calls) {
+      const waiting = nextRecording(b!.id);
+      const response = await fetch(`${origin}/proxy/${call.path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-entity-memory-token': b!.token, 'x-entity-memory-session': call.session, ...call.auth }, body: JSON.stringify(call.body) });
+      expect(response.status).toBe(200);
+      expect(await response.text()).toContain(call.marker);
+      expect(await waiting).toMatchObject([{ sessionId: call.session, outcome: 'error_event', status: 200 }]);
+      // the only turn of the session failed: the session says so, not 'idle' with a note in metadata
+      expect((await store.getSession(call.session)).status).toBe('failed');
+      const reply = (await store.getNodes(call.session)).find((node) => node.role === 'assistant')!;
+      expect(reply.metadata).toMatchObject({ error: expect.any(String), proxy: { outcome: 'error_event', status: 200 } });
+    }
   });
 
   it('an upstream that sends nothing for too long: 504 in the provider shape, recorded as timed out', async () => {

@@ -155,13 +155,15 @@ interface Plan {
   after: RecordedResponse | null;
   fingerprints: (string | null)[];
   replyFingerprint: string | null;
+  /** planned: forwarding's outcome, or `error_event` for an error inside a 2xx */
+  outcome: ExchangeOutcome;
 }
 
 /** The planned exchange placed: the session of its previous_response_id, else of its first message. */
 function settle(exchange: FinishedExchange, planned: PlannedExchange): Plan | null {
   if (!planned.record) return null;
   const { parsed, reply } = planned;
-  if (!parsed) return planned.sessionId ? { sessionId: planned.sessionId, agent: planned.agent, parsed: null, reply: null, after: null, fingerprints: [], replyFingerprint: null } : null;
+  if (!parsed) return planned.sessionId ? { sessionId: planned.sessionId, agent: planned.agent, parsed: null, reply: null, after: null, fingerprints: [], replyFingerprint: null, outcome: planned.outcome } : null;
   const after = parsed.previousResponseId ? responseIndex(exchange.userId).get(parsed.previousResponseId) : null;
   let chain = planned.fingerprints;
   let replyFingerprint = planned.replyFingerprint;
@@ -176,7 +178,7 @@ function settle(exchange: FinishedExchange, planned: PlannedExchange): Plan | nu
     if (!first) return null;
     sessionId = prefixSessionId(first);
   }
-  return { sessionId, agent: planned.agent, parsed, reply, after, fingerprints: chain, replyFingerprint };
+  return { sessionId, agent: planned.agent, parsed, reply, after, fingerprints: chain, replyFingerprint, outcome: planned.outcome };
 }
 
 const turnStatus = (outcome: ExchangeOutcome): 'idle' | 'failed' | 'cancelled' => (outcome === 'complete' ? 'idle' : outcome === 'client_gone' ? 'cancelled' : 'failed');
@@ -186,7 +188,8 @@ async function commit(exchange: FinishedExchange, plan: Plan): Promise<RecordedS
   const source = sourceOf(plan.agent, exchange.wire);
   const agentId = plan.agent ?? (exchange.wire === 'anthropic' ? 'anthropic' : 'openai');
   await store.createSession({ id: plan.sessionId, source, agentId });
-  const proxyMeta = { wire: exchange.wire, upstream: exchange.upstream, status: exchange.status, outcome: exchange.outcome };
+  const outcome = plan.outcome;
+  const proxyMeta = { wire: exchange.wire, upstream: exchange.upstream, status: exchange.status, outcome };
 
   let steps: ExchangeStep[];
   let reply: ExchangeStep | null = null;
@@ -198,7 +201,7 @@ async function commit(exchange: FinishedExchange, plan: Plan): Promise<RecordedS
     steps = await Promise.all(plan.parsed.steps.map((step, index) => toExchangeStep(store, plan.sessionId, step, chain[index] ?? undefined)));
     if (plan.reply && replyFingerprint) {
       const answer = plan.reply;
-      const outcomeError = exchange.outcome === 'client_gone' ? 'the client went away before the end' : exchange.outcome === 'timeout' ? 'the upstream timed out or broke off' : null;
+      const outcomeError = outcome === 'client_gone' ? 'the client went away before the end' : outcome === 'timeout' ? 'the upstream timed out or broke off' : null;
       // Nothing came at all: say why, not that the (empty) answer was unreadable.
       const error = exchange.bytes.length === 0 ? (outcomeError ?? answer.error) : (answer.error ?? outcomeError);
       reply = {
@@ -219,18 +222,18 @@ async function commit(exchange: FinishedExchange, plan: Plan): Promise<RecordedS
     }
   }
   const context = plan.parsed
-    ? { wire: exchange.wire, model: plan.parsed.model, tools: plan.parsed.tools, stream: plan.parsed.stream, upstream: exchange.upstream, status: exchange.status, outcome: exchange.outcome, request_bytes: exchange.bodyBytes, response_bytes: exchange.bytes.length }
+    ? { wire: exchange.wire, model: plan.parsed.model, tools: plan.parsed.tools, stream: plan.parsed.stream, upstream: exchange.upstream, status: exchange.status, outcome, request_bytes: exchange.bodyBytes, response_bytes: exchange.bytes.length }
     : undefined;
   const result = await store.recordExchange(
     { sessionId: plan.sessionId, steps, after: plan.after?.nodeId ?? null, reply, system: plan.parsed?.system ?? null, context },
-    { source, agentId, status: turnStatus(exchange.outcome), model: plan.parsed?.model ?? undefined },
+    { source, agentId, status: turnStatus(outcome), model: plan.parsed?.model ?? undefined },
   );
   const replyId = result.replyId;
   if (replyId && plan.reply?.id && exchange.wire === 'responses' && replyFingerprint) {
     // On disk before the recording is reported: a restart still continues from this reply.
     await responseIndex(exchange.userId).add(plan.reply.id, { sessionId: plan.sessionId, nodeId: replyId, fingerprint: replyFingerprint });
   }
-  const summary: RecordedSummary = { sessionId: plan.sessionId, replyId, turn: result.turn, agent: plan.agent, outcome: exchange.outcome, status: exchange.status, recordMs: performance.now() - exchange.endedAt };
+  const summary: RecordedSummary = { sessionId: plan.sessionId, replyId, turn: result.turn, agent: plan.agent, outcome, status: exchange.status, recordMs: performance.now() - exchange.endedAt };
   for (const listener of state().listeners) listener({ ...summary, userId: exchange.userId });
   return summary;
 }
