@@ -17,6 +17,8 @@ export interface MoveEngineOptions {
   copy?: (sourceDataDir: string, targetDataDir: string, userId: string, options: { final: boolean }) => Promise<void>;
   onProgress?: (progress: MoveProgress) => void;
   now?: () => number;
+  /** releases what the engine's opener made for it (openMover's Postgres pool) */
+  close?: () => Promise<void>;
 }
 
 /**
@@ -36,6 +38,11 @@ export class MoveEngine {
 
   get directory(): ShardDirectoryPort {
     return this.options.directory;
+  }
+
+  /** Ends the connections openMover made for this engine (none for a directory it was given). */
+  async close(): Promise<void> {
+    await this.options.close?.();
   }
 
   /** Check the move can begin, record it, run it to the end. */
