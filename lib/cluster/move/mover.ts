@@ -10,7 +10,7 @@ import { MoveError, type ShardDirectoryPort } from './ports.js';
 export interface MoverEnvironment {
   /** the mover's data directory: its journal is `<data>/cluster/moves` */
   dataDir: string;
-  env: NodeJS.ProcessEnv;
+  env: Readonly<Record<string, string | undefined>>;
   /** a directory the caller already has (a running instance's ShardDirectory on its own pool) */
   directory?: ShardDirectoryPort;
   onProgress?: (progress: MoveProgress) => void;
@@ -22,7 +22,7 @@ export function moveJournal(dataDir: string): MoveJournal {
 }
 
 /** The directory the environment names, and what to close after the move. */
-function directoryFromEnv(env: NodeJS.ProcessEnv): { directory: ShardDirectoryPort; close?: () => Promise<void> } {
+function directoryFromEnv(env: MoverEnvironment['env']): { directory: ShardDirectoryPort; close?: () => Promise<void> } {
   const databaseUrl = env['OPENPROGRAM_CLUSTER_DB']?.trim();
   const file = env['OPENPROGRAM_CLUSTER_DIRECTORY']?.trim();
   if (databaseUrl && file) {
