@@ -51,7 +51,8 @@ describe('ShardDirectory on a real Postgres: the move engine\'s directory', () =
   const heard: ControlMessage[] = [];
 
   beforeAll(async () => {
-    postgres = await startTestPostgres({ portRange: [5010, 5019], prefix: 'shard-directory-pg-' });
+    // Its own ports: vitest runs cluster-node.test.ts (5010-5019) at the same time, and both would take the first free one.
+    postgres = await startTestPostgres({ portRange: [5000, 5009], prefix: 'shard-directory-pg-' });
     pool = createPool(postgres.url, 4);
     await migrate(pool);
     directory = new ShardDirectory(pool);
@@ -127,23 +128,23 @@ describe('ShardDirectory on a real Postgres: the move engine\'s directory', () =
       await seedUser(a);
       await sync.start();
       expect(haproxy.entries.get(USER)).toBe('127.0.0.1:1');
+      // The states the engine sets, in the order Postgres took them.
       const states: string[] = [];
-      const engine = new MoveEngine({
-        directory,
-        journal: new MoveJournal(join(root, 'moves')),
-        control: async (id) => (id === 'a' ? a : b).control(),
-        onProgress: ({ step, phase }) => {
-          if (phase === 'done') void directory.owner(USER).then((owner) => states.push(`${step}:${owner?.state}`));
-        },
-      });
+      const recording = new (class extends ShardDirectory {
+        override async setState(...args: Parameters<ShardDirectory['setState']>) {
+          const row = await super.setState(...args);
+          states.push(row.state);
+          return row;
+        }
+      })(pool);
+      const engine = new MoveEngine({ directory: recording, journal: new MoveJournal(join(root, 'moves')), control: async (id) => (id === 'a' ? a : b).control() });
       const move = await engine.start(USER, 'b');
       expect(move.status).toBe('done');
       expect(await directory.owner(USER)).toEqual({ shard: 'b', epoch: 2, state: 'active' });
       expect((await b.store(USER)).listSessions({ scope: 'all' }).rows).toHaveLength(2);
       // No full comparison runs within the test (every 60 s): only the flip's NOTIFY moves the entry.
       await eventually(() => haproxy.entries.get(USER) === '127.0.0.2:2', 'the map entry on b');
-      await eventually(() => states.length === 6, 'every step');
-      expect(states.slice(0, 2)).toEqual(['precopy:moving', 'freeze:frozen']);
+      expect(states).toEqual(['moving', 'frozen']);
     } finally {
       await sync.stop();
       await haproxy.close();
