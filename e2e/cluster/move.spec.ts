@@ -5,7 +5,7 @@ import { expect, request, test, type APIRequestContext } from '@playwright/test'
 import { MOVE_STEPS } from '../../lib/cluster/move/index';
 import { bearer, sessionCookieOf, signIn } from '../fixtures/auth';
 import { openEvents, type SseEvent } from '../fixtures/events';
-import { mutate } from '../fixtures/trpc';
+import { mutate, query } from '../fixtures/trpc';
 import { CLUSTER_ADMIN_EMAIL, CLUSTER_ADMIN_PASSWORD, CLUSTER_SECRET, startTestCluster, type TestCluster } from './harness';
 
 // DESIGN §11's move in a real cluster: Postgres' user_shard, HAProxy with the map sync, two
@@ -301,4 +301,29 @@ test('the source SIGKILLed in the middle of a move, restarted, then --resume: th
     body: JSON.stringify({ sessionId: sessionIds[0], message: { id: 'after-the-kill', role: 'user', content: 'written after the source was killed' } }),
   });
   expect(written.status).toBe(200);
+});
+
+test("the Admin page's mover, in cluster mode, flips user_shard in Postgres and HAProxy follows", async () => {
+  test.setTimeout(120_000);
+  const before = await shardOf(user.id);
+  const target = otherInstance(before.shard);
+  const overview = await query<{ enabled: boolean; instances: { id: string }[]; owners: Record<string, { shard: string; epoch: number } | null> }>(admin, 'clusterMove.overview');
+  expect(overview.status, JSON.stringify(overview.body)).toBe(200);
+  expect(overview.data.enabled).toBe(true);
+  expect(overview.data.instances.map((instance) => instance.id).sort()).toEqual([...cluster.instances.keys()].sort());
+  expect(overview.data.owners[user.id]).toMatchObject({ shard: before.shard, epoch: before.epoch });
+
+  // An instance Postgres does not know is refused with a reason, not a 500.
+  const unknown = await mutate(admin, 'clusterMove.start', { userId: user.id, to: 'node-z' });
+  expect(unknown.status).toBe(400);
+  expect(unknown.body.error!.message).toMatch(/no instance node-z/);
+
+  const started = await mutate<{ id: string }>(admin, 'clusterMove.start', { userId: user.id, to: target });
+  expect(started.status, JSON.stringify(started.body)).toBe(200);
+  await expect
+    .poll(async () => (await query<{ status: string; error?: string }>(admin, 'clusterMove.get', { moveId: started.data.id })).data, { timeout: 60_000 })
+    .toMatchObject({ status: 'done' });
+  expect(await shardOf(user.id)).toEqual({ shard: target, epoch: before.epoch + 1, state: 'active' });
+  await expect.poll(async () => (await throughHaproxy('session.list', {})).instance, { timeout: 15_000 }).toBe(target);
+  expect((await throughHaproxy('session.list', {})).status).toBe(200);
 });
