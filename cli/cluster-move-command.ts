@@ -27,13 +27,16 @@ async function userIdOf(dataDir: string, user: string, env: NodeJS.ProcessEnv): 
   const databaseUrl = env['OPENPROGRAM_CLUSTER_DB']?.trim();
   if (databaseUrl) {
     const pool = createPool(databaseUrl, 1);
+    let id: string | null;
     try {
-      const id = await findUserIdByEmail(pool, user);
-      if (!id) throw new CliError(`no user ${user} in OPENPROGRAM_CLUSTER_DB (give a user id or a user's email)`, 'not_found');
-      return id;
+      id = await findUserIdByEmail(pool, user);
+    } catch (error) {
+      throw new CliError(`cluster move: cannot look ${user} up in OPENPROGRAM_CLUSTER_DB: ${(error as Error).message}`, 'unavailable');
     } finally {
       await pool.end();
     }
+    if (!id) throw new CliError(`no user ${user} in OPENPROGRAM_CLUSTER_DB (give a user id or a user's email)`, 'not_found');
+    return id;
   }
   const found = new UserStore(join(dataDir, 'auth')).findByEmail(user);
   if (!found) throw new CliError(`no user ${user} (give a user id or the email of a user of ${dataDir})`, 'not_found');
