@@ -31,7 +31,7 @@ function directoryFromEnv(env: MoverEnvironment['env']): { directory: ShardDirec
   }
   if (databaseUrl) {
     if (!/^postgres(ql)?:\/\//.test(databaseUrl)) throw new MoveError('OPENPROGRAM_CLUSTER_DB must be a postgres:// URL', 'bad_input');
-    // Two connections: the mover runs one query at a time; the flip's NOTIFY goes out at its commit.
+    // Small: a mover runs one statement at a time, and every instance holds its own pool besides.
     const pool = createPool(databaseUrl, 2);
     return { directory: new ShardDirectory(pool), close: () => pool.end() };
   }
