@@ -11,6 +11,8 @@ const PORT_RANGE: [number, number] = [Number(process.env.E2E_CLUSTER_PORT_FROM ?
 
 export const CLUSTER_ADMIN_EMAIL = 'admin@cluster.test';
 export const CLUSTER_ADMIN_PASSWORD = 'cluster-admin-password';
+/** The instances' control endpoint secret: what `cluster move` sends them. */
+export const CLUSTER_SECRET = 'cluster-secret-for-the-e2e-movers';
 
 export interface Instance {
   id: string;
@@ -92,6 +94,8 @@ export async function startTestCluster(options: { instances?: number } = {}): Pr
         OPENPROGRAM_ADMIN_PASSWORD: first ? CLUSTER_ADMIN_PASSWORD : '',
         // HAProxy on loopback is the trusted proxy whose X-Forwarded-For counts.
         OPENPROGRAM_TRUST_PROXY: 'true',
+        // The control endpoint a mover (`cluster move`) calls.
+        OPENPROGRAM_CLUSTER_SECRET: CLUSTER_SECRET,
       },
     });
     await processHandle.ready(90_000);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPool, type Pool } from './db.js';
 import { startClusterNode, type ClusterNode } from './node.js';
+import { ShardConflictError } from './move/index.js';
 import { ShardDirectory } from './shard-directory.js';
 import { startTestPostgres, type TestPostgres } from './testing/postgres.js';
 
@@ -132,11 +133,11 @@ describe('cluster mode on a real Postgres', () => {
     const userId = 'flip000000000001';
     const placed = await directory.place(userId);
     const other = placed.shard === 'node-a' ? 'node-b' : 'node-a';
-    expect(await directory.flip(userId, other, placed.shard, placed.epoch)).toBeNull();
-    expect(await directory.flip(userId, placed.shard, other, placed.epoch + 5)).toBeNull();
+    await expect(directory.flip(userId, other, placed.shard, placed.epoch)).rejects.toThrow(ShardConflictError);
+    await expect(directory.flip(userId, placed.shard, other, placed.epoch + 5)).rejects.toThrow(ShardConflictError);
     const flipped = await directory.flip(userId, placed.shard, other, placed.epoch);
     expect(flipped).toEqual({ shard: other, epoch: placed.epoch + 1, state: 'active' });
-    expect(await directory.flip(userId, placed.shard, other, placed.epoch)).toBeNull();
+    await expect(directory.flip(userId, placed.shard, other, placed.epoch)).rejects.toThrow(ShardConflictError);
     await eventually(() => a.ownership.ownerOf(userId)?.epoch === placed.epoch + 1 && b.ownership.ownerOf(userId)?.epoch === placed.epoch + 1, 'the flip on both');
     const mine = a.ownership.check(userId);
     expect(mine.kind).toBe(other === 'node-a' ? 'mine' : 'elsewhere');

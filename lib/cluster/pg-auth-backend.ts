@@ -84,6 +84,12 @@ export async function loadUser(pool: Pool, id: string): Promise<UserRecord | nul
   return rows[0] ? toUser(rows[0]) : null;
 }
 
+/** The id of the user with this email (normalised as the user store does), or null. */
+export async function findUserIdByEmail(pool: Pool, email: string): Promise<string | null> {
+  const { rows } = await pool.query<{ id: string }>('SELECT id FROM auth_user WHERE email = $1', [email.trim().toLowerCase()]);
+  return rows[0]?.id ?? null;
+}
+
 export async function loadSignupOpen(pool: Pool): Promise<boolean> {
   const { rows } = await pool.query<{ value: string }>("SELECT value FROM auth_setting WHERE key = 'signup_open'");
   return rows[0]?.value === 'true';

@@ -1,5 +1,5 @@
 import { MoveError, moveJournal, openMover, type MoveEngine, type MoveRecord, type ShardOwner } from '@/lib/cluster/move/index';
-import { getDataDir } from '@/server/runtime';
+import { getClusterNode, getDataDir } from '@/server/runtime';
 
 /** Moves the Admin page started, still running in this process (kept on globalThis: Next may load this module twice). */
 const KEY = Symbol.for('entity-memory.admin-moves');
@@ -8,7 +8,9 @@ const running = (holder[KEY] ??= new Map());
 
 function mover(): MoveEngine | { off: string } {
   try {
-    return openMover({ dataDir: getDataDir(), env: process.env });
+    // In cluster mode the moves flip user_shard on this instance's own pool, the directory every
+    // instance and HAProxy's map sync follow; without Postgres, OPENPROGRAM_CLUSTER_DIRECTORY's file.
+    return openMover({ dataDir: getDataDir(), env: process.env, directory: getClusterNode()?.directory });
   } catch (error) {
     if (error instanceof MoveError) return { off: error.message };
     throw error;

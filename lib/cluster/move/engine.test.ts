@@ -90,6 +90,37 @@ describe('MoveEngine', () => {
     world.a.gate.enterWrite(USER)();
   });
 
+  it('times the freeze from the freeze request, the wait for a running write included, to the flip', async () => {
+    world = twoInstances();
+    await seedUser(world.a);
+    // A clock that moves only when the test says: the write the freeze waits for takes 5 s,
+    // the final copy 0.7 s; nothing else takes any time.
+    let clock = 1_000_000;
+    const finishWrite = world.a.gate.enterWrite(USER);
+    const slowFinalCopy = async (from: string, to: string, userId: string, options: { final: boolean }) => {
+      await rsyncUser(from, to, userId, options);
+      if (options.final) clock += 700;
+    };
+    const moves = new MoveEngine({
+      directory: world.directory,
+      journal: world.journal,
+      control: async (id) => (id === 'a' ? world.a : world.b).control(),
+      copy: slowFinalCopy,
+      now: () => clock,
+      onProgress: ({ step, phase }) => {
+        if (step !== 'freeze' || phase !== 'start') return;
+        setTimeout(() => {
+          clock += 5_000;
+          finishWrite();
+        }, 30);
+      },
+    });
+    const move = await moves.start(USER, 'b');
+    expect(move.status).toBe('done');
+    expect(move.freezeMs).toBe(5_700);
+    expect(world.journal.get(move.id)).toMatchObject({ freezeMs: 5_700, freezeRequestedAt: 1_000_000 });
+  });
+
   it('refuses a move to where the user is, to an unknown instance, of an unknown user, and a roll-back after the flip', async () => {
     world = twoInstances();
     await seedUser(world.a);

@@ -17,6 +17,8 @@ export interface MoveEngineOptions {
   copy?: (sourceDataDir: string, targetDataDir: string, userId: string, options: { final: boolean }) => Promise<void>;
   onProgress?: (progress: MoveProgress) => void;
   now?: () => number;
+  /** releases what the engine's opener made for it (openMover's Postgres pool) */
+  close?: () => Promise<void>;
 }
 
 /**
@@ -36,6 +38,11 @@ export class MoveEngine {
 
   get directory(): ShardDirectoryPort {
     return this.options.directory;
+  }
+
+  /** Ends the connections openMover made for this engine (none for a directory it was given). */
+  async close(): Promise<void> {
+    await this.options.close?.();
   }
 
   /** Check the move can begin, record it, run it to the end. */
@@ -152,13 +159,18 @@ export class MoveEngine {
       }
       case 'freeze': {
         await this.ensureState(record, 'frozen');
-        record.frozen = { ...(await source.freeze(userId, record.id)), at: this.now() };
+        // Writes are refused from this request on, and the source's answer only comes once the
+        // writes still running have finished: the freeze is timed from here, before that wait.
+        // Recorded first, so a resume after a cut-off freeze keeps the first request's time.
+        record.freezeRequestedAt ??= this.now();
+        this.options.journal.save(record);
+        record.frozen = { ...(await source.freeze(userId, record.id)), at: record.freezeRequestedAt };
         return;
       }
       case 'final-copy': {
         // Again on a resume: a source restarted since comes back frozen (its marker), and its
         // handoff is the one clients now hold ids of.
-        record.frozen = { ...(await source.freeze(userId, record.id)), at: record.frozen?.at ?? this.now() };
+        record.frozen = { ...(await source.freeze(userId, record.id)), at: record.frozen?.at ?? record.freezeRequestedAt ?? this.now() };
         this.options.journal.save(record);
         await this.copy((await source.describe()).dataDir, (await target.describe()).dataDir, userId, { final: true });
         return;

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { atomicWriteFileSync } from '../../fs/atomic-write.js';
-import { MoveError, type InstanceInfo, type ShardDirectoryPort, type ShardOwner, type ShardState } from './ports.js';
+import { MoveError, ShardConflictError, type InstanceInfo, type ShardDirectoryPort, type ShardOwner, type ShardState } from './ports.js';
 
 /** The directory as one JSON document: `instance` rows and `user_shard` rows. */
 export interface DirectoryDocument {
@@ -61,7 +61,7 @@ export class FileShardDirectory implements ShardDirectoryPort {
   async setState(userId: string, state: ShardState, epoch: number): Promise<ShardOwner> {
     const document = this.read();
     const row = document.users[userId];
-    if (!row || row.epoch !== epoch) throw new MoveError(`the owner of ${userId} is no longer at epoch ${epoch}`, 'conflict');
+    if (!row || row.epoch !== epoch) throw new ShardConflictError(`the owner of ${userId} is no longer at epoch ${epoch}`, row ?? null);
     document.users[userId] = { ...row, state };
     this.write(document);
     return document.users[userId]!;
@@ -71,7 +71,7 @@ export class FileShardDirectory implements ShardDirectoryPort {
     const document = this.read();
     const row = document.users[userId];
     if (!row || row.shard !== from || row.epoch !== epoch) {
-      throw new MoveError(`${userId} is not on ${from} at epoch ${epoch} (the directory says ${row ? `${row.shard} at ${row.epoch}` : 'nothing'})`, 'conflict');
+      throw new ShardConflictError(`${userId} is not on ${from} at epoch ${epoch} (the directory says ${row ? `${row.shard} at ${row.epoch}` : 'nothing'})`, row ?? null);
     }
     document.users[userId] = { shard: to, epoch: epoch + 1, state: 'active' };
     this.write(document);

@@ -25,9 +25,11 @@ export interface MoveRecord {
   updatedAt: number;
   /** steps finished, with when */
   finished: { step: MoveStep; at: number; ms: number }[];
-  /** what the freeze answered: the target continues from it */
+  /** when the engine asked the source to freeze: from then on the user's writes are refused */
+  freezeRequestedAt?: number;
+  /** what the freeze answered (the target continues from it); `at` is when it was requested */
   frozen?: { handoff: EventHandoff; heads: RepoHeads; at: number };
-  /** ms the user's writes were refused (freeze → flip) */
+  /** ms the user's writes were refused: from the freeze request to the flip */
   freezeMs?: number;
   error?: string;
 }

@@ -27,11 +27,11 @@ export interface InstanceInfo {
  */
 export interface ShardDirectoryPort {
   owner(userId: string): Promise<ShardOwner | null>;
-  /** The state of the user's row, only while it is still at `epoch`; the row after. */
+  /** The state of the user's row, only while it is still at `epoch` (else ShardConflictError); the row after. */
   setState(userId: string, state: ShardState, epoch: number): Promise<ShardOwner>;
   /**
    * `from` at `epoch` → `to` at `epoch + 1`, state 'active', in one statement (and NOTIFY
-   * `entity_memory_control` {kind:'moved'}); refused (MoveConflictError) when the row is anything else.
+   * `entity_memory_control` {kind:'moved'}); refused (ShardConflictError) when the row is anything else.
    */
   flip(userId: string, from: string, to: string, epoch: number): Promise<ShardOwner>;
   instance(id: string): Promise<InstanceInfo | null>;
@@ -95,5 +95,19 @@ export class MoveError extends Error {
   ) {
     super(message);
     this.name = 'MoveError';
+  }
+}
+
+/**
+ * The shard directory refused a compare-and-set: the user's row is no longer what the mover
+ * expected (another mover flipped it, or a resume runs a step twice). `found` is the row as it is.
+ */
+export class ShardConflictError extends MoveError {
+  constructor(
+    message: string,
+    readonly found: ShardOwner | null,
+  ) {
+    super(message, 'conflict');
+    this.name = 'ShardConflictError';
   }
 }
