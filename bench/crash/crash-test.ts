@@ -6,14 +6,16 @@
  * restarted each time. After every restart it checks what DESIGN §2 promises: every JSON file
  * parses, every acknowledged turn commit is in git with the nodes acknowledged before it, every
  * acknowledged append (a chat reply once its turn ended, a proxied exchange once its recording
- * shows) is on disk, the registry (as session.list reports it) equals every meta.json, no session
+ * shows) is on disk, every acknowledged rename and (un)archive is what meta.json keeps (or the one
+ * a kill cut off, which may have happened), the registry (as session.list reports it) equals every meta.json, no session
  * lost, duplicated or half-deleted, `git fsck` clean on the repositories touched, and, once the
  * search index has caught up, every acknowledged message is found by search and a deleted
  * session by nothing.
  *
  *   node --import tsx bench/crash/crash-test.ts [--kills 50] [--port 4310] [--model-port 4311] [--seed 1]
  *
- * Prints one summary line and exits 1 on any loss or violation. Needs `npm run build` first.
+ * Prints one summary line (lost=: acknowledged work gone; violations=: broken invariants) and
+ * exits 1 on any loss or violation. Needs `npm run build` first.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -55,7 +57,11 @@ export interface CrashFigures {
   searchStale: number;
   /** operations answered with a 4xx or not acknowledged in time (a CONFLICT on a turn a kill left running) */
   refused: number;
+  /** acknowledged renames and (un)archives (their values are checked after every restart) */
+  updates: number;
+  /** acknowledged work gone after a restart: a session, a node, a commit, a title or archived flag */
   lost: number;
+  /** a broken invariant: unparsable JSON, registry ≠ meta.json, a half session, git fsck, a 5xx, search stale */
   violations: number;
   errors5xx: number;
   problems: string[];
@@ -82,6 +88,15 @@ interface TrackedSession {
   touched: boolean;
   /** deleted, and search already shown to find nothing of it */
   searchedGone?: boolean;
+  /**
+   * The last acknowledged title and archived flag (api sessions; a proxied one is named by the
+   * title model, so null), and the value of a rename or (un)archive a kill cut off: it may or may
+   * not have happened, so after the restart either is right and the kept one is adopted.
+   */
+  title: string | null;
+  archived: boolean;
+  pendingTitle?: string;
+  pendingArchived?: boolean;
   /** one operation at a time per session, so its expected state is never ambiguous */
   busy: boolean;
 }
@@ -126,6 +141,7 @@ export async function runCrashTest(options: CrashOptions): Promise<CrashFigures>
     searched: 0,
     searchStale: 0,
     refused: 0,
+    updates: 0,
     lost: 0,
     violations: 0,
     errors5xx: 0,
@@ -272,6 +288,24 @@ export async function runCrashTest(options: CrashOptions): Promise<CrashFigures>
     throw new Error(`the exchange in ${session.id} was not recorded within 10 s`);
   }
 
+  /**
+   * A rename or (un)archive: refused, it did not happen, so its pending value is dropped; cut off
+   * by the kill, it stays pending until the restart's check; acknowledged, the caller adopts it.
+   */
+  async function acknowledge(session: TrackedSession, update: Promise<unknown>): Promise<void> {
+    try {
+      await update;
+    } catch (error) {
+      if (!(error instanceof Killed)) {
+        delete session.pendingTitle;
+        delete session.pendingArchived;
+      }
+      throw error;
+    }
+    delete session.pendingTitle;
+    delete session.pendingArchived;
+  }
+
   /** One random operation of a client; resolves when acknowledged, rejects with Killed when the server died. */
   async function operate(client: Client): Promise<void> {
     const own = [...tracked.values()].filter((s) => s.client === client.index && s.created === 'acked' && s.deleted === 'no' && !s.busy);
@@ -279,7 +313,7 @@ export async function runCrashTest(options: CrashOptions): Promise<CrashFigures>
     const roll = random();
     if (api.length < 3 || roll < 0.07) {
       const id = `c${client.index}-${(sequence++).toString(36)}-${Math.floor(random() * 1e9).toString(36)}`;
-      const session: TrackedSession = { id, client: client.index, tag: newTag(), kind: 'api', history: [], created: 'pending', deleted: 'no', nodes: [], assistants: [], commits: [], touched: true, busy: true };
+      const session: TrackedSession = { id, client: client.index, tag: newTag(), kind: 'api', history: [], created: 'pending', deleted: 'no', nodes: [], assistants: [], commits: [], touched: true, busy: true, title: `crash ${id}`, archived: false };
       tracked.set(id, session);
       await call(client, 'session.create', { id, title: `crash ${id}` });
       session.created = 'acked';
@@ -292,7 +326,7 @@ export async function runCrashTest(options: CrashOptions): Promise<CrashFigures>
       let session = proxied.length > 0 && random() < 0.7 ? proxied[Math.floor(random() * proxied.length)]! : null;
       if (!session) {
         const id = `px-c${client.index}-${(sequence++).toString(36)}-${Math.floor(random() * 1e9).toString(36)}`;
-        session = { id, client: client.index, tag: newTag(), kind: 'proxy', history: [], created: 'pending', deleted: 'no', nodes: [], assistants: [], commits: [], touched: true, busy: false };
+        session = { id, client: client.index, tag: newTag(), kind: 'proxy', history: [], created: 'pending', deleted: 'no', nodes: [], assistants: [], commits: [], touched: true, busy: false, title: null, archived: false };
         tracked.set(id, session);
       }
       session.busy = true;
@@ -334,9 +368,17 @@ export async function runCrashTest(options: CrashOptions): Promise<CrashFigures>
         session.nodes.push(sent.userMessageId);
         await awaitChatReply(client, session);
       } else if (roll < 0.76) {
-        await call(client, 'session.update', { id: session.id, title: `renamed ${sequence++}` });
+        const title = `renamed ${sequence++}`;
+        session.pendingTitle = title;
+        await acknowledge(session, call(client, 'session.update', { id: session.id, title }));
+        session.title = title;
+        figures.updates++;
       } else if (roll < 0.81) {
-        await call(client, 'session.setArchived', { id: session.id, archived: random() < 0.5 });
+        const archived = random() < 0.5;
+        session.pendingArchived = archived;
+        await acknowledge(session, call(client, 'session.setArchived', { id: session.id, archived }));
+        session.archived = archived;
+        figures.updates++;
       } else if (roll < 0.9 && session.assistants.length > 0) {
         const assistantId = session.assistants[Math.floor(random() * session.assistants.length)]!;
         if (random() < 0.5) {
@@ -469,6 +511,26 @@ export async function runCrashTest(options: CrashOptions): Promise<CrashFigures>
     }
   }
 
+  /**
+   * The title and archived flag meta.json kept (the registry is compared with meta.json above):
+   * the last acknowledged value, or that of the update a kill cut off, which is then adopted.
+   */
+  function checkUpdates(session: TrackedSession, meta: Record<string, unknown>, round: number): void {
+    if (session.title !== null) {
+      const allowed = session.pendingTitle === undefined ? [session.title] : [session.title, session.pendingTitle];
+      const kept = meta['title'];
+      if (typeof kept !== 'string' || !allowed.includes(kept)) lost(`round ${round}: title of ${session.id} is ${JSON.stringify(kept)}, acknowledged ${JSON.stringify(session.title)}`);
+      // What the server kept is the baseline from now on: a loss is counted once, not every round.
+      if (typeof kept === 'string') session.title = kept;
+    }
+    const allowed = session.pendingArchived === undefined ? [session.archived] : [session.archived, session.pendingArchived];
+    const kept = meta['archived'];
+    if (typeof kept !== 'boolean' || !allowed.includes(kept)) lost(`round ${round}: archived of ${session.id} is ${JSON.stringify(kept)}, acknowledged ${session.archived}`);
+    if (typeof kept === 'boolean') session.archived = kept;
+    delete session.pendingTitle;
+    delete session.pendingArchived;
+  }
+
   async function verify(round: number): Promise<void> {
     walkJson(dataDir);
     const seenUsers = new Set<string>();
@@ -543,6 +605,7 @@ export async function runCrashTest(options: CrashOptions): Promise<CrashFigures>
           tracked.delete(session.id);
           continue;
         }
+        checkUpdates(session, onDisk.get(session.id)!, round);
         const dir = join(sessionsDir, session.id);
         const historyFiles = existsSync(join(dir, 'history')) ? readdirSync(join(dir, 'history')) : [];
         const hasNode = (nodeId: string) => historyFiles.some((name) => name.includes(nodeId));
@@ -619,7 +682,7 @@ export async function runCrashTest(options: CrashOptions): Promise<CrashFigures>
 export function crashSummary(figures: CrashFigures): string {
   return (
     `crash: kills=${figures.kills} ops=${figures.ops} acked=${figures.acked} sessions=${figures.sessions} appends=${figures.appends} commits=${figures.commits} ` +
-    `chats=${figures.chats} proxied=${figures.proxied} retries=${figures.retries} searched=${figures.searched} search_stale=${figures.searchStale} refused=${figures.refused} ` +
+    `chats=${figures.chats} proxied=${figures.proxied} retries=${figures.retries} updates=${figures.updates} searched=${figures.searched} search_stale=${figures.searchStale} refused=${figures.refused} ` +
     `lost=${figures.lost} violations=${figures.violations} 5xx=${figures.errors5xx}`
   );
 }
