@@ -14,7 +14,7 @@ import { entryFromDir, rebuildEntries } from './rebuild.js';
 import { listSegments, readLog } from '../registry/registry-log.js';
 import { reconcileMigrations, type ReconcileReport } from './migration-steps.js';
 import { locateGitDirs } from '../git/repo-safety.js';
-import { clearStaleIndexLock } from '../projects/commit-plumbing.js';
+import { clearStaleIndexLock } from '../projects/index.js';
 
 const EMPTY_SHELL_AGE_SECONDS = 3600;
 /** A rebuilt registry this large is snapshotted after open returns (~50 ms at 10,000); a smaller one before. */
