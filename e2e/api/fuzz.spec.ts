@@ -149,7 +149,7 @@ function report(line: FuzzReportLine): void {
  */
 async function runProperty<T>(name: FuzzProperty, property: fc.IAsyncProperty<T>, state: { cases: number; problems: string[] }): Promise<void> {
   report({ property: name, started: true });
-  let details: fc.RunDetails<T> | null = null;
+  let details: fc.RunDetails<unknown> | null = null;
   let thrown: unknown = null;
   try {
     details = await fc.check(property, { seed: SEED, numRuns: CASES, endOnFailure: true, plugins: [fc.interruptAfterTimeLimit(PROPERTY_TIME_LIMIT_MS, { failOnInterrupt: true })] });
