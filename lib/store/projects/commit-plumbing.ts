@@ -126,7 +126,7 @@ export async function installTempIndex(gitDir: string, index: TempIndex): Promis
   try {
     linkSync(index.file, lock);
   } catch {
-    return false; // the user's git is busy with the index
+    return false; // the user's git is busy with the index (or no hard links here): syncIndexEntries instead
   }
   try {
     if (fileSignatureSync(real) !== index.seededFrom) {
