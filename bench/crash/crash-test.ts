@@ -2,21 +2,25 @@
  * Crash test (issue 21.1): the built server under write load from several clients over HTTP with
  * Bearer tokens (create, append, turn begin/finalize, rename, archive, delete, branch.retry, chat
  * turns and chat retries against the project's test model, and exchanges recorded by the proxy
- * from that model as upstream on all three wires), killed with SIGKILL at random moments,
+ * from that model as upstream on all three wires; sessions bound to each client's project, whose
+ * turns write a file so the agent commit runs in the project's git), killed with SIGKILL at random moments,
  * restarted each time. After every restart it checks what DESIGN §2 promises: every JSON file
  * parses, every acknowledged turn commit is in git with the nodes acknowledged before it, every
  * acknowledged append (a chat reply once its turn ended, a proxied exchange once its recording
- * shows) is on disk, the registry (as session.list reports it) equals every meta.json, no session
- * lost, duplicated or half-deleted, `git fsck` clean on the repositories touched, and, once the
+ * shows) is on disk, every acknowledged rename and (un)archive is what meta.json keeps (or the one
+ * a kill cut off, which may have happened), the registry (as session.list reports it) equals every meta.json, no session
+ * lost, duplicated or half-deleted, `git fsck` clean on the repositories touched and on every
+ * project's, every acknowledged agent commit on its project's branch with its file, and, once the
  * search index has caught up, every acknowledged message is found by search and a deleted
  * session by nothing.
  *
  *   node --import tsx bench/crash/crash-test.ts [--kills 50] [--port 4310] [--model-port 4311] [--seed 1]
  *
- * Prints one summary line and exits 1 on any loss or violation. Needs `npm run build` first.
+ * Prints one summary line (lost=: acknowledged work gone; violations=: broken invariants) and
+ * exits 1 on any loss or violation. Needs `npm run build` first.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -55,7 +59,15 @@ export interface CrashFigures {
   searchStale: number;
   /** operations answered with a 4xx or not acknowledged in time (a CONFLICT on a turn a kill left running) */
   refused: number;
+  /** acknowledged renames and (un)archives (their values are checked after every restart) */
+  updates: number;
+  /** acknowledged agent commits in the project repositories (turns of project-bound sessions) */
+  projectCommits: number;
+  /** project turns whose agent commit was skipped (a file a killed turn left makes the tree dirty) */
+  projectSkipped: number;
+  /** acknowledged work gone after a restart: a session, a node, a commit, a title or archived flag */
   lost: number;
+  /** a broken invariant: unparsable JSON, registry ≠ meta.json, a half session, git fsck, a 5xx, search stale */
   violations: number;
   errors5xx: number;
   problems: string[];
@@ -82,6 +94,17 @@ interface TrackedSession {
   touched: boolean;
   /** deleted, and search already shown to find nothing of it */
   searchedGone?: boolean;
+  /**
+   * The last acknowledged title and archived flag (api sessions; a proxied one is named by the
+   * title model, so null), and the value of a rename or (un)archive a kill cut off: it may or may
+   * not have happened, so after the restart either is right and the kept one is adopted.
+   */
+  title: string | null;
+  archived: boolean;
+  /** the project a session was created in (its repo under sessions/projects/<pid>/), or null for Home */
+  project: string | null;
+  pendingTitle?: string;
+  pendingArchived?: boolean;
   /** one operation at a time per session, so its expected state is never ambiguous */
   busy: boolean;
 }
@@ -90,6 +113,15 @@ interface Client {
   index: number;
   userId: string;
   token: string;
+}
+
+/** One client's project: a folder in its user's workspace with its own git, used by that client only. */
+interface TrackedProject {
+  id: string;
+  /** the folder, a git repository with a first commit of the person's */
+  dir: string;
+  /** acknowledged agent commits: each wrote one file with this content */
+  commits: { sha: string; file: string; content: string }[];
 }
 
 /** A small deterministic PRNG (mulberry32): the same seed gives the same operation mix. */
@@ -126,6 +158,9 @@ export async function runCrashTest(options: CrashOptions): Promise<CrashFigures>
     searched: 0,
     searchStale: 0,
     refused: 0,
+    updates: 0,
+    projectCommits: 0,
+    projectSkipped: 0,
     lost: 0,
     violations: 0,
     errors5xx: 0,
@@ -151,6 +186,7 @@ export async function runCrashTest(options: CrashOptions): Promise<CrashFigures>
   const clientCount = options.clients ?? 4;
   const clients: Client[] = Array.from({ length: clientCount }, (_, index) => ({ index, userId: users[index % users.length]!.id, token: users[index % users.length]!.token }));
   const tracked = new Map<string, TrackedSession>();
+  const projects = new Map<number, TrackedProject>();
   /** why operations were refused, with how often: printed at the end, so a mix that stopped working shows */
   const refusals = new Map<string, number>();
   let sequence = 0;
@@ -272,6 +308,55 @@ export async function runCrashTest(options: CrashOptions): Promise<CrashFigures>
     throw new Error(`the exchange in ${session.id} was not recorded within 10 s`);
   }
 
+  /**
+   * A rename or (un)archive: refused, it did not happen, so its pending value is dropped; cut off
+   * by the kill, it stays pending until the restart's check; acknowledged, the caller adopts it.
+   */
+  async function acknowledge(session: TrackedSession, update: Promise<unknown>): Promise<void> {
+    try {
+      await update;
+    } catch (error) {
+      if (!(error instanceof Killed)) {
+        delete session.pendingTitle;
+        delete session.pendingArchived;
+      }
+      throw error;
+    }
+    delete session.pendingTitle;
+    delete session.pendingArchived;
+  }
+
+  /**
+   * A turn of a project-bound session as an agent does it: begin, write a file into the project
+   * folder, an append, finalize naming the file, so the agent commit runs in the project's git.
+   */
+  async function projectTurn(client: Client, session: TrackedSession, project: TrackedProject): Promise<void> {
+    await call(client, 'turn.begin', { sessionId: session.id }).catch((error: unknown) => {
+      if (error instanceof Killed) throw error;
+    });
+    const file = `c${client.index}-${(sequence++).toString(36)}.txt`;
+    const content = `agent ${session.tag} ${file}\n`;
+    writeFileSync(join(project.dir, file), content);
+    const message = (await call(client, 'message.append', { sessionId: session.id, message: { role: 'assistant', content: `wrote ${file} ${session.tag}` } })) as { id: string };
+    session.nodes.push(message.id);
+    session.assistants.push(message.id);
+    const expected = [...session.nodes];
+    const turn = (await call(client, 'turn.finalize', { sessionId: session.id, writtenPaths: [file], commitMessage: `crash project turn ${sequence++}` })) as {
+      sessionCommit: string | null;
+      projectCommit: string | null;
+      projectCommitSkipped: { reason: string } | null;
+    };
+    if (turn.sessionCommit) session.commits.push({ sha: turn.sessionCommit, nodes: expected });
+    if (turn.projectCommit) {
+      project.commits.push({ sha: turn.projectCommit, file, content });
+      figures.projectCommits++;
+    } else {
+      figures.projectSkipped++;
+      const reason = `project commit skipped: ${turn.projectCommitSkipped?.reason ?? 'no reason'}`;
+      refusals.set(reason, (refusals.get(reason) ?? 0) + 1);
+    }
+  }
+
   /** One random operation of a client; resolves when acknowledged, rejects with Killed when the server died. */
   async function operate(client: Client): Promise<void> {
     const own = [...tracked.values()].filter((s) => s.client === client.index && s.created === 'acked' && s.deleted === 'no' && !s.busy);
@@ -279,9 +364,11 @@ export async function runCrashTest(options: CrashOptions): Promise<CrashFigures>
     const roll = random();
     if (api.length < 3 || roll < 0.07) {
       const id = `c${client.index}-${(sequence++).toString(36)}-${Math.floor(random() * 1e9).toString(36)}`;
-      const session: TrackedSession = { id, client: client.index, tag: newTag(), kind: 'api', history: [], created: 'pending', deleted: 'no', nodes: [], assistants: [], commits: [], touched: true, busy: true };
+      const project = projects.get(client.index);
+      const bound = project !== undefined && random() < 0.5 ? project.id : null;
+      const session: TrackedSession = { id, client: client.index, tag: newTag(), kind: 'api', history: [], created: 'pending', deleted: 'no', nodes: [], assistants: [], commits: [], touched: true, busy: true, title: `crash ${id}`, archived: false, project: bound };
       tracked.set(id, session);
-      await call(client, 'session.create', { id, title: `crash ${id}` });
+      await call(client, 'session.create', { id, title: `crash ${id}`, ...(bound ? { projectId: bound } : {}) });
       session.created = 'acked';
       session.busy = false;
       return;
@@ -292,7 +379,7 @@ export async function runCrashTest(options: CrashOptions): Promise<CrashFigures>
       let session = proxied.length > 0 && random() < 0.7 ? proxied[Math.floor(random() * proxied.length)]! : null;
       if (!session) {
         const id = `px-c${client.index}-${(sequence++).toString(36)}-${Math.floor(random() * 1e9).toString(36)}`;
-        session = { id, client: client.index, tag: newTag(), kind: 'proxy', history: [], created: 'pending', deleted: 'no', nodes: [], assistants: [], commits: [], touched: true, busy: false };
+        session = { id, client: client.index, tag: newTag(), kind: 'proxy', history: [], created: 'pending', deleted: 'no', nodes: [], assistants: [], commits: [], touched: true, busy: false, title: null, archived: false, project: null };
         tracked.set(id, session);
       }
       session.busy = true;
@@ -308,7 +395,11 @@ export async function runCrashTest(options: CrashOptions): Promise<CrashFigures>
     session.busy = true;
     session.touched = true;
     try {
-      if (roll < 0.4) {
+      if (roll >= 0.3 && roll < 0.6 && session.project !== null) {
+        // A project turn's finalize takes a second or two under this load: frequent enough that
+        // a short run acknowledges some.
+        await projectTurn(client, session, projects.get(client.index)!);
+      } else if (roll < 0.4) {
         const role = random() < 0.5 ? 'user' : 'assistant';
         const message = (await call(client, 'message.append', { sessionId: session.id, message: { role, content: `${role} ${session.tag} ${sequence++} ${'x'.repeat(Math.floor(random() * 2000))}` } })) as { id: string };
         session.nodes.push(message.id);
@@ -334,9 +425,17 @@ export async function runCrashTest(options: CrashOptions): Promise<CrashFigures>
         session.nodes.push(sent.userMessageId);
         await awaitChatReply(client, session);
       } else if (roll < 0.76) {
-        await call(client, 'session.update', { id: session.id, title: `renamed ${sequence++}` });
+        const title = `renamed ${sequence++}`;
+        session.pendingTitle = title;
+        await acknowledge(session, call(client, 'session.update', { id: session.id, title }));
+        session.title = title;
+        figures.updates++;
       } else if (roll < 0.81) {
-        await call(client, 'session.setArchived', { id: session.id, archived: random() < 0.5 });
+        const archived = random() < 0.5;
+        session.pendingArchived = archived;
+        await acknowledge(session, call(client, 'session.setArchived', { id: session.id, archived }));
+        session.archived = archived;
+        figures.updates++;
       } else if (roll < 0.9 && session.assistants.length > 0) {
         const assistantId = session.assistants[Math.floor(random() * session.assistants.length)]!;
         if (random() < 0.5) {
@@ -469,6 +568,26 @@ export async function runCrashTest(options: CrashOptions): Promise<CrashFigures>
     }
   }
 
+  /**
+   * The title and archived flag meta.json kept (the registry is compared with meta.json above):
+   * the last acknowledged value, or that of the update a kill cut off, which is then adopted.
+   */
+  function checkUpdates(session: TrackedSession, meta: Record<string, unknown>, round: number): void {
+    if (session.title !== null) {
+      const allowed = session.pendingTitle === undefined ? [session.title] : [session.title, session.pendingTitle];
+      const kept = meta['title'];
+      if (typeof kept !== 'string' || !allowed.includes(kept)) lost(`round ${round}: title of ${session.id} is ${JSON.stringify(kept)}, acknowledged ${JSON.stringify(session.title)}`);
+      // What the server kept is the baseline from now on: a loss is counted once, not every round.
+      if (typeof kept === 'string') session.title = kept;
+    }
+    const allowed = session.pendingArchived === undefined ? [session.archived] : [session.archived, session.pendingArchived];
+    const kept = meta['archived'];
+    if (typeof kept !== 'boolean' || !allowed.includes(kept)) lost(`round ${round}: archived of ${session.id} is ${JSON.stringify(kept)}, acknowledged ${session.archived}`);
+    if (typeof kept === 'boolean') session.archived = kept;
+    delete session.pendingTitle;
+    delete session.pendingArchived;
+  }
+
   async function verify(round: number): Promise<void> {
     walkJson(dataDir);
     const seenUsers = new Set<string>();
@@ -485,25 +604,33 @@ export async function runCrashTest(options: CrashOptions): Promise<CrashFigures>
         if (listed.has(row.id)) violation(`round ${round}: ${row.id} listed twice`);
         listed.set(row.id, row);
       }
-      // On disk: a session is a directory with meta.json and a git repository.
+      // On disk: a session is a directory with meta.json and a git repository, at sessions/<sid>
+      // or, bound to a project, at sessions/projects/<pid>/<sid>.
       const onDisk = new Map<string, Record<string, unknown>>();
-      if (existsSync(sessionsDir)) {
-        for (const name of readdirSync(sessionsDir)) {
-          const dir = join(sessionsDir, name);
-          if (name.startsWith('.') || name === 'projects' || !statSync(dir).isDirectory()) continue;
+      const repoDirs = new Map<string, string>();
+      const scan = (parent: string) => {
+        if (!existsSync(parent)) return;
+        for (const name of readdirSync(parent)) {
+          const dir = join(parent, name);
+          if (name.startsWith('.') || (parent === sessionsDir && name === 'projects') || !statSync(dir).isDirectory()) continue;
           const hasMeta = existsSync(join(dir, 'meta.json'));
           const hasGit = existsSync(join(dir, '.git'));
           if (!hasMeta || !hasGit) {
-            violation(`round ${round}: ${name} half there (meta.json ${hasMeta}, .git ${hasGit})`);
+            violation(`round ${round}: ${dir.slice(sessionsDir.length + 1)} half there (meta.json ${hasMeta}, .git ${hasGit})`);
             continue;
           }
+          if (repoDirs.has(name)) violation(`round ${round}: ${name} on disk twice (${repoDirs.get(name)!.slice(sessionsDir.length + 1)}, ${dir.slice(sessionsDir.length + 1)})`);
+          repoDirs.set(name, dir);
           try {
             onDisk.set(name, JSON.parse(readFileSync(join(dir, 'meta.json'), 'utf8')) as Record<string, unknown>);
           } catch {
             // counted by walkJson
           }
         }
-      }
+      };
+      scan(sessionsDir);
+      const projectsDir = join(sessionsDir, 'projects');
+      if (existsSync(projectsDir)) for (const projectId of readdirSync(projectsDir)) if (statSync(join(projectsDir, projectId)).isDirectory()) scan(join(projectsDir, projectId));
       for (const [id, meta] of onDisk) {
         const row = listed.get(id);
         if (!row) {
@@ -543,7 +670,9 @@ export async function runCrashTest(options: CrashOptions): Promise<CrashFigures>
           tracked.delete(session.id);
           continue;
         }
-        const dir = join(sessionsDir, session.id);
+        checkUpdates(session, onDisk.get(session.id)!, round);
+        const dir = repoDirs.get(session.id)!;
+        if (session.project !== null && dir !== join(projectsDir, session.project, session.id)) violation(`round ${round}: ${session.id} of project ${session.project} is at ${dir.slice(sessionsDir.length + 1)}`);
         const historyFiles = existsSync(join(dir, 'history')) ? readdirSync(join(dir, 'history')) : [];
         const hasNode = (nodeId: string) => historyFiles.some((name) => name.includes(nodeId));
         for (const nodeId of session.nodes) if (!hasNode(nodeId)) lost(`round ${round}: node ${nodeId} of ${session.id}`);
@@ -564,6 +693,36 @@ export async function runCrashTest(options: CrashOptions): Promise<CrashFigures>
       }
       if (searchable) for (const session of toSearch) await checkSearch(client, session, round);
     }
+    for (const [index, project] of projects) await verifyProject(clients[index]!, project, round);
+  }
+
+  /**
+   * A project after a restart: still registered, `git fsck` clean, every acknowledged agent commit
+   * on its branch with the file it wrote. Then the person commits what killed turns left in the
+   * folder, as someone would: a dirty tree would skip every later agent commit.
+   */
+  async function verifyProject(client: Client, project: TrackedProject, round: number): Promise<void> {
+    const listed = (await call(client, 'project.list', undefined, 'query')) as { id: string }[];
+    if (!listed.some((row) => row.id === project.id)) lost(`round ${round}: project ${project.id} of client ${client.index} no longer listed`);
+    const fsck = git(project.dir, ['fsck', '--no-dangling', '--no-progress']);
+    if (!fsck.ok) violation(`round ${round}: git fsck project ${project.id}: ${fsck.output.slice(0, 300)}`);
+    for (const commit of project.commits) {
+      if (!git(project.dir, ['cat-file', '-e', `${commit.sha}^{commit}`]).ok) {
+        lost(`round ${round}: agent commit ${commit.sha} of project ${project.id}`);
+        continue;
+      }
+      if (!git(project.dir, ['merge-base', '--is-ancestor', commit.sha, 'HEAD']).ok) lost(`round ${round}: agent commit ${commit.sha} of project ${project.id} is off its branch`);
+      const shown = git(project.dir, ['show', `${commit.sha}:${commit.file}`]);
+      if (!shown.ok || shown.output !== commit.content) lost(`round ${round}: ${commit.file} in agent commit ${commit.sha} of project ${project.id}`);
+    }
+    // The killed server's git may still be finishing an agent commit (a SIGKILL does not reach its
+    // children): what looked dirty can be committed by the time the person adds it.
+    const add = git(project.dir, ['add', '-A']);
+    if (!add.ok) violation(`round ${round}: git add in project ${project.id}: ${add.output.slice(0, 300)}`);
+    else if (!git(project.dir, ['diff', '--cached', '--quiet']).ok) {
+      const commit = git(project.dir, ['-c', 'user.name=crash person', '-c', 'user.email=person@crash.test', 'commit', '-q', '-m', `person: what round ${round}'s kill left`]);
+      if (!commit.ok) violation(`round ${round}: the person's commit in project ${project.id} failed: ${commit.output.slice(0, 300)}`);
+    }
   }
 
   let server: ServerProcess | null = null;
@@ -582,6 +741,17 @@ export async function runCrashTest(options: CrashOptions): Promise<CrashFigures>
   };
   try {
     await start();
+    // Each client's project: a repository the person made in the workspace, then registered.
+    for (const client of clients) {
+      const dir = join(dataDir, 'workspaces', client.userId, `crash-p${client.index}`);
+      mkdirSync(dir, { recursive: true });
+      for (const args of [['init', '-q', '-b', 'main'], ['-c', 'user.name=crash person', '-c', 'user.email=person@crash.test', 'commit', '-q', '--allow-empty', '-m', 'first']]) {
+        const done = git(dir, args);
+        if (!done.ok) throw new Error(`git ${args[0]} in ${dir}: ${done.output}`);
+      }
+      const created = (await call(client, 'project.create', { path: dir, name: `crash p${client.index}` })) as { id: string; path: string };
+      projects.set(client.index, { id: created.id, dir: created.path, commits: [] });
+    }
     for (let round = 1; round <= options.kills; round++) {
       const stop = { stopped: false };
       const drivers = clients.map((client) => drive(client, stop));
@@ -619,7 +789,7 @@ export async function runCrashTest(options: CrashOptions): Promise<CrashFigures>
 export function crashSummary(figures: CrashFigures): string {
   return (
     `crash: kills=${figures.kills} ops=${figures.ops} acked=${figures.acked} sessions=${figures.sessions} appends=${figures.appends} commits=${figures.commits} ` +
-    `chats=${figures.chats} proxied=${figures.proxied} retries=${figures.retries} searched=${figures.searched} search_stale=${figures.searchStale} refused=${figures.refused} ` +
+    `chats=${figures.chats} proxied=${figures.proxied} retries=${figures.retries} updates=${figures.updates} project_commits=${figures.projectCommits} project_skipped=${figures.projectSkipped} searched=${figures.searched} search_stale=${figures.searchStale} refused=${figures.refused} ` +
     `lost=${figures.lost} violations=${figures.violations} 5xx=${figures.errors5xx}`
   );
 }

@@ -3,6 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import fc from 'fast-check';
 import { BASE_URL, cookieHeaderOf, createSession, createToken, e2eDataDir, expect, test } from '../fixtures';
 import { PROCEDURES, SESSION, withSession, type ProcedureRow } from '../fixtures/procedure-matrix';
+import type { FuzzProperty, FuzzReportLine } from '../fixtures/fuzz-properties';
 
 /**
  * Hostile input (issue 21.4), property-based: every tRPC procedure and the HTTP routes get
@@ -127,10 +128,38 @@ async function send(path: string, init: RequestInit & { readHead?: boolean } = {
 /** Node's own refusals of an oversized request carry no body; every other 4xx says why. */
 const BODILESS_STATUSES = new Set([413, 414, 431]);
 
-/** FUZZ_REPORT: a file that gets one JSON line per property, {cases, fiveXX}, for npm run bench. */
-function report(cases: number, problems: string[]): void {
+/** Inside the test's 30 minutes: an interrupted property still reports before Playwright ends the test. */
+const PROPERTY_TIME_LIMIT_MS = 25 * 60_000;
+
+/**
+ * FUZZ_REPORT: a file that gets JSON lines for npm run bench: `{property, started}` before a
+ * property runs, then `{property, cases, expected, fiveXX, failed, message}` once it is over,
+ * whatever happened. A property that hangs past the test's timeout leaves only its start line;
+ * one that failed says why with its counterexample; the bench fails loudly on either.
+ */
+function report(line: FuzzReportLine): void {
   const file = process.env['FUZZ_REPORT'];
-  if (file) appendFileSync(file, `${JSON.stringify({ cases, fiveXX: problems.filter((p) => / → 5\d\d /.test(p)).length })}\n`);
+  if (file) appendFileSync(file, `${JSON.stringify(line)}\n`);
+}
+
+/**
+ * Runs every case of a property (no shrinking: each case is sent once, and one that throws, a
+ * hang included, ends the run with that case as the counterexample, which FUZZ_SEED replays)
+ * and reports it before anything can throw.
+ */
+async function runProperty<T>(name: FuzzProperty, property: fc.IAsyncProperty<T>, state: { cases: number; problems: string[] }): Promise<void> {
+  report({ property: name, started: true });
+  let details: fc.RunDetails<unknown> | null = null;
+  let thrown: unknown = null;
+  try {
+    details = await fc.check(property, { seed: SEED, numRuns: CASES, endOnFailure: true, plugins: [fc.interruptAfterTimeLimit(PROPERTY_TIME_LIMIT_MS, { failOnInterrupt: true })] });
+  } catch (error) {
+    thrown = error;
+  }
+  const failed = thrown !== null || details === null || details.failed;
+  const message = thrown !== null ? String(thrown) : details && details.failed ? (fc.defaultReportMessage(details) ?? 'failed') : null;
+  report({ property: name, cases: state.cases, expected: CASES, fiveXX: state.problems.filter((p) => / → 5\d\d /.test(p)).length, failed, message });
+  if (failed) throw new Error(`property ${name}: ${message}`);
 }
 
 function judge(what: string, answer: Answer, problems: string[]): void {
@@ -164,13 +193,14 @@ test('every tRPC procedure survives hostile input: no 5xx, a 4xx with a message,
   const adminCookie = await cookieHeaderOf(adminApi);
   // setSignup would open sign-up for the rest of the run; as the user it is refused like any admin call.
   const asAdmin = (row: ProcedureRow) => row.access === 'admin' && row.path !== 'admin.setSignup';
-  const problems: string[] = [];
-  let cases = 0;
-  await fc.assert(
+  const state = { cases: 0, problems: [] as string[] };
+  const { problems } = state;
+  await runProperty(
+    'procedures',
     fc.asyncProperty(
       fc.constantFrom(...PROCEDURES).chain((row) => inputFor(row).map((input) => ({ row, input }))),
       async ({ row, input }) => {
-        cases++;
+        const cases = ++state.cases;
         const cookie = asAdmin(row) ? adminCookie : userCookie;
         const body = input.raw ?? JSON.stringify(withSession(input.json, session.id) ?? null);
         const answer =
@@ -181,9 +211,8 @@ test('every tRPC procedure survives hostile input: no 5xx, a 4xx with a message,
         if (cases % 100 === 0 && !(await healthy())) problems.push(`server down after case ${cases}`);
       },
     ),
-    { seed: SEED, numRuns: CASES },
+    state,
   );
-  report(cases, problems);
   expect(problems).toEqual([]);
   expect(await healthy()).toBe(true);
   expect(escapes()).toEqual([]);
@@ -232,18 +261,18 @@ test('the HTTP routes survive hostile input: events, attachments, import, proxy,
     })),
   );
 
-  const problems: string[] = [];
-  let cases = 0;
-  await fc.assert(
+  const state = { cases: 0, problems: [] as string[] };
+  const { problems } = state;
+  await runProperty(
+    'routes',
     fc.asyncProperty(routeCase, async ({ what, path, init }) => {
-      cases++;
+      const cases = ++state.cases;
       const answer = await send(path, init as RequestInit & { readHead?: boolean });
       judge(`${what} ${path.slice(0, 120)}`, answer, problems);
       if (cases % 100 === 0 && !(await healthy())) problems.push(`server down after case ${cases}`);
     }),
-    { seed: SEED, numRuns: CASES },
+    state,
   );
-  report(cases, problems);
   expect(problems).toEqual([]);
   expect(await healthy()).toBe(true);
   expect(escapes()).toEqual([]);

@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 
 /**
@@ -11,4 +12,10 @@ export async function fileSignature(path: string): Promise<string | null> {
   } catch {
     return null;
   }
+}
+
+/** fileSignature without yielding: for a check that must happen in the same tick as what it guards. */
+export function fileSignatureSync(path: string): string | null {
+  const s = statSync(path, { throwIfNoEntry: false });
+  return s ? `${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}` : null;
 }

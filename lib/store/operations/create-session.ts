@@ -78,14 +78,17 @@ export async function createSession(ctx: StoreContext, input: CreateSessionInput
     };
     let entry: RegistryEntry;
     try {
+      // The location first: start-up reconciles a journaled id at its location, so a crash before
+      // the registry has the session must find the project directory there, to remove it (no
+      // meta.json yet) or list it (found by bench/crash once it bound sessions to projects).
+      if (dir !== defaultRepoDir(ctx, id)) {
+        ctx.locations.set(id, dir);
+        saveLocations(ctx);
+      }
       mkdirSync(dir, { recursive: true, mode: DIR_MODE });
       if (!onDisk) {
         await initSessionRepo(dir, now);
         writeMeta(dir, meta);
-      }
-      if (dir !== defaultRepoDir(ctx, id)) {
-        ctx.locations.set(id, dir);
-        saveLocations(ctx);
       }
       entry = entryFromMeta(meta, id, typeof meta.preview === 'string' ? meta.preview : null);
       ctx.registry.set(entry);

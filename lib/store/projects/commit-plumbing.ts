@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { copyFile, open, readdir, readFile, rename, rm, unlink } from 'node:fs/promises';
+import { linkSync, renameSync, unlinkSync } from 'node:fs';
+import { copyFile, readdir, readFile, rm, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileSignature } from '../../fs/file-signature.js';
+import { fileSignature, fileSignatureSync } from '../../fs/file-signature.js';
 import { ConflictError } from '../errors.js';
 import { cleanCommitMessage } from '../text.js';
 import { GitCommandError, runGit, splitNul } from '../git/git-cli.js';
@@ -88,7 +89,8 @@ export async function withTempIndex<T>(
   seedFromRealIndex: boolean,
   fn: (index: TempIndex) => Promise<T>,
 ): Promise<T> {
-  const file = join(gitDir, `openprogram-index-${process.pid}-${randomBytes(4).toString('hex')}`);
+  await clearStaleIndexLock(gitDir);
+  const file = join(gitDir, `${TEMP_INDEX_PREFIX}${process.pid}-${randomBytes(4).toString('hex')}`);
   try {
     let seededFrom: string | null = null;
     if (seedFromRealIndex) {
@@ -116,24 +118,62 @@ export async function installTempIndex(gitDir: string, index: TempIndex): Promis
   const lock = `${real}.lock`;
   const entries = await readdir(gitDir).catch(() => [] as string[]);
   if (entries.some((name) => name.startsWith('sharedindex.'))) return false;
-  let handle;
+  // Git's lock is taken as a hard link to the private index, and held only within this tick (no
+  // await until it is renamed or removed). A process killed while holding it (the crash test
+  // SIGKILLs the server) leaves a lock that is the same file as a dead process's private index:
+  // clearStaleIndexLock knows it for ours. An empty lock made first and renamed over later, as
+  // before, stayed behind for good and blocked the user's own git ("index.lock: File exists").
   try {
-    handle = await open(lock, 'wx', 0o644);
+    linkSync(index.file, lock);
   } catch {
-    return false; // the user's git is busy with the index
+    return false; // the user's git is busy with the index (or no hard links here): syncIndexEntries instead
   }
-  await handle.close();
   try {
-    if ((await fileSignature(real)) !== index.seededFrom) {
-      await unlink(lock);
+    if (fileSignatureSync(real) !== index.seededFrom) {
+      unlinkSync(lock);
       return false;
     }
-    await rename(index.file, lock);
-    await rename(lock, real);
+    renameSync(lock, real);
     return true;
   } catch {
-    await unlink(lock).catch(() => {});
+    try {
+      unlinkSync(lock);
+    } catch {
+      // already gone
+    }
     return false;
+  }
+}
+
+const TEMP_INDEX_PREFIX = 'openprogram-index-';
+const TEMP_INDEX = /^openprogram-index-(\d+)-[0-9a-f]{8}$/;
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * What a process killed mid-commit left in a git directory: its private index files and, when
+ * it died holding git's lock, an `index.lock` that is a hard link to one of them. Only files of
+ * a process that no longer runs are touched, and a lock only when it is that very file, so a
+ * lock the user's git holds is never removed. Run before each commit here and at start-up.
+ */
+export async function clearStaleIndexLock(gitDir: string): Promise<void> {
+  const names = await readdir(gitDir).catch(() => [] as string[]);
+  const lock = join(gitDir, 'index.lock');
+  for (const name of names) {
+    const pid = Number(TEMP_INDEX.exec(name)?.[1] ?? NaN);
+    if (!Number.isInteger(pid) || pid === process.pid || processAlive(pid)) continue;
+    const file = join(gitDir, name);
+    const [ours, held] = await Promise.all([stat(file).catch(() => null), stat(lock).catch(() => null)]);
+    if (ours && held && ours.ino === held.ino && ours.dev === held.dev) await unlink(lock).catch(() => {});
+    await rm(file, { force: true });
+    await rm(`${file}.lock`, { force: true });
   }
 }
 

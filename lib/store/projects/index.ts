@@ -7,6 +7,6 @@ export { beginProjectTurn, finishProjectTurn, type ProjectTurnSnapshot } from '.
 export { readWorkingTreeStatus } from './working-tree-status.js';
 export { projectCommits, type ProjectCommit } from './project-commits.js';
 export { normalizeProjectPath, resolveProjectFile } from './project-paths.js';
-export { changedBetween, moveHead, readHead } from './commit-plumbing.js';
+export { changedBetween, clearStaleIndexLock, moveHead, readHead } from './commit-plumbing.js';
 export { projectCommitPatch, projectCommitSummaries, type ProjectCommitSummary } from './commit-details.js';
 export { changedSinceBegin, findNestedGit, NESTED_GIT_TRAILER } from './nested-git.js';

@@ -13,6 +13,8 @@ import { readIndexFile, readJournal } from '../registry/index-file.js';
 import { entryFromDir, rebuildEntries } from './rebuild.js';
 import { listSegments, readLog } from '../registry/registry-log.js';
 import { reconcileMigrations, type ReconcileReport } from './migration-steps.js';
+import { locateGitDirs } from '../git/repo-safety.js';
+import { clearStaleIndexLock } from '../projects/index.js';
 
 const EMPTY_SHELL_AGE_SECONDS = 3600;
 /** A rebuilt registry this large is snapshotted after open returns (~50 ms at 10,000); a smaller one before. */
@@ -92,6 +94,8 @@ export async function startUp(ctx: StoreContext): Promise<StartupReport> {
     report.sweptShells.push(entry.id);
   }
 
+  await clearStaleProjectLocks(ctx);
+
   // A rebuild is a new snapshot, which also drops an unusable log; anything else is a few records.
   if (!report.rebuilt) await ctx.writer.writeNow();
   else if (ctx.registry.size < BACKGROUND_SNAPSHOT_MIN_ENTRIES) await ctx.writer.compact({ inSlices: true });
@@ -102,6 +106,23 @@ export async function startUp(ctx: StoreContext): Promise<StartupReport> {
     runInBackground(ctx, ctx.writer.compact({ inSlices: true }).catch(() => undefined));
   }
   return report;
+}
+
+/**
+ * A server killed during an agent commit can leave git's index lock in a project, which blocks
+ * the user's own git until the next agent commit there clears it; cleared now instead. A
+ * project that cannot be read is left to the commit that needs it.
+ */
+async function clearStaleProjectLocks(ctx: StoreContext): Promise<void> {
+  for (const project of await ctx.projects.list().catch(() => [])) {
+    if (project.pathMissing) continue;
+    try {
+      const dirs = await locateGitDirs(project.path);
+      if (dirs) await clearStaleIndexLock(dirs.gitDir);
+    } catch {
+      // unreadable now: clearStaleIndexLock runs again before any commit in it
+    }
+  }
 }
 
 /** Sessions named by a migration in progress (sessions/.migration/): never swept. */
