@@ -4,6 +4,7 @@ import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import { Check, Download } from 'lucide-react';
 import { Fragment, useState } from 'react';
 import { EXPORT_ITEMS, exportUrl, MARKDOWN_DEFAULTS, type MarkdownSwitches } from '@/components/sessions/export-urls';
+import { downloadMarkdown } from '@/components/sessions/markdown-download';
 
 const ITEM =
   'flex cursor-default select-none items-center gap-2 rounded px-2 py-1.5 outline-none data-[highlighted]:bg-neutral-100 dark:data-[highlighted]:bg-neutral-800';
@@ -55,7 +56,15 @@ export function ExportMenu({ sessionId, className }: { sessionId: string; classN
               {/* the switches above are the Markdown's alone: a line under it says so */}
               {format === 'json' ? <DropdownMenu.Separator className="my-1 h-px bg-neutral-200 dark:bg-neutral-800" /> : null}
               <DropdownMenu.Item asChild className={ITEM}>
-                <a href={exportUrl(sessionId, format, switches)} download>
+                <a
+                  href={exportUrl(sessionId, format, switches)}
+                  download
+                  onClick={(event) => {
+                    if (format !== 'md') return;
+                    event.preventDefault();
+                    void downloadMarkdown(exportUrl(sessionId, format, switches));
+                  }}
+                >
                   {label}
                 </a>
               </DropdownMenu.Item>

@@ -9,6 +9,7 @@ import { ShareDialog } from '@/components/share/share-dialog';
 import { useSharedSessions } from '@/components/share/use-shared-sessions';
 import { cn } from '@/components/ui/cn';
 import { EXPORT_ITEMS, exportUrl, type ExportFormat } from './export-urls';
+import { downloadMarkdown } from './markdown-download';
 import { useSessionListControls } from './session-list-context';
 import type { SessionRow } from './session-types';
 
@@ -91,7 +92,16 @@ export function SessionMenu({ row, title, kind, children, label, triggerClassNam
         return (
           // A plain download link: the server streams it, the browser saves it.
           <Item key={format} asChild className={ITEM}>
-            <a href={exportUrl(row.id, format)} download>
+            <a
+              href={exportUrl(row.id, format)}
+              download
+              onClick={(event) => {
+                // Markdown can be refused (too large): checked first, its message shown.
+                if (format !== 'md') return;
+                event.preventDefault();
+                void downloadMarkdown(exportUrl(row.id, format));
+              }}
+            >
               <Icon size={16} aria-hidden /> {label}
             </a>
           </Item>
