@@ -55,19 +55,18 @@ export function ExportMenu({ sessionId, className }: { sessionId: string; classN
             <Fragment key={format}>
               {/* the switches above are the Markdown's alone: a line under it says so */}
               {format === 'json' ? <DropdownMenu.Separator className="my-1 h-px bg-neutral-200 dark:bg-neutral-800" /> : null}
-              <DropdownMenu.Item asChild className={ITEM}>
-                <a
-                  href={exportUrl(sessionId, format, switches)}
-                  download
-                  onClick={(event) => {
-                    if (format !== 'md') return;
-                    event.preventDefault();
-                    void downloadMarkdown(exportUrl(sessionId, format, switches));
-                  }}
-                >
+              {format === 'md' ? (
+                // Checked first, so a refusal (too large) is shown, not a failed download (markdown-download.ts).
+                <DropdownMenu.Item className={ITEM} onSelect={() => void downloadMarkdown(exportUrl(sessionId, format, switches))}>
                   {label}
-                </a>
-              </DropdownMenu.Item>
+                </DropdownMenu.Item>
+              ) : (
+                <DropdownMenu.Item asChild className={ITEM}>
+                  <a href={exportUrl(sessionId, format, switches)} download>
+                    {label}
+                  </a>
+                </DropdownMenu.Item>
+              )}
             </Fragment>
           ))}
         </DropdownMenu.Content>

@@ -89,19 +89,18 @@ export function SessionMenu({ row, title, kind, children, label, triggerClassNam
       )}
       {EXPORT_ITEMS.map(({ format, label }) => {
         const Icon = EXPORT_ICON[format];
+        // Markdown can be refused (too large): checked first, its message shown (markdown-download.ts).
+        if (format === 'md') {
+          return (
+            <Item key={format} className={ITEM} onSelect={() => void downloadMarkdown(exportUrl(row.id, format))}>
+              <Icon size={16} aria-hidden /> {label}
+            </Item>
+          );
+        }
         return (
           // A plain download link: the server streams it, the browser saves it.
           <Item key={format} asChild className={ITEM}>
-            <a
-              href={exportUrl(row.id, format)}
-              download
-              onClick={(event) => {
-                // Markdown can be refused (too large): checked first, its message shown.
-                if (format !== 'md') return;
-                event.preventDefault();
-                void downloadMarkdown(exportUrl(row.id, format));
-              }}
-            >
+            <a href={exportUrl(row.id, format)} download>
               <Icon size={16} aria-hidden /> {label}
             </a>
           </Item>
