@@ -1,72 +1,204 @@
-import { Readable, Writable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { sessionBundle, sessionJson, sessionsZip } from '../lib/export/index.js';
+/**
+ * DESIGN §9's export figures, on the built server over HTTP (needs `npm run build`):
+ * `export_rss_growth_mb_10k`, the server's memory growth (its process tree's RSS, sampled while
+ * the bytes flow) while the JSON export and then the zip of a 10,000-turn session download; and
+ * `export_bundle_ms_10k`, the time of that session's git bundle, request to last byte.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { AuthStore } from '../lib/auth/index.js';
 import { SessionStore } from '../lib/store/index.js';
 import { scratchDir } from './scratch.js';
-import { p50, round, timeAsync } from './store-bench.js';
+import { startServer, treeRssMb } from './server-bench.js';
+import { p50, round } from './store-bench.js';
 
-const PAIRS = 5_000; // 10,000 messages
-const PAIRS_PER_TURN = 25; // 200 turn commits
+const PORT = Number(process.env['BENCH_PORT'] ?? 3199);
+const BASE = `http://127.0.0.1:${PORT}`;
+const SESSION = 'large';
+const TURNS = 10_000;
+/** ~1.5 KB a message, 20,000 messages: a JSON export of ~35 MB, which built whole would show. */
+const TEXT = 'The quick brown fox jumps over the lazy dog. '.repeat(34);
+const SEQ_WIDTH = 6;
+// The store's own author of session commits (lib/store/repo/session-git.ts).
+const AUTHOR = 'OpenProgram <openprogram@local>';
 
-/** A sink that takes its time (a socket to a real client), so backpressure is exercised. */
-function slowSink(): Writable {
-  return new Writable({
-    highWaterMark: 64 * 1024,
-    write(_chunk, _encoding, done) {
-      setImmediate(done);
-    },
-  });
-}
-
-/** Peak RSS above the RSS before, sampled on every chunk, in MB; the bytes streamed. */
-async function rssGrowth(chunks: AsyncIterable<string | Uint8Array>): Promise<{ mb: number; bytes: number }> {
-  const before = process.memoryUsage().rss;
-  let peak = before;
-  let bytes = 0;
-  const sampled = Readable.from(chunks).on('data', (chunk: Buffer | string) => {
-    bytes += Buffer.byteLength(chunk);
-    peak = Math.max(peak, process.memoryUsage().rss);
-  });
-  await pipeline(sampled, slowSink());
-  return { mb: (peak - before) / 1024 / 1024, bytes };
+function nodeJson(id: string, seq: number, role: 'user' | 'llm', predecessor: string | null, createdAt: number, text: string): Buffer {
+  return Buffer.from(JSON.stringify({ id, created_at: createdAt, seq, role, name: '', input: null, output: text, caller: '', predecessor, reads: [], metadata: {} }));
 }
 
 /**
- * DESIGN §9 export figures on one 10,000-message session (about 3 KB a message, so a whole
- * export built in memory would be ~30 MB of text and show): RSS growth while its JSON and the
- * zip of it stream to a slow reader, and the time of its git bundle, read to the end.
+ * 10,000 turn commits, one per turn (a question and its answer), in the store's layout: the
+ * session is made by the store (its repo, meta.json, the "session init" commit), then
+ * `git fast-import` writes the turns onto its branch, one pack whose history trees are deltas of
+ * each other. Through the store that is some 10,000 × 45 KB-on-average trees written and hashed
+ * one turn at a time (minutes); its import path builds every tree whole in memory (gigabytes).
+ * The node files and the final meta.json go to disk beside, and index.json is removed so the
+ * server's start-up rebuilds the registry from that meta.json.
  */
-export async function benchExport(): Promise<Record<string, number>> {
-  const stateDir = scratchDir('em-bench-export-');
-  const store = await SessionStore.open({ stateDir });
-  await store.createSession({ id: 'large' });
-  const text = 'The quick brown fox jumps over the lazy dog. '.repeat(68);
-  for (let i = 0; i < PAIRS; i++) {
-    await store.appendMessage('large', { role: 'user', content: `${i} ${text}` });
-    await store.appendMessage('large', { role: 'assistant', content: `${i} ${text}` });
-    if (i % PAIRS_PER_TURN === PAIRS_PER_TURN - 1) await store.finalizeTurn('large');
-  }
-  await store.idle();
-  // The session as the server has it once opened: the growth measured is the export's own.
-  await store.getBranch('large');
-
-  const json = await rssGrowth(sessionJson(store, 'large'));
-  const zip = await rssGrowth(sessionsZip(store, ['large']));
-  if (json.bytes < 25 * 1024 * 1024) throw new Error(`the JSON export is only ${json.bytes} bytes`);
-
-  const bundles: number[] = [];
-  for (let i = 0; i < 3; i++) {
-    const [bytes, ms] = await timeAsync(async () => {
-      let total = 0;
-      for await (const chunk of (await sessionBundle(store, 'large')).chunks) total += chunk.length;
-      return total;
-    });
-    if (bytes < 1024) throw new Error(`the bundle is only ${bytes} bytes`);
-    bundles.push(ms);
-  }
+async function seedTenThousandTurns(stateDir: string, workspaceRoot: string): Promise<void> {
+  const store = await SessionStore.open({ stateDir, workspaceRoot });
+  await store.createSession({ id: SESSION, title: 'Ten thousand turns' });
   await store.close();
-  return {
-    export_rss_growth_mb_10k: round(Math.max(json.mb, zip.mb)),
-    export_bundle_ms_10k: round(p50(bundles)),
+  const dir = join(stateDir, 'sessions', SESSION);
+  const meta = JSON.parse(readFileSync(join(dir, 'meta.json'), 'utf8')) as Record<string, unknown>;
+  // Commit dates are whole seconds; meta.json keeps fractions.
+  const start = Math.floor(Number(meta['created_at']));
+  mkdirSync(join(dir, 'history'), { recursive: true });
+
+  const git = spawn('git', ['fast-import', '--quiet', '--done'], { cwd: dir, stdio: ['pipe', 'inherit', 'inherit'] });
+  const exited = new Promise<number | null>((resolve) => git.once('exit', resolve));
+  // A git that stops reading has said why on stderr; its exit code is the error thrown below.
+  git.stdin.on('error', () => {});
+  const write = (chunk: string | Buffer): Promise<void> | void => {
+    if (git.exitCode !== null) throw new Error(`git fast-import exited with ${git.exitCode}`);
+    if (!git.stdin.write(chunk)) return new Promise((resolve) => git.stdin.once('drain', () => resolve()));
   };
+  const data = (bytes: Buffer): Buffer => Buffer.concat([Buffer.from(`data ${bytes.length}\n`), bytes, Buffer.from('\n')]);
+  let previous: string | null = null;
+  for (let turn = 0; turn < TURNS; turn++) {
+    const at = start + turn + 1;
+    const userId = `u${turn}`;
+    const answerId = `a${turn}`;
+    const question = nodeJson(userId, 2 * turn, 'user', previous, at, `${turn} ${TEXT}`);
+    const answer = nodeJson(answerId, 2 * turn + 1, 'llm', userId, at, `${turn} ${TEXT}`);
+    const names = [`${String(2 * turn).padStart(SEQ_WIDTH, '0')}-u-${userId}.json`, `${String(2 * turn + 1).padStart(SEQ_WIDTH, '0')}-a-${answerId}.json`];
+    writeFileSync(join(dir, 'history', names[0]!), question);
+    writeFileSync(join(dir, 'history', names[1]!), answer);
+    Object.assign(meta, { head_id: answerId, updated_at: at, turn_count: turn + 1, preview: `${turn} ${TEXT}`.slice(0, 120) });
+    const message = Buffer.from(`turn: ${turn} The quick brown fox`);
+    const parts: Buffer[] = [
+      Buffer.from(`commit refs/heads/main\nauthor ${AUTHOR} ${at} +0000\ncommitter ${AUTHOR} ${at} +0000\n`),
+      data(message),
+      Buffer.from(turn === 0 ? 'from refs/heads/main^0\nM 100644 inline workdir/.gitkeep\ndata 0\n\n' : ''),
+      Buffer.from(`M 100644 inline history/${names[0]}\n`),
+      data(question),
+      Buffer.from(`M 100644 inline history/${names[1]}\n`),
+      data(answer),
+      Buffer.from('M 100644 inline meta.json\n'),
+      data(Buffer.from(JSON.stringify(meta))),
+    ];
+    await write(Buffer.concat(parts));
+    previous = answerId;
+  }
+  await write('done\n');
+  git.stdin.end();
+  const code = await exited;
+  if (code !== 0) throw new Error(`git fast-import exited with ${code}`);
+  writeFileSync(join(dir, 'meta.json'), JSON.stringify(meta));
+  rmSync(join(stateDir, 'sessions', 'index.json'), { force: true });
+}
+
+function get(path: string, token: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(`${BASE}${path}`, { headers: { authorization: `Bearer ${token}` } }, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      })
+      .on('error', reject);
+  });
+}
+
+/**
+ * One download read to its end by a client that takes its time (a pause after every chunk, as
+ * a real network would), so the server's backpressure is what keeps its memory flat; `onChunk`
+ * runs as bytes arrive. The bytes counted, the milliseconds from request to last byte.
+ */
+function download(path: string, token: string, onChunk: () => void = () => {}): Promise<{ bytes: number; ms: number }> {
+  return new Promise((resolve, reject) => {
+    const start = performance.now();
+    http
+      .get(`${BASE}${path}`, { headers: { authorization: `Bearer ${token}` } }, (res) => {
+        if (res.statusCode !== 200) {
+          reject(new Error(`${path}: ${res.statusCode}`));
+          res.resume();
+          return;
+        }
+        let bytes = 0;
+        res.on('data', (chunk: Buffer) => {
+          bytes += chunk.length;
+          onChunk();
+          res.pause();
+          setImmediate(() => res.resume());
+        });
+        res.on('end', () => resolve({ bytes, ms: performance.now() - start }));
+        res.on('error', reject);
+      })
+      .on('error', reject);
+  });
+}
+
+export async function benchExport(): Promise<Record<string, number>> {
+  if (!existsSync(join(process.cwd(), '.next', 'BUILD_ID'))) {
+    process.stderr.write('bench: export figures need `npm run build`; skipped\n');
+    return {};
+  }
+  const dataDir = scratchDir('em-bench-export-');
+  const auth = new AuthStore(join(dataDir, 'auth'));
+  const user = await auth.users.create({ email: 'export@bench.test', password: 'bench password long', admin: true });
+  const { token } = await auth.tokens.create(user.id, { name: 'bench' });
+  auth.flushSync();
+  const stateDir = join(dataDir, 'users', user.id);
+  const workspaceRoot = join(dataDir, 'workspaces', user.id);
+  mkdirSync(workspaceRoot, { recursive: true });
+  const seedStart = performance.now();
+  await seedTenThousandTurns(stateDir, workspaceRoot);
+  process.stderr.write(`bench: ${TURNS} turns seeded in ${Math.round(performance.now() - seedStart)} ms\n`);
+
+  let server: ChildProcess | null = null;
+  try {
+    server = await startServer(dataDir);
+    const pid = server.pid!;
+    // The session as the server has it once opened (list, get, its branch): the growth
+    // measured is the export's own, not the first read of the session.
+    const listed = await get(`/api/trpc/session.list?input=${encodeURIComponent(JSON.stringify({ limit: 50 }))}`, token);
+    if (listed.status !== 200 || !listed.body.includes(`"${SESSION}"`)) throw new Error(`session.list: ${listed.status} ${listed.body.slice(0, 200)}`);
+    const got = await get(`/api/trpc/session.get?input=${encodeURIComponent(JSON.stringify({ id: SESSION }))}`, token);
+    const turnCount = /"turnCount":(\d+)/.exec(got.body)?.[1];
+    if (got.status !== 200 || Number(turnCount) !== TURNS) throw new Error(`session.get: ${got.status}, turnCount ${turnCount}`);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+
+    const before = treeRssMb(pid);
+    let peak = before;
+    let lastSample = 0;
+    // Sampled as bytes arrive (at most every 20 ms: a walk of /proc costs), and on a timer
+    // for the stretches where none do.
+    const sample = (): void => {
+      const now = performance.now();
+      if (now - lastSample < 20) return;
+      lastSample = now;
+      peak = Math.max(peak, treeRssMb(pid));
+    };
+    const timer = setInterval(sample, 50);
+    const json = await download(`/api/export/${SESSION}?format=json`, token, sample);
+    const zip = await download(`/api/export/all.zip?ids=${SESSION}`, token, sample);
+    clearInterval(timer);
+    peak = Math.max(peak, treeRssMb(pid));
+    if (json.bytes < 25 * 1024 * 1024) throw new Error(`the JSON export is only ${json.bytes} bytes`);
+    // The zip deflates the JSON (its repeated text to ~2 %): present, not its size, is the check.
+    if (zip.bytes < 256 * 1024) throw new Error(`the zip is only ${zip.bytes} bytes`);
+    process.stderr.write(`bench: export json ${Math.round(json.bytes / 1024 / 1024)} MB in ${Math.round(json.ms)} ms, zip ${Math.round(zip.bytes / 1024 / 1024)} MB in ${Math.round(zip.ms)} ms; RSS ${Math.round(before)} → peak ${Math.round(peak)} MB\n`);
+
+    const bundles: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const bundle = await download(`/api/export/${SESSION}?format=bundle`, token);
+      if (bundle.bytes < 1024 * 1024) throw new Error(`the bundle is only ${bundle.bytes} bytes`);
+      bundles.push(bundle.ms);
+    }
+    process.stderr.write(`bench: bundles ${bundles.map((ms) => Math.round(ms)).join(', ')} ms\n`);
+    return {
+      export_rss_growth_mb_10k: round(peak - before),
+      export_bundle_ms_10k: round(p50(bundles)),
+    };
+  } finally {
+    if (server && server.exitCode === null) {
+      server.kill('SIGTERM');
+      await new Promise((resolve) => server!.once('exit', resolve));
+    }
+  }
 }

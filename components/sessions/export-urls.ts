@@ -7,8 +7,22 @@ export const EXPORT_ITEMS: ReadonlyArray<{ format: ExportFormat; label: string }
   { format: 'bundle', label: 'Download git bundle' },
 ];
 
-export function exportUrl(sessionId: string, format: ExportFormat): string {
-  return `/api/export/${encodeURIComponent(sessionId)}?format=${format}`;
+/** What the Markdown holds besides the messages (DESIGN §10: tool calls on, reasoning off). */
+export interface MarkdownSwitches {
+  toolCalls: boolean;
+  reasoning: boolean;
+}
+
+export const MARKDOWN_DEFAULTS: MarkdownSwitches = { toolCalls: true, reasoning: false };
+
+/** The Markdown's switches go in the query only when they differ from the server's defaults. */
+export function exportUrl(sessionId: string, format: ExportFormat, switches: MarkdownSwitches = MARKDOWN_DEFAULTS): string {
+  let url = `/api/export/${encodeURIComponent(sessionId)}?format=${format}`;
+  if (format === 'md') {
+    if (switches.toolCalls !== MARKDOWN_DEFAULTS.toolCalls) url += `&toolCalls=${switches.toolCalls ? 1 : 0}`;
+    if (switches.reasoning !== MARKDOWN_DEFAULTS.reasoning) url += `&reasoning=${switches.reasoning ? 1 : 0}`;
+  }
+  return url;
 }
 
 export const EXPORT_ZIP_URL = '/api/export/all.zip';

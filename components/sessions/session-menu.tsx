@@ -9,6 +9,7 @@ import { ShareDialog } from '@/components/share/share-dialog';
 import { useSharedSessions } from '@/components/share/use-shared-sessions';
 import { cn } from '@/components/ui/cn';
 import { EXPORT_ITEMS, exportUrl, type ExportFormat } from './export-urls';
+import { downloadMarkdown } from './markdown-download';
 import { useSessionListControls } from './session-list-context';
 import type { SessionRow } from './session-types';
 
@@ -88,6 +89,14 @@ export function SessionMenu({ row, title, kind, children, label, triggerClassNam
       )}
       {EXPORT_ITEMS.map(({ format, label }) => {
         const Icon = EXPORT_ICON[format];
+        // Markdown can be refused (too large): checked first, its message shown (markdown-download.ts).
+        if (format === 'md') {
+          return (
+            <Item key={format} className={ITEM} onSelect={() => void downloadMarkdown(exportUrl(row.id, format))}>
+              <Icon size={16} aria-hidden /> {label}
+            </Item>
+          );
+        }
         return (
           // A plain download link: the server streams it, the browser saves it.
           <Item key={format} asChild className={ITEM}>

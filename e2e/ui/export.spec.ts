@@ -2,9 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Download, Page } from '@playwright/test';
+import { request, type APIRequestContext, type Download, type Page } from '@playwright/test';
 import { strFromU8, unzipSync } from 'fflate';
-import { bearer, captureViews, createToken, createUser, expect, mutate, newApiContext, query, signInBrowser, test } from '../fixtures';
+import { bearer, captureViews, createToken, createUser, expect, freshDataDir, mutate, newApiContext, query, signIn, signInBrowser, startServer, test, type ServerProcess } from '../fixtures';
 import { ChatsPage } from '../pages/chats';
 
 type Api = Parameters<typeof mutate>[0];
@@ -156,4 +156,198 @@ test('the export API: bearer auth, clear refusals, and another user\'s session i
   const signedOut = await newApiContext();
   expect((await signedOut.get('/api/export/mine?format=json')).status()).toBe(401);
   await signedOut.dispose();
+});
+
+/** Where the specs' screenshots go (test-results/screenshots/, as captureViews'). */
+const SHOTS = join('test-results', 'screenshots');
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', ['-C', cwd, ...args], { encoding: 'utf8' }).trim();
+}
+
+test('the git bundle of a forked session: a clone has every turn commit and both branch refs', async ({ page, context, user }) => {
+  const api = user.api;
+  await mutate(api, 'session.create', { id: 'fork', title: 'Chat fork' });
+  await mutate(api, 'turn.begin', { sessionId: 'fork' });
+  const question = await mutate<{ id: string }>(api, 'message.append', { sessionId: 'fork', message: { role: 'user', content: 'Pick a number' } });
+  const first = await mutate<{ id: string }>(api, 'message.append', { sessionId: 'fork', message: { role: 'assistant', content: 'FIRST-ANSWER seven' } });
+  expect((await mutate(api, 'turn.finalize', { sessionId: 'fork' })).status).toBe(200);
+  // Retry the answer: the head goes back to the question, the old reply keeps a branch of its own.
+  const retried = await mutate<{ parentId: string }>(api, 'branch.retry', { sessionId: 'fork', assistantId: first.data.id });
+  expect(retried.status).toBe(200);
+  expect(retried.data.parentId).toBe(question.data.id);
+  await mutate(api, 'turn.begin', { sessionId: 'fork' });
+  const second = await mutate<{ id: string }>(api, 'message.append', { sessionId: 'fork', message: { role: 'assistant', content: 'SECOND-ANSWER three', parentId: question.data.id } });
+  expect(second.status).toBe(200);
+  expect((await mutate(api, 'turn.finalize', { sessionId: 'fork' })).status).toBe(200);
+  const branches = await query<unknown[]>(api, 'branch.list', { sessionId: 'fork' });
+  expect(branches.data).toHaveLength(2);
+
+  await signInBrowser(context, api);
+  await page.goto('/sessions/fork');
+  await page.getByRole('main').getByRole('button', { name: 'Export', exact: true }).click();
+  const bundle = await download(page, () => page.getByRole('menu').getByRole('menuitem', { name: 'Download git bundle', exact: true }).click());
+  expect(bundle.name).toBe('fork.bundle');
+
+  // The bundle names both refs, and a plain clone brings both as remote branches.
+  const retryRef = `refs/heads/retry-${first.data.id}`;
+  const bundleRefs = git(scratch(), 'bundle', 'list-heads', bundle.file).split('\n').map((line) => line.split(' ')[1]);
+  expect(bundleRefs.filter((ref) => ref !== 'HEAD').sort()).toEqual(['refs/heads/main', retryRef].sort());
+  const clone = join(scratch(), 'clone');
+  execFileSync('git', ['clone', '--quiet', bundle.file, clone]);
+  expect(git(clone, 'for-each-ref', '--format=%(refname)', 'refs/remotes/origin').split('\n').filter((ref) => ref !== 'refs/remotes/origin/HEAD').sort()).toEqual(
+    ['refs/remotes/origin/main', `refs/remotes/origin/retry-${first.data.id}`].sort(),
+  );
+  git(clone, 'fsck', '--no-progress');
+  // Every turn commit: the first turn (where the retried answer is), the second, and the session's first one.
+  const commits = git(clone, 'log', '--all', '--format=%s').split('\n');
+  expect(commits).toHaveLength(3);
+  expect(commits.at(-1)).toBe('session init');
+  expect(commits).toContain('turn: Pick a number');
+  // The retry branch holds the first answer and not the second; main holds both nodes of the DAG.
+  const filesAt = (ref: string) => git(clone, 'ls-tree', '-r', '--name-only', ref, 'history/');
+  expect(filesAt(`origin/retry-${first.data.id}`)).toContain(`-a-${first.data.id}.json`);
+  expect(filesAt(`origin/retry-${first.data.id}`)).not.toContain(`-a-${second.data.id}.json`);
+  expect(filesAt('origin/main')).toContain(`-a-${first.data.id}.json`);
+  expect(filesAt('origin/main')).toContain(`-a-${second.data.id}.json`);
+  expect(git(clone, 'show', `origin/main:history/${filesAt('origin/main').split('\n').find((name) => name.includes(second.data.id))!.slice('history/'.length)}`)).toContain('SECOND-ANSWER three');
+});
+
+test('the Export menu switches the Markdown: tool calls off and reasoning on', async ({ page, context, user }) => {
+  const api = user.api;
+  await mutate(api, 'session.create', { id: 'think', title: 'Chat think' });
+  await mutate(api, 'turn.begin', { sessionId: 'think' });
+  await mutate(api, 'message.append', { sessionId: 'think', message: { role: 'user', content: 'List the folder' } });
+  const call = await mutate<{ id: string }>(api, 'message.append', {
+    sessionId: 'think',
+    message: { role: 'assistant', content: 'Let me look.', metadata: { reasoning: 'REASONING-The user wants the listing' } },
+  });
+  await mutate(api, 'message.append', { sessionId: 'think', message: { role: 'tool', content: 'TOOL-RESULT readme.txt', calledBy: call.data.id, name: 'list_directory', input: { path: '.' } } });
+  await mutate(api, 'message.append', { sessionId: 'think', message: { role: 'assistant', content: 'One file: readme.txt' } });
+  expect((await mutate(api, 'turn.finalize', { sessionId: 'think' })).status).toBe(200);
+
+  await signInBrowser(context, api);
+  await page.goto('/sessions/think');
+  const exportButton = page.getByRole('main').getByRole('button', { name: 'Export', exact: true });
+  await exportButton.click();
+  const menu = page.getByRole('menu');
+  const toolCalls = menu.getByRole('menuitemcheckbox', { name: 'Include tool calls', exact: true });
+  const reasoning = menu.getByRole('menuitemcheckbox', { name: 'Include reasoning', exact: true });
+  // DESIGN §10's defaults.
+  await expect(toolCalls).toHaveAttribute('aria-checked', 'true');
+  await expect(reasoning).toHaveAttribute('aria-checked', 'false');
+  // A switch keeps the menu open: both are turned in one visit.
+  await toolCalls.click();
+  await expect(toolCalls).toHaveAttribute('aria-checked', 'false');
+  await reasoning.click();
+  await expect(reasoning).toHaveAttribute('aria-checked', 'true');
+  await expect(menu.getByRole('menuitem')).toHaveText(['Export as Markdown', 'Export as JSON', 'Download git bundle']);
+
+  // Looked at light and dark, wide and narrow; the choice stays while the page does.
+  mkdirSync(SHOTS, { recursive: true });
+  await page.keyboard.press('Escape');
+  for (const [width, height] of [[1280, 800], [390, 844]] as const) {
+    await page.setViewportSize({ width, height });
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      await exportButton.click();
+      await expect(reasoning).toHaveAttribute('aria-checked', 'true');
+      await page.screenshot({ path: join(SHOTS, `export-markdown-switches-${colorScheme}-${width}.png`) });
+      await page.keyboard.press('Escape');
+    }
+  }
+  await page.emulateMedia({ colorScheme: null });
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  await exportButton.click();
+  const markdown = await download(page, () => menu.getByRole('menuitem', { name: 'Export as Markdown', exact: true }).click());
+  expect(markdown.name).toBe('think.md');
+  const text = readFileSync(markdown.file, 'utf8');
+  expect(text).toContain('> **Reasoning**\n>\n> REASONING-The user wants the listing');
+  expect(text).not.toContain('list_directory');
+  expect(text).not.toContain('TOOL-RESULT');
+  expect(text).toContain('One file: readme.txt');
+
+  // The defaults again after a reload: tool calls in, reasoning out.
+  await page.reload();
+  await exportButton.click();
+  const plain = readFileSync((await download(page, () => menu.getByRole('menuitem', { name: 'Export as Markdown', exact: true }).click())).file, 'utf8');
+  expect(plain).toContain('**Tool call `list_directory`**');
+  expect(plain).toContain('TOOL-RESULT readme.txt');
+  expect(plain).not.toContain('REASONING-');
+});
+
+test.describe('under OPENPROGRAM_EXPORT_MARKDOWN_MAX_BYTES=8192', () => {
+  const PORT = 3872;
+  const LIMIT = 8192;
+  const ADMIN = { email: 'export-admin@e2e.test', password: 'export-admin-password' };
+  let server: ServerProcess;
+  let api: APIRequestContext;
+
+  test.beforeAll(async () => {
+    test.setTimeout(120_000);
+    server = startServer({
+      port: PORT,
+      dataDir: freshDataDir(),
+      env: { OPENPROGRAM_EXPORT_MARKDOWN_MAX_BYTES: String(LIMIT), OPENPROGRAM_ADMIN_EMAIL: ADMIN.email, OPENPROGRAM_ADMIN_PASSWORD: ADMIN.password },
+    });
+    await server.ready(90_000);
+    api = await request.newContext({ baseURL: server.url, extraHTTPHeaders: { origin: server.url } });
+    await signIn(api, ADMIN.email, ADMIN.password);
+  });
+
+  test.afterAll(async () => {
+    await api?.dispose();
+    await server?.stop();
+  });
+
+  test('a Markdown export past the limit is a 413 with a message, over HTTP and in the menu; JSON and the bundle still export', async ({ browser }) => {
+    test.setTimeout(120_000);
+    await mutate(api, 'session.create', { id: 'big', title: 'Chat big' });
+    await mutate(api, 'turn.begin', { sessionId: 'big' });
+    for (let i = 0; i < 4; i++) {
+      await mutate(api, 'message.append', { sessionId: 'big', message: { role: 'user', content: `${i} ${'words '.repeat(500)}` } });
+      await mutate(api, 'message.append', { sessionId: 'big', message: { role: 'assistant', content: `${i} ok` } });
+    }
+    expect((await mutate(api, 'turn.finalize', { sessionId: 'big' })).status).toBe(200);
+    await seed(api, 'small');
+
+    const refused = await api.get('/api/export/big?format=md');
+    expect(refused.status()).toBe(413);
+    expect(refused.headers()['content-type']).toBe('application/json');
+    expect(refused.headers()['content-disposition']).toBeUndefined();
+    const { error } = (await refused.json()) as { error: string };
+    const size = /^the Markdown export would be (\d+) KB, more than the 8 KB limit: export as JSON or as a git bundle$/.exec(error);
+    expect(size, error).not.toBeNull();
+    expect(Number(size![1])).toBeGreaterThan(8);
+    expect((await api.head('/api/export/big?format=md')).status()).toBe(413);
+    // Without tool calls it is no smaller here (none): still refused, never cut.
+    expect((await api.get('/api/export/big?format=md&toolCalls=0')).status()).toBe(413);
+    expect((await api.get('/api/export/big?format=json')).status()).toBe(200);
+    expect((await api.get('/api/export/big?format=bundle')).status()).toBe(200);
+    const small = await api.get('/api/export/small?format=md');
+    expect(small.status()).toBe(200);
+    expect(await small.text()).toContain('What is in small?');
+
+    // In the browser: the message, not a failed download.
+    const context = await browser.newContext({ baseURL: server.url });
+    const { cookies } = await api.storageState();
+    await context.addCookies(cookies.map((cookie) => ({ ...cookie, url: server.url, domain: undefined, path: undefined })));
+    const page = await context.newPage();
+    const downloads: string[] = [];
+    page.on('download', (file) => downloads.push(file.suggestedFilename()));
+    await page.goto('/sessions/big');
+    await page.getByRole('main').getByRole('button', { name: 'Export', exact: true }).click();
+    await page.getByRole('menu').getByRole('menuitem', { name: 'Export as Markdown', exact: true }).click();
+    await expect(page.getByText(`Not exported: ${error}`)).toBeVisible();
+    await expect(page.getByRole('menu')).toHaveCount(0); // chosen: the menu closed as for any item
+    await captureViews(page, 'export-markdown-too-large');
+    expect(downloads).toEqual([]);
+    // The accepted one still downloads from the same menu.
+    await page.goto('/sessions/small');
+    await page.getByRole('main').getByRole('button', { name: 'Export', exact: true }).click();
+    const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('menu').getByRole('menuitem', { name: 'Export as Markdown', exact: true }).click()]);
+    expect(file.suggestedFilename()).toBe('small.md');
+    await context.close();
+  });
 });

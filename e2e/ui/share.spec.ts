@@ -176,6 +176,52 @@ test('the owner shares from the session menu: pinned at its turn, Update moves i
   await expect(chatsRow.getByRole('img', { name: 'Shared' })).toHaveCount(0);
 });
 
+test('Revoke in the session menu\'s Share dialog: page, API and the shared attachment are 404 on the very next request, as an id that never existed', async ({ page, context, user }) => {
+  test.setTimeout(180_000);
+  const seeded = await seed(user.api, 'rv1');
+  await signInBrowser(context, user.api);
+  await page.goto('/sessions/rv1');
+  await page.getByRole('button', { name: 'Session options', exact: true }).click();
+  await page.getByRole('menuitem', { name: 'Share', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Share session' });
+  await dialog.getByRole('button', { name: 'Create link', exact: true }).click();
+  const linkField = dialog.getByRole('textbox', { name: 'Share link' });
+  await expect(linkField).toHaveValue(/\/s\/[A-Za-z0-9_-]{22}$/);
+  const linkId = (await linkField.inputValue()).split('/s/')[1]!;
+
+  // Open before: page, API and the attachment of a shown message (signed in, as `login` asks).
+  const view = (id: string) => user.api.get(`/api/trpc/share.view?input=${encodeURIComponent(JSON.stringify({ id }))}`);
+  const file = (id: string) => user.api.get(`/api/share/${id}/attachments/${seeded.attachment}`);
+  expect((await user.api.get(`/s/${linkId}`)).status()).toBe(200);
+  expect((await view(linkId)).status()).toBe(200);
+  const before = await file(linkId);
+  expect(before.status()).toBe(200);
+  expect(await before.text()).toBe('notes of rv1');
+
+  // Revoke in the same dialog; once it says so, the very next requests find nothing.
+  await dialog.getByRole('list', { name: 'Links to this session' }).getByRole('button', { name: 'Revoke', exact: true }).click();
+  await expect(page.getByText('Link revoked: it opens nothing any more.')).toBeVisible();
+  const [gonePage, goneView, goneFile] = await Promise.all([user.api.get(`/s/${linkId}`), view(linkId), file(linkId)]);
+  const [neverPage, neverView, neverFile] = await Promise.all([user.api.get(`/s/${NEVER}`), view(NEVER), file(NEVER)]);
+  expect([gonePage.status(), goneView.status(), goneFile.status()]).toEqual([404, 404, 404]);
+  expect([neverPage.status(), neverView.status(), neverFile.status()]).toEqual([404, 404, 404]);
+  expect(await goneView.json()).toEqual(await neverView.json());
+  expect(await goneFile.json()).toEqual(await neverFile.json());
+  expect(goneFile.headers()['content-type']).toBe(neverFile.headers()['content-type']);
+  const [goneHtml, neverHtml] = [await gonePage.text(), await neverPage.text()];
+  expect(goneHtml).toContain('Link not found');
+  expect(neverHtml).toContain('Link not found');
+  expect(goneHtml).not.toContain('notes.txt');
+  // The dialog no longer lists it, and offers a new one.
+  await expect(dialog.getByRole('list', { name: 'Links to this session' })).toHaveCount(0);
+  await expect(dialog.getByRole('button', { name: 'Create link', exact: true })).toBeVisible();
+  await shoot(page, 'dialog-revoked');
+  // A browser on the revoked link sees the never-existed page.
+  await page.keyboard.press('Escape');
+  await page.goto(`/s/${linkId}`);
+  await expect(page.getByRole('heading', { name: 'Link not found' })).toBeVisible();
+});
+
 test.describe('under OPENPROGRAM_SHARING=public', () => {
   const PORT = 3860;
   const ADMIN = { email: 'share-admin@e2e.test', password: 'share-admin-password' };

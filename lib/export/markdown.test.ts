@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { tempStoresPerTest } from '../store/testing/temp-store.js';
-import { ExportTooLargeError, markdownExport, type MarkdownOptions } from './markdown.js';
+import { ExportTooLargeError, markdownExport, markdownLimitFromEnv, MAX_MARKDOWN_BYTES, type MarkdownOptions } from './markdown.js';
 import { collect, seedExportSession } from './testing/session-fixture.js';
 
 const url = (sessionId: string, file: string) => `/api/attachments/${sessionId}/${encodeURIComponent(file)}`;
@@ -43,5 +43,17 @@ describe('Markdown export', () => {
     await seedExportSession(store);
     await expect(markdownExport(store, 's', { ...DEFAULTS, limitBytes: 200 })).rejects.toBeInstanceOf(ExportTooLargeError);
     await expect(markdownExport(store, 's', { ...DEFAULTS, limitBytes: 200 })).rejects.toThrow(/more than the .* limit: export as JSON/);
+  });
+
+  it('says sizes in MB, KB or bytes, the size rounded up and the limit down', () => {
+    expect(new ExportTooLargeError(33 * 1024 * 1024 + 1, 32 * 1024 * 1024).message).toBe('the Markdown export would be 34 MB, more than the 32 MB limit: export as JSON or as a git bundle');
+    expect(new ExportTooLargeError(5000, 4096).message).toBe('the Markdown export would be 5 KB, more than the 4 KB limit: export as JSON or as a git bundle');
+    expect(new ExportTooLargeError(470, 200).message).toBe('the Markdown export would be 470 bytes, more than the 200 bytes limit: export as JSON or as a git bundle');
+  });
+
+  it('takes OPENPROGRAM_EXPORT_MARKDOWN_MAX_BYTES when it is a whole number of at least 1024, else 32 MiB', () => {
+    expect(markdownLimitFromEnv({})).toBe(MAX_MARKDOWN_BYTES);
+    expect(markdownLimitFromEnv({ OPENPROGRAM_EXPORT_MARKDOWN_MAX_BYTES: '65536' })).toBe(65536);
+    for (const bad of ['1023', '-5', '1.5', 'lots', '']) expect(markdownLimitFromEnv({ OPENPROGRAM_EXPORT_MARKDOWN_MAX_BYTES: bad })).toBe(MAX_MARKDOWN_BYTES);
   });
 });

@@ -4,9 +4,26 @@ import type { ExportSource } from './source.js';
 /** Past this a Markdown export is refused (413), never cut: JSON or the bundle carry any size. */
 export const MAX_MARKDOWN_BYTES = 32 * 1024 * 1024;
 
+/**
+ * OPENPROGRAM_EXPORT_MARKDOWN_MAX_BYTES, a whole number of bytes ≥ 1,024; anything else is the
+ * default. A server with little memory lowers it (the document is measured, then written, from
+ * the session in memory); the e2e lowers it to reach the 413 without 32 MB of messages.
+ */
+export function markdownLimitFromEnv(env: Record<string, string | undefined> = process.env): number {
+  const value = Number(env['OPENPROGRAM_EXPORT_MARKDOWN_MAX_BYTES']);
+  return Number.isSafeInteger(value) && value >= 1024 ? value : MAX_MARKDOWN_BYTES;
+}
+
+/** A size as a person reads it: whole MB from 1 MiB on, whole KB from 1 KiB, else bytes (never "0.004 MB"). */
+function sizeText(bytes: number, round: (value: number) => number): string {
+  if (bytes >= 1024 * 1024) return `${round(bytes / 1024 / 1024)} MB`;
+  return bytes >= 1024 ? `${round(bytes / 1024)} KB` : `${bytes} bytes`;
+}
+
 export class ExportTooLargeError extends Error {
   constructor(readonly bytes: number, readonly limit: number) {
-    super(`the Markdown export would be ${Math.ceil(bytes / 1024 / 1024)} MB, more than the ${limit / 1024 / 1024} MB limit: export as JSON or as a git bundle`);
+    // The size is rounded up and the limit down, so the two never read as equal.
+    super(`the Markdown export would be ${sizeText(bytes, Math.ceil)}, more than the ${sizeText(limit, Math.floor)} limit: export as JSON or as a git bundle`);
     this.name = 'ExportTooLargeError';
   }
 }

@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { allSessionIds, ExportTooLargeError, markdownExport, sessionBundle, sessionJson, sessionsZip } from '@/lib/export/index';
+import { allSessionIds, ExportTooLargeError, markdownExport, markdownLimitFromEnv, sessionBundle, sessionJson, sessionsZip } from '@/lib/export/index';
 import { isSessionId } from '@/lib/store/index';
 import { domainErrorStatus } from './domain-error-status';
 import { authenticateRoute, type RouteCaller } from './route-auth';
@@ -99,6 +99,7 @@ async function sessionAnswer(caller: RouteCaller, sessionId: string, params: URL
     const markdown = await markdownExport(caller.store, sessionId, {
       toolCalls,
       reasoning,
+      limitBytes: markdownLimitFromEnv(),
       attachmentUrl: (id, file) => `/api/attachments/${encodeURIComponent(id)}/${encodeURIComponent(file)}`,
     });
     return {
