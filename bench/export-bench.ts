@@ -10,6 +10,7 @@ import http from 'node:http';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { AuthStore } from '../lib/auth/index.js';
+import { repack } from '../lib/store/repo/repack.js';
 import { SessionStore } from '../lib/store/index.js';
 import { scratchDir } from './scratch.js';
 import { startServer, treeRssMb } from './server-bench.js';
@@ -89,6 +90,9 @@ async function seedTenThousandTurns(stateDir: string, workspaceRoot: string): Pr
   if (code !== 0) throw new Error(`git fast-import exited with ${code}`);
   writeFileSync(join(dir, 'meta.json'), JSON.stringify(meta));
   rmSync(join(stateDir, 'sessions', 'index.json'), { force: true });
+  // Through the store, a session this long has been fully repacked many times over (every 8
+  // incremental packs of 1 MB of loose objects): one full pack with its bitmap, as it would be.
+  await repack(dir, { full: true });
 }
 
 function get(path: string, token: string): Promise<{ status: number; body: string }> {

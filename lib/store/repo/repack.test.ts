@@ -26,4 +26,16 @@ describe('repack', () => {
     expect(packs(other)).toHaveLength(0);
     expect(git(repo, 'cat-file', '-t', 'HEAD')).toBe('commit');
   });
+
+  it('a full repack writes one pack with a reachability bitmap (what makes a long session\'s bundle fast); an incremental one none', async () => {
+    const repo = makeRepo({ 'a.txt': 'a\n' });
+    await repack(repo);
+    const bitmaps = () => readdirSync(join(repo, '.git', 'objects', 'pack')).filter((n) => n.endsWith('.bitmap'));
+    expect(bitmaps()).toHaveLength(0);
+    git(repo, 'commit', '--allow-empty', '-q', '-m', 'second');
+    await repack(repo, { full: true });
+    expect(packs(repo)).toHaveLength(1);
+    expect(bitmaps()).toHaveLength(1);
+    expect(git(repo, 'rev-list', '--count', '--use-bitmap-index', 'HEAD')).toBe('2');
+  });
 });

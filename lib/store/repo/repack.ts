@@ -62,10 +62,15 @@ function packCount(repoDir: string): number {
   }
 }
 
-/** Incremental pack of the loose objects; a full one when packs pile up. */
-export async function repack(repoDir: string): Promise<void> {
-  const full = packCount(repoDir) >= MAX_PACKS;
-  const options = { timeoutMs: 120_000 };
-  await runGit(repoDir, full ? ['repack', '-a', '-d', '-q'] : ['repack', '-d', '-q'], options);
-  await runGit(repoDir, ['prune-packed', '-q'], options);
+/**
+ * Incremental pack of the loose objects; a full one when packs pile up (or when asked). A full
+ * pack gets a reachability bitmap: without it `git bundle` (the export) walks every commit and
+ * tree of the history to count objects, 5–6 s at 10,000 turns, against 0.4 s with one; the
+ * incremental packs since the last full one are walked as before.
+ */
+export async function repack(repoDir: string, options: { full?: boolean } = {}): Promise<void> {
+  const full = options.full === true || packCount(repoDir) >= MAX_PACKS;
+  const git = { timeoutMs: 120_000 };
+  await runGit(repoDir, full ? ['repack', '-a', '-d', '-q', '--write-bitmap-index'] : ['repack', '-d', '-q'], git);
+  await runGit(repoDir, ['prune-packed', '-q'], git);
 }
