@@ -7,7 +7,9 @@
  *   its added time; the p99 of those 1,000 (proxy_added_p50_ms beside it);
  * - proxy_record_p50_ms: the last byte of the answer until the exchange is a committed turn
  *   (turn_committed on the user's event stream), in a conversation that grows call by call.
- * Beside them, the same run's baseline (proxy_direct_*: straight to the model) and the server's
+ * Beside them, the same run's baselines: proxy_direct_* (straight to the model), proxy_floor_*
+ * (the same calls through bench/minimal-proxy.cjs, the least an extra Node hop costs on this
+ * machine, nothing recorded), and the server's
  * own event-loop delay while 20 clients go through it (proxy_loop_*: loop-delay-probe.cjs), so a
  * figure taken on a loaded machine can be read against what the machine gave everyone.
  * Needs `npm run build` first. BENCH_CPU_PROF=<dir>: the server writes its CPU profile of the 20 clients there.
@@ -96,6 +98,20 @@ async function startModelProcess(): Promise<{ root: string; url: string; child: 
   return { root, url: `${root}/v1`, child };
 }
 
+const FLOOR_PORT = Number(process.env['BENCH_FLOOR_PORT'] ?? 3197);
+
+/** bench/minimal-proxy.cjs in front of the same model: the floor one more process hop costs here. */
+async function startMinimalProxy(modelRoot: string): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [join('bench', 'minimal-proxy.cjs'), String(FLOOR_PORT), modelRoot], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`the minimal proxy exited (${code})`)));
+    child.stdout!.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('ready')) resolve();
+    });
+  });
+  return { url: `http://127.0.0.1:${FLOOR_PORT}/v1/messages`, child };
+}
+
 interface LoopDelay {
   p50: number;
   p99: number;
@@ -125,6 +141,7 @@ export async function benchProxy(): Promise<Record<string, number>> {
     return {};
   }
   const model = await startModelProcess();
+  const floor = await startMinimalProxy(model.root);
   const dataDir = scratchDir('em-bench-proxy-');
   const auth = new AuthStore(join(dataDir, 'auth'));
   const user = await auth.users.create({ email: 'proxy@bench.test', password: 'bench password long', admin: true });
@@ -176,10 +193,12 @@ export async function benchProxy(): Promise<Record<string, number>> {
     // its tools ran: the figure is the proxy's path, not a commit still running from the last call.
     const directTtfb: number[] = [];
     const proxyTtfb: number[] = [];
+    const floorTtfb: number[] = [];
     const sequential = conversation('ttfb');
     for (let i = 0; i < SEQUENTIAL + WARMUP; i++) {
       const { prompt, body } = sequential.next();
       const straight = await timedPost(direct, agent, directHeaders, body);
+      const minimal = await timedPost(floor.url, agent, directHeaders, body);
       waitingFor = 'bench-ttfb';
       const done = new Promise<number>((resolve) => (committed = resolve));
       const through = await timedPost(proxied, agent, proxyHeaders('bench-ttfb'), body);
@@ -188,6 +207,7 @@ export async function benchProxy(): Promise<Record<string, number>> {
       if (i >= WARMUP) {
         directTtfb.push(straight.ttfb);
         proxyTtfb.push(through.ttfb);
+        floorTtfb.push(minimal.ttfb);
       }
     }
     // The client's bytes are the upstream's.
@@ -200,22 +220,22 @@ export async function benchProxy(): Promise<Record<string, number>> {
     // proxied exchange's whole duration minus its pair's is one sample (DESIGN §9). The order in
     // a pair flips each step, so neither side always runs right after the other's work. The
     // proxied call's recording overlaps what follows, as with a real agent (nobody waits for it).
-    const pairs = async (perClient: number, warmup: number) => {
+    const pairs = async (perClient: number, warmup: number, via: { url: string; headers: (client: number) => Record<string, string> }) => {
       const added: number[] = [];
       const straightTotals: number[] = [];
       await Promise.all(
         Array.from({ length: CLIENTS }, async (_, client) => {
           const talk = conversation(`client-${client}`);
-          const headers = proxyHeaders(`bench-concurrent-${client}`);
+          const headers = via.headers(client);
           for (let i = 0; i < warmup + perClient; i++) {
             const { prompt, body } = talk.next();
             let straight: Timing;
             let through: Timing;
             if ((client + i) % 2 === 0) {
               straight = await timedPost(direct, agent, directHeaders, body);
-              through = await timedPost(proxied, agent, headers, body);
+              through = await timedPost(via.url, agent, headers, body);
             } else {
-              through = await timedPost(proxied, agent, headers, body);
+              through = await timedPost(via.url, agent, headers, body);
               straight = await timedPost(direct, agent, directHeaders, body);
             }
             talk.answered(prompt, through);
@@ -228,8 +248,10 @@ export async function benchProxy(): Promise<Record<string, number>> {
       return { added, straightTotals };
     };
     await loopDelay(server, probeFile);
-    const { added, straightTotals } = await pairs(PAIRS_PER_CLIENT, PAIR_WARMUP);
+    const { added, straightTotals } = await pairs(PAIRS_PER_CLIENT, PAIR_WARMUP, { url: proxied, headers: (client) => proxyHeaders(`bench-concurrent-${client}`) });
     const loop = await loopDelay(server, probeFile);
+    // The same load through the minimal pass-through: what any extra hop adds at 20 clients here.
+    const floorPairs = await pairs(PAIRS_PER_CLIENT, PAIR_WARMUP, { url: floor.url, headers: () => directHeaders });
 
     // Last byte → committed turn, in a conversation that grows.
     // The recordings of the phase above finish first: a second without a commit.
@@ -254,6 +276,9 @@ export async function benchProxy(): Promise<Record<string, number>> {
       proxy_added_p50_ms: round(p50(added)),
       proxy_pairs: added.length,
       proxy_direct_p99_ms: round(p99(straightTotals)),
+      proxy_floor_ttfb_p50_ms: round(p50(floorTtfb) - p50(directTtfb)),
+      proxy_floor_p50_ms: round(p50(floorPairs.added)),
+      proxy_floor_p99_ms: round(p99(floorPairs.added)),
       proxy_loop_p99_ms: loop.p99,
       proxy_loop_max_ms: loop.max,
     };
@@ -265,5 +290,6 @@ export async function benchProxy(): Promise<Record<string, number>> {
       await new Promise((resolve) => server!.once('exit', resolve));
     }
     model.child.kill('SIGTERM');
+    floor.child.kill('SIGTERM');
   }
 }
