@@ -206,6 +206,7 @@ export class MoveEngine {
         const changed = new Set(record.finalCopyChanged ?? []);
         const fsckSkip = record.precopyClean && record.finalCopyChanged ? record.precopyClean.filter((repo) => !changed.has(repo)) : undefined;
         const report = await target.verify(userId, { heads: record.frozen.heads, sourceDataDir: (await source.describe()).dataDir, ...(fsckSkip ? { fsckSkip } : {}) });
+        record.verified = { repos: report.repos, fscked: report.fscked };
         if (!report.ok) throw new MoveError(`verify on ${to} failed: ${report.problems.slice(0, 5).join('; ')}${report.problems.length > 5 ? ` (+${report.problems.length - 5} more)` : ''}`);
         return;
       }

@@ -38,6 +38,8 @@ export interface MoveRecord {
   finalCopyStarted?: boolean;
   /** the repositories the final copy wrote a file of (absent: unknown) */
   finalCopyChanged?: string[];
+  /** what the verify read: repositories in all, and how many of them it fscked */
+  verified?: { repos: number; fscked: number };
   /** ms the user's writes were refused: from the freeze request to the flip */
   freezeMs?: number;
   error?: string;
