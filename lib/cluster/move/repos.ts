@@ -1,5 +1,4 @@
-import { readdirSync } from 'node:fs';
-import { lstat, readdir, readFile } from 'node:fs/promises';
+import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { runGit } from '../../store/index.js';
 import type { RepoHeads } from './ports.js';
@@ -71,18 +70,27 @@ function plainRefName(name: string): boolean {
  * naming nothing): the caller asks git then.
  */
 export async function refsFromFiles(repo: string): Promise<Record<string, string> | null> {
+  return refsFromFilesSync(repo);
+}
+
+/**
+ * refsFromFiles, read synchronously: some ten small reads per repository, where a promise per
+ * read cost more than the read (1,000 sessions: 0.5 s against 0.1 s); headsOf yields between
+ * repositories so the instance's other users are not held up for long.
+ */
+function refsFromFilesSync(repo: string): Record<string, string> | null {
   const gitDir = join(repo, '.git');
   try {
     for (const odd of ['reftable', 'commondir']) {
-      if (await exists(join(gitDir, odd))) return null;
+      if (exists(join(gitDir, odd))) return null;
     }
-    const head = await readFile(join(gitDir, 'HEAD'), 'utf8');
+    const head = readFileSync(join(gitDir, 'HEAD'), 'utf8');
     if (!/^(?:ref: refs\/\S+|[0-9a-f]{40}|[0-9a-f]{64})\n?$/.test(head)) return null;
     // name → an object id, or `ref: <name>` for a symbolic ref
     const values = new Map<string, string>();
     let packed: string | null = null;
     try {
-      packed = await readFile(join(gitDir, 'packed-refs'), 'utf8');
+      packed = readFileSync(join(gitDir, 'packed-refs'), 'utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return null;
     }
@@ -96,7 +104,7 @@ export async function refsFromFiles(repo: string): Promise<Record<string, string
         values.set(name, oid);
       }
     }
-    if (!(await readLooseRefs(gitDir, 'refs', values))) return null;
+    if (!readLooseRefs(gitDir, 'refs', values)) return null;
     const refs: Record<string, string> = {};
     const names = [...values.keys()].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
     for (const name of names) {
@@ -117,21 +125,21 @@ export async function refsFromFiles(repo: string): Promise<Record<string, string
 }
 
 /** The loose refs under `<gitDir>/<dir>` into `values` (over packed ones); false when one is odd. */
-async function readLooseRefs(gitDir: string, dir: string, values: Map<string, string>): Promise<boolean> {
+function readLooseRefs(gitDir: string, dir: string, values: Map<string, string>): boolean {
   let entries;
   try {
-    entries = await readdir(join(gitDir, dir), { withFileTypes: true });
+    entries = readdirSync(join(gitDir, dir), { withFileTypes: true });
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'ENOENT' && dir === 'refs';
   }
   for (const entry of entries) {
     const name = `${dir}/${entry.name}`;
     if (entry.isDirectory()) {
-      if (!(await readLooseRefs(gitDir, name, values))) return false;
+      if (!readLooseRefs(gitDir, name, values)) return false;
       continue;
     }
     if (!entry.isFile() || !plainRefName(name)) return false;
-    const text = (await readFile(join(gitDir, name), 'utf8')).replace(/\n$/, '');
+    const text = readFileSync(join(gitDir, name), 'utf8').replace(/\n$/, '');
     if (OBJECT_ID.test(text)) values.set(name, text);
     else if (/^ref: refs\/\S+$/.test(text) && plainRefName(text.slice('ref: '.length))) values.set(name, text);
     else return false;
@@ -139,9 +147,9 @@ async function readLooseRefs(gitDir: string, dir: string, values: Map<string, st
   return true;
 }
 
-async function exists(path: string): Promise<boolean> {
+function exists(path: string): boolean {
   try {
-    await lstat(path);
+    lstatSync(path);
     return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
@@ -153,8 +161,10 @@ async function exists(path: string): Promise<boolean> {
 export async function headsOf(dataDir: string, userId: string): Promise<RepoHeads> {
   const roots = userRoots(dataDir, userId);
   const heads: RepoHeads = {};
-  for (const repo of [...findRepos(join(roots.users, 'sessions')), ...findRepos(roots.workspaces)]) {
-    heads[relative(dataDir, repo)] = await refsOf(repo);
+  const repos = [...findRepos(join(roots.users, 'sessions')), ...findRepos(roots.workspaces)];
+  for (let i = 0; i < repos.length; i++) {
+    if (i % 100 === 99) await new Promise((resolve) => setImmediate(resolve));
+    heads[relative(dataDir, repos[i]!)] = refsFromFilesSync(repos[i]!) ?? (await refsFromGit(repos[i]!));
   }
   return heads;
 }

@@ -35,15 +35,19 @@ export async function rsyncUser(sourceDataDir: string, targetDataDir: string, us
   const sources = parents(sourceDataDir);
   const targets = parents(targetDataDir);
   const changed = new Set<string>();
-  for (let i = 0; i < sources.length; i++) {
-    const filter = [`--include=/${userId}/***`, '--exclude=*'];
-    // %i: what rsync did (`>f+++++++++` sent, `*deleting  ` removed; 11 characters), %n: the name
-    const lines = await run(['-a', '--delete', '--mkpath', ...(options.final ? ['--out-format=%i %n'] : []), ...filter, sources[i]!, targets[i]!], options.final);
-    for (const line of lines) {
-      const repo = repoOfCopiedPath(PARENTS[i]!, unescapeRsyncName(line.slice(12)));
-      if (repo) changed.add(repo);
-    }
-  }
+  // The two folders side by side: the freeze waits for the final copy, and a workspace's copy
+  // need not wait for the sessions'.
+  await Promise.all(
+    sources.map(async (source, i) => {
+      const filter = [`--include=/${userId}/***`, '--exclude=*'];
+      // %i: what rsync did (`>f+++++++++` sent, `*deleting  ` removed; 11 characters), %n: the name
+      const lines = await run(['-a', '--delete', '--mkpath', ...(options.final ? ['--out-format=%i %n'] : []), ...filter, source, targets[i]!], options.final);
+      for (const line of lines) {
+        const repo = repoOfCopiedPath(PARENTS[i]!, unescapeRsyncName(line.slice(12)));
+        if (repo) changed.add(repo);
+      }
+    }),
+  );
   return { changedRepos: [...changed].sort() };
 }
 
