@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -32,6 +32,21 @@ describe('rsyncUser: what the final copy reports', () => {
     const { changedRepos } = await rsyncUser(a, b, USER, { final: true });
     expect(changedRepos).toEqual([`users/${USER}/sessions/new\nline`, `users/${USER}/sessions/s1`, `users/${USER}/sessions/s2`, `workspaces/${USER}/notes`]);
     expect((await rsyncUser(a, b, USER, { final: true })).changedRepos).toEqual([]);
+  });
+
+  it('sends a ref rewritten at the same size within the same second (mtimes compared to the nanosecond)', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'em-rsync-'));
+    roots.push(root);
+    const ref = (dir: string) => join(dir, 'users', USER, 'sessions', 's1', '.git', 'refs', 'heads', 'main');
+    const [a, b] = [join(root, 'a'), join(root, 'b')];
+    mkdirSync(join(a, 'workspaces'), { recursive: true });
+    write(ref(a), `${'1'.repeat(40)}\n`);
+    utimesSync(ref(a), 1_700_000_000.1, 1_700_000_000.1);
+    await rsyncUser(a, b, USER, { final: false });
+    write(ref(a), `${'2'.repeat(40)}\n`);
+    utimesSync(ref(a), 1_700_000_000.6, 1_700_000_000.6);
+    expect((await rsyncUser(a, b, USER, { final: true })).changedRepos).toEqual([`users/${USER}/sessions/s1`]);
+    expect(readFileSync(ref(b), 'utf8')).toBe(`${'2'.repeat(40)}\n`);
   });
 
   it('maps a name to its repository and decodes rsync\'s escapes', () => {

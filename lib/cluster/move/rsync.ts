@@ -19,7 +19,7 @@ export interface CopyReport {
 /**
  * Make the target's copy of one user equal to the source's (`rsync -a --delete`): a pre-copy
  * while the user still writes, then, frozen, a final one. Both skip a file whose size and mtime
- * (nanoseconds: rsync 3.2+ on both sides) are the target's already. The final copy once compared
+ * (to the nanosecond: NANOSECOND_MTIMES) are the target's already. The final copy once compared
  * contents too (`--checksum`), against a file rewritten in place within the same mtime at the
  * same size; it read every file on both sides inside the freeze (7 s for 1,000 sessions). Git
  * and the store write a new file and rename it over the old, so a changed file has a new mtime;
@@ -31,6 +31,13 @@ export interface CopyReport {
  * The parent is copied through a filter of the user's folder alone, so a user who has no folder
  * yet (never signed in) copies as nothing, and a stale copy on the target is removed.
  */
+/**
+ * rsync's quick check compares whole seconds unless told otherwise (`--modify-window` 0): a ref
+ * (always 41 bytes) updated within the second of its pre-copy would be skipped. -1 compares
+ * nanoseconds too (a receiver of 3.1.3 or later).
+ */
+const NANOSECOND_MTIMES = '--modify-window=-1';
+
 export async function rsyncUser(sourceDataDir: string, targetDataDir: string, userId: string, options: { final: boolean }): Promise<CopyReport> {
   const sources = parents(sourceDataDir);
   const targets = parents(targetDataDir);
@@ -41,7 +48,7 @@ export async function rsyncUser(sourceDataDir: string, targetDataDir: string, us
     sources.map(async (source, i) => {
       const filter = [`--include=/${userId}/***`, '--exclude=*'];
       // %i: what rsync did (`>f+++++++++` sent, `*deleting  ` removed; 11 characters), %n: the name
-      const lines = await run(['-a', '--delete', '--mkpath', ...(options.final ? ['--out-format=%i %n'] : []), ...filter, source, targets[i]!], options.final);
+      const lines = await run(['-a', '--delete', '--mkpath', NANOSECOND_MTIMES, ...(options.final ? ['--out-format=%i %n'] : []), ...filter, source, targets[i]!], options.final);
       for (const line of lines) {
         const repo = repoOfCopiedPath(PARENTS[i]!, unescapeRsyncName(line.slice(12)));
         if (repo) changed.add(repo);
