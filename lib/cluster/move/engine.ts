@@ -33,6 +33,8 @@ export interface MoveEngineOptions {
 export class MoveEngine {
   private readonly copy: NonNullable<MoveEngineOptions['copy']>;
   private readonly now: () => number;
+  /** moves whose freeze step this engine ran, the final copy not yet begun (not kept across a restart) */
+  private readonly frozenByThisRun = new Set<string>();
 
   constructor(private readonly options: MoveEngineOptions) {
     this.copy = options.copy ?? rsyncUser;
@@ -179,12 +181,17 @@ export class MoveEngine {
         record.freezeRequestedAt ??= this.now();
         this.options.journal.save(record);
         record.frozen = { ...(await source.freeze(userId, record.id)), at: record.freezeRequestedAt };
+        this.frozenByThisRun.add(record.id);
         return;
       }
       case 'final-copy': {
         // Again on a resume: a source restarted since comes back frozen (its marker), and its
-        // handoff is the one clients now hold ids of.
-        record.frozen = { ...(await source.freeze(userId, record.id)), at: record.frozen?.at ?? record.freezeRequestedAt ?? this.now() };
+        // handoff is the one clients now hold ids of. Not when this run has just frozen it: the
+        // second answer would be the first one again, at the cost of reading every head inside
+        // the freeze once more.
+        if (!this.frozenByThisRun.delete(record.id)) {
+          record.frozen = { ...(await source.freeze(userId, record.id)), at: record.frozen?.at ?? record.freezeRequestedAt ?? this.now() };
+        }
         // A final copy cut off (or failed) may have written files the one run now will not list
         // again: their repositories are unknown, so the verify fscks them all.
         const again = record.finalCopyStarted === true;
