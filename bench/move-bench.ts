@@ -22,6 +22,6 @@ export async function benchMove(): Promise<Record<string, number>> {
   const move = await engine.start(USER, 'b');
   await world.b.closeAll();
   const took = Object.fromEntries(move.finished.map((step) => [step.step, step.ms]));
-  process.stderr.write(`bench: move steps (ms) ${JSON.stringify(took)}\n`);
+  process.stderr.write(`bench: move steps (ms) ${JSON.stringify(took)}; verify fscked ${move.verified?.fscked ?? '?'} of ${move.verified?.repos ?? '?'} repos (the rest clean at the pre-copy, not written since)\n`);
   return { move_freeze_ms_1k: move.freezeMs ?? -1, move_total_ms_1k: move.finished.reduce((sum, step) => sum + step.ms, 0) };
 }

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MoveEngine } from './engine.js';
+import { MoveEngine, type MoveEngineOptions } from './engine.js';
 import { MoveError } from './ports.js';
 import { headsOf } from './repos.js';
 import { rsyncUser, type CopyReport } from './rsync.js';
@@ -18,7 +18,7 @@ describe('MoveEngine', () => {
     rmSync(world.root, { recursive: true, force: true });
   });
 
-  const engine = (copy = rsyncUser, steps: string[] = []) =>
+  const engine = (copy: MoveEngineOptions['copy'] = rsyncUser, steps: string[] = []) =>
     new MoveEngine({
       directory: world.directory,
       journal: world.journal,

@@ -102,7 +102,7 @@ function run(args: string[], listing: boolean): Promise<string[]> {
     let stderr = '';
     const stdout: Buffer[] = [];
     child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('error', (error: NodeJS.ErrnoException) =>
       reject(new MoveError(error.code === 'ENOENT' ? 'rsync is not installed (apt-get install -y rsync)' : `rsync failed: ${error.message}`)),
     );
