@@ -14,7 +14,8 @@ const BODIES = {
   describe: z.object({}),
   freeze: z.object({ userId, moveId: z.string().regex(/^[0-9a-z]{8,40}$/) }),
   unfreeze: z.object({ userId }),
-  verify: z.object({ userId, heads, sourceDataDir: z.string().min(1) }),
+  precheck: z.object({ userId }),
+  verify: z.object({ userId, heads, sourceDataDir: z.string().min(1), fsckSkip: z.array(z.string().min(1)).optional() }),
   adopt: z.object({ userId, handoff }),
   release: z.object({ userId, owner: z.object({ id: z.string().min(1).max(200), url: z.string().max(2000), epoch: z.number().int() }) }),
   discard: z.object({ userId }),
@@ -53,6 +54,7 @@ export async function answerControl(path: string, method: string, headers: Heade
     moveId: string;
     heads: z.infer<typeof heads>;
     sourceDataDir: string;
+    fsckSkip?: string[];
     handoff: z.infer<typeof handoff>;
     owner: { id: string; url: string; epoch: number };
   };
@@ -66,8 +68,10 @@ export async function answerControl(path: string, method: string, headers: Heade
           return control.freeze(input.userId, input.moveId);
         case 'unfreeze':
           return control.unfreeze(input.userId);
+        case 'precheck':
+          return control.precheck(input.userId);
         case 'verify':
-          return control.verify(input.userId, { heads: input.heads, sourceDataDir: input.sourceDataDir });
+          return control.verify(input.userId, { heads: input.heads, sourceDataDir: input.sourceDataDir, ...(input.fsckSkip ? { fsckSkip: input.fsckSkip } : {}) });
         case 'adopt':
           return control.adopt(input.userId, input.handoff);
         case 'release':

@@ -1,10 +1,11 @@
-import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MoveEngine } from './engine.js';
+import { MoveEngine, type MoveEngineOptions } from './engine.js';
 import { MoveError } from './ports.js';
 import { headsOf } from './repos.js';
-import { rsyncUser } from './rsync.js';
+import { rsyncUser, type CopyReport } from './rsync.js';
 import { seedUser, twoInstances, USER, type TwoInstances } from './testing/fixture.js';
 import { UserFrozenError } from './user-gate.js';
 import { verifyUserCopy } from './verify.js';
@@ -17,7 +18,7 @@ describe('MoveEngine', () => {
     rmSync(world.root, { recursive: true, force: true });
   });
 
-  const engine = (copy = rsyncUser, steps: string[] = []) =>
+  const engine = (copy: MoveEngineOptions['copy'] = rsyncUser, steps: string[] = []) =>
     new MoveEngine({
       directory: world.directory,
       journal: world.journal,
@@ -147,5 +148,105 @@ describe('MoveEngine, a user with no data yet', () => {
       await world.b.closeAll();
       rmSync(world.root, { recursive: true, force: true });
     }
+  });
+});
+
+describe('MoveEngine, the fsck split between the pre-copy and the freeze', () => {
+  let world: TwoInstances;
+  afterEach(async () => {
+    await world.a.closeAll();
+    await world.b.closeAll();
+    rmSync(world.root, { recursive: true, force: true });
+  });
+
+  /** The key (as in headsOf) of a session's repository. */
+  async function repoOf(sessionId: string): Promise<string> {
+    const key = Object.keys(await headsOf(world.a.dataDir, USER)).find((repo) => repo.includes(sessionId));
+    expect(key).toBeDefined();
+    return key!;
+  }
+
+  /**
+   * A copy that, after the pre-copy, commits to `sessionId`'s repository on the source (a write
+   * the final copy must carry). A commit of git's own: the store writes a message to the
+   * session's history/ first and commits it later, and only `.git` matters here.
+   */
+  function writingAfterPrecopy(sessionId: string, then?: (report: CopyReport) => Promise<void> | void) {
+    return async (from: string, to: string, userId: string, options: { final: boolean }): Promise<CopyReport> => {
+      const report = await rsyncUser(from, to, userId, options);
+      if (!options.final) {
+        const repo = join(world.a.dataDir, await repoOf(sessionId));
+        const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: repo, encoding: 'utf8' }).trim();
+        git('update-ref', 'HEAD', git('commit-tree', 'HEAD^{tree}', '-p', 'HEAD', '-m', 'written after the pre-copy'));
+      } else await then?.(report);
+      return report;
+    };
+  }
+
+  const engineWith = (copy: NonNullable<ConstructorParameters<typeof MoveEngine>[0]['copy']>) =>
+    new MoveEngine({ directory: world.directory, journal: world.journal, control: async (id) => (id === 'a' ? world.a : world.b).control(), copy });
+
+  it('fscks inside the freeze only the repository the final copy wrote; the rest were clean at the pre-copy', async () => {
+    world = twoInstances();
+    const { sessions } = await seedUser(world.a);
+    const written = await repoOf(sessions[0]!);
+    const move = await engineWith(writingAfterPrecopy(sessions[0]!)).start(USER, 'b');
+    expect(move.status).toBe('done');
+    const repos = Object.keys(await headsOf(world.b.dataDir, USER)).sort();
+    expect(repos.length).toBeGreaterThanOrEqual(3);
+    expect(move.precopyClean?.slice().sort()).toEqual(repos);
+    expect(move.finalCopyChanged).toEqual([written]);
+    expect(move.verified).toEqual({ repos: repos.length, fscked: 1 });
+  });
+
+  it('still fails the verify on a corrupted object in a repository the final copy wrote', async () => {
+    world = twoInstances();
+    const { sessions } = await seedUser(world.a);
+    const written = await repoOf(sessions[0]!);
+    const corrupt = async (report: CopyReport): Promise<void> => {
+      expect(report.changedRepos).toContain(written);
+      // The commit the append made is a loose object the final copy sent: garble it on the target.
+      const headRef = readFileSync(join(world.b.dataDir, written, '.git', 'HEAD'), 'utf8').replace(/^ref: /, '').trim();
+      const head = (await headsOf(world.b.dataDir, USER))[written]![headRef]!;
+      const object = join(world.b.dataDir, written, '.git', 'objects', head.slice(0, 2), head.slice(2));
+      expect(existsSync(object)).toBe(true);
+      chmodSync(object, 0o644);
+      writeFileSync(object, 'not a zlib stream');
+    };
+    await expect(engineWith(writingAfterPrecopy(sessions[0]!, corrupt)).start(USER, 'b')).rejects.toThrow(/verify on b failed: .*fsck/);
+    expect(world.journal.openMoveOf(USER)).toMatchObject({ status: 'failed', step: 'verify', verified: { fscked: 1 } });
+  });
+
+  it('fscks every repository when a final copy is run again (what the cut-off one wrote is unknown)', async () => {
+    world = twoInstances();
+    const { sessions } = await seedUser(world.a);
+    let finals = 0;
+    const cutOff = writingAfterPrecopy(sessions[0]!, () => {
+      if (++finals === 1) throw new Error('cut off after the transfer');
+    });
+    const moves = engineWith(cutOff);
+    await expect(moves.start(USER, 'b')).rejects.toThrow(/cut off/);
+    const failed = world.journal.openMoveOf(USER)!;
+    expect(failed).toMatchObject({ step: 'final-copy', finalCopyStarted: true });
+    // The second final copy sends nothing: only the journal knows the first one wrote.
+    const move = await moves.resume(failed.id);
+    expect(move.status).toBe('done');
+    expect(move.finalCopyChanged).toBeUndefined();
+    expect(move.verified?.fscked).toBe(move.verified?.repos);
+  });
+
+  it('fscks every repository when the pre-copy was not checked (a journal from before the check)', async () => {
+    world = twoInstances();
+    const { sessions } = await seedUser(world.a);
+    const moves = engineWith(writingAfterPrecopy(sessions[0]!));
+    const record = await moves.begin(USER, 'b');
+    // An old mover's journal: the pre-copy done, no check recorded, cut off at the freeze.
+    await rsyncUser(world.a.dataDir, world.b.dataDir, USER, { final: false });
+    await world.directory.setState(USER, 'moving', record.epoch);
+    world.journal.save({ ...record, step: 'freeze', finished: [{ step: 'precopy', at: record.startedAt, ms: 0 }] });
+    const move = await moves.resume(record.id);
+    expect(move.status).toBe('done');
+    expect(move.precopyClean).toBeUndefined();
+    expect(move.verified?.fscked).toBe(move.verified?.repos);
   });
 });

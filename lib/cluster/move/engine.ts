@@ -1,6 +1,6 @@
 import { MOVE_STEPS, MoveJournal, newMoveId, type MoveRecord, type MoveStep } from './journal.js';
 import { MoveError, type InstanceControlPort, type ShardDirectoryPort } from './ports.js';
-import { rsyncUser } from './rsync.js';
+import { rsyncUser, type CopyReport } from './rsync.js';
 
 export interface MoveProgress {
   move: MoveRecord;
@@ -13,8 +13,11 @@ export interface MoveEngineOptions {
   journal: MoveJournal;
   /** the control endpoint of an instance, by id */
   control: (instanceId: string) => Promise<InstanceControlPort>;
-  /** copies the user from one rsync location to another (rsyncUser; tests may slow it down) */
-  copy?: (sourceDataDir: string, targetDataDir: string, userId: string, options: { final: boolean }) => Promise<void>;
+  /**
+   * copies the user from one rsync location to another (rsyncUser; tests may slow it down); a
+   * copy that reports nothing leaves the verify to fsck every repository
+   */
+  copy?: (sourceDataDir: string, targetDataDir: string, userId: string, options: { final: boolean }) => Promise<CopyReport | void>;
   onProgress?: (progress: MoveProgress) => void;
   now?: () => number;
   /** releases what the engine's opener made for it (openMover's Postgres pool) */
@@ -30,6 +33,8 @@ export interface MoveEngineOptions {
 export class MoveEngine {
   private readonly copy: NonNullable<MoveEngineOptions['copy']>;
   private readonly now: () => number;
+  /** moves whose freeze step this engine ran, the final copy not yet begun (not kept across a restart) */
+  private readonly frozenByThisRun = new Set<string>();
 
   constructor(private readonly options: MoveEngineOptions) {
     this.copy = options.copy ?? rsyncUser;
@@ -154,7 +159,18 @@ export class MoveEngine {
     switch (step) {
       case 'precopy': {
         await this.ensureState(record, 'moving');
+        // A check recorded by an earlier run of this step describes files this copy may change.
+        delete record.precopyClean;
+        this.options.journal.save(record);
         await this.copy((await source.describe()).dataDir, (await target.describe()).dataDir, userId, { final: false });
+        // Most of the fsck, done while the user still writes: the verify, frozen, repeats it only
+        // where the final copy wrote. Not a failure when it cannot run (an instance without
+        // `precheck`): the verify then fscks every repository, as before.
+        try {
+          record.precopyClean = (await target.precheck(userId)).clean;
+        } catch (error) {
+          if (error instanceof MoveError && error.code === 'conflict') throw error;
+        }
         return;
       }
       case 'freeze': {
@@ -165,19 +181,39 @@ export class MoveEngine {
         record.freezeRequestedAt ??= this.now();
         this.options.journal.save(record);
         record.frozen = { ...(await source.freeze(userId, record.id)), at: record.freezeRequestedAt };
+        this.frozenByThisRun.add(record.id);
         return;
       }
       case 'final-copy': {
         // Again on a resume: a source restarted since comes back frozen (its marker), and its
-        // handoff is the one clients now hold ids of.
-        record.frozen = { ...(await source.freeze(userId, record.id)), at: record.frozen?.at ?? record.freezeRequestedAt ?? this.now() };
+        // handoff is the one clients now hold ids of. Not when this run has just frozen it: the
+        // second answer would be the first one again, at the cost of reading every head inside
+        // the freeze once more.
+        if (!this.frozenByThisRun.delete(record.id)) {
+          record.frozen = { ...(await source.freeze(userId, record.id)), at: record.frozen?.at ?? record.freezeRequestedAt ?? this.now() };
+        }
+        // A final copy cut off (or failed) may have written files the one run now will not list
+        // again: their repositories are unknown, so the verify fscks them all.
+        const again = record.finalCopyStarted === true;
+        record.finalCopyStarted = true;
+        delete record.finalCopyChanged;
         this.options.journal.save(record);
-        await this.copy((await source.describe()).dataDir, (await target.describe()).dataDir, userId, { final: true });
+        const report = await this.copy((await source.describe()).dataDir, (await target.describe()).dataDir, userId, { final: true });
+        if (!again && report) record.finalCopyChanged = report.changedRepos;
         return;
       }
       case 'verify': {
         if (!record.frozen) throw new MoveError('the move has no freeze record: roll it back');
-        const report = await target.verify(userId, { heads: record.frozen.heads, sourceDataDir: (await source.describe()).dataDir });
+        // fsck again only what may differ from what the pre-copy check found clean. A repository
+        // the final copy did not write is, file for file, the one that check read: nothing else
+        // writes the target's copy (the target refuses to check a user it serves), and rsync
+        // lists every file it sent or deleted. Corrupted on the source since, it was either
+        // changed (a new size or mtime: sent, listed, fscked here) or not sent at all (the
+        // target keeps the copy fsck passed). Heads and the registry are checked in full.
+        const changed = new Set(record.finalCopyChanged ?? []);
+        const fsckSkip = record.precopyClean && record.finalCopyChanged ? record.precopyClean.filter((repo) => !changed.has(repo)) : undefined;
+        const report = await target.verify(userId, { heads: record.frozen.heads, sourceDataDir: (await source.describe()).dataDir, ...(fsckSkip ? { fsckSkip } : {}) });
+        record.verified = { repos: report.repos, fscked: report.fscked };
         if (!report.ok) throw new MoveError(`verify on ${to} failed: ${report.problems.slice(0, 5).join('; ')}${report.problems.length > 5 ? ` (+${report.problems.length - 5} more)` : ''}`);
         return;
       }

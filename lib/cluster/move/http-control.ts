@@ -1,4 +1,4 @@
-import { MoveError, type EventHandoff, type FreezeResult, type InstanceControlPort, type NewOwner, type RepoHeads, type VerifyReport } from './ports.js';
+import { MoveError, type EventHandoff, type FreezeResult, type InstanceControlPort, type NewOwner, type PrecheckReport, type VerifyExpectation, type VerifyReport } from './ports.js';
 
 /** The header that carries OPENPROGRAM_CLUSTER_SECRET to `/api/cluster/control/*`. */
 export const CLUSTER_SECRET_HEADER = 'x-entity-memory-cluster-secret';
@@ -43,7 +43,10 @@ export class HttpInstanceControl implements InstanceControlPort {
   unfreeze(userId: string): Promise<void> {
     return this.call('unfreeze', { userId });
   }
-  verify(userId: string, expected: { heads: RepoHeads; sourceDataDir: string }): Promise<VerifyReport> {
+  precheck(userId: string): Promise<PrecheckReport> {
+    return this.call('precheck', { userId });
+  }
+  verify(userId: string, expected: VerifyExpectation): Promise<VerifyReport> {
     return this.call('verify', { userId, ...expected });
   }
   adopt(userId: string, handoff: EventHandoff): Promise<void> {

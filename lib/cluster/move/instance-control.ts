@@ -1,9 +1,9 @@
 import { rmSync } from 'node:fs';
-import { MoveError, type EventHandoff, type FreezeResult, type InstanceControlPort, type NewOwner, type RepoHeads, type VerifyReport } from './ports.js';
+import { MoveError, type EventHandoff, type FreezeResult, type InstanceControlPort, type NewOwner, type PrecheckReport, type VerifyExpectation, type VerifyReport } from './ports.js';
 import { rebaseUserPaths } from './rebase.js';
 import { headsOf, userRoots } from './repos.js';
 import type { UserGate } from './user-gate.js';
-import { verifyUserCopy } from './verify.js';
+import { fsckUserRepos, verifyUserCopy } from './verify.js';
 
 /** What the instance's runtime (server/runtime.ts) does for a move; tests give a small one. */
 export interface InstanceRuntimePort {
@@ -53,12 +53,22 @@ export class InstanceControl implements InstanceControlPort {
     this.runtime.gate.unfreeze(userId);
   }
 
-  async verify(userId: string, expected: { heads: RepoHeads; sourceDataDir: string }): Promise<VerifyReport> {
+  async precheck(userId: string): Promise<PrecheckReport> {
+    this.refuseServed(userId);
+    const { repos, problems } = await fsckUserRepos(this.runtime.dataDir, userId);
+    return { repos: repos.length, clean: repos.filter((repo) => !problems.has(repo)) };
+  }
+
+  async verify(userId: string, expected: VerifyExpectation): Promise<VerifyReport> {
+    this.refuseServed(userId);
+    rebaseUserPaths(pathOfLocation(expected.sourceDataDir), this.runtime.dataDir, userId);
+    return verifyUserCopy(this.runtime.dataDir, userId, expected.heads, this.runtime.allowedRoots(userId), { fsckSkip: expected.fsckSkip });
+  }
+
+  private refuseServed(userId: string): void {
     if (this.runtime.gate.availability(userId).kind === 'serve' && this.runtime.servesUser(userId)) {
       throw new MoveError(`${this.runtime.id} already serves ${userId}: it cannot be the target of a copy`, 'conflict');
     }
-    rebaseUserPaths(pathOfLocation(expected.sourceDataDir), this.runtime.dataDir, userId);
-    return verifyUserCopy(this.runtime.dataDir, userId, expected.heads, this.runtime.allowedRoots(userId));
   }
 
   async adopt(userId: string, handoff: EventHandoff): Promise<void> {

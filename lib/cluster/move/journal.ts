@@ -29,6 +29,17 @@ export interface MoveRecord {
   freezeRequestedAt?: number;
   /** what the freeze answered (the target continues from it); `at` is when it was requested */
   frozen?: { handoff: EventHandoff; heads: RepoHeads; at: number };
+  /**
+   * The repositories the target's fsck found clean after the pre-copy (absent: not checked, as
+   * in a journal older than the check, or the check failed: the verify then fscks them all)
+   */
+  precopyClean?: string[];
+  /** set as the final copy begins: a final copy run again cannot know what a cut-off one wrote */
+  finalCopyStarted?: boolean;
+  /** the repositories the final copy wrote a file of (absent: unknown) */
+  finalCopyChanged?: string[];
+  /** what the verify read: repositories in all, and how many of them it fscked */
+  verified?: { repos: number; fscked: number };
   /** ms the user's writes were refused: from the freeze request to the flip */
   freezeMs?: number;
   error?: string;

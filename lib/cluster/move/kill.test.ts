@@ -63,9 +63,9 @@ describe('a SIGKILL of the mover (and the instances with it) at every step', () 
   }
 
   // Inside each step, right after one of its operations took effect (copy-1 is the pre-copy,
-  // copy-2 the final copy; flip is the directory's).
+  // copy-2 the final copy; precheck the target's fsck of the pre-copy; flip is the directory's).
   const INSIDE: [string, MoveStep][] = [
-    ['copy-1', 'precopy'], ['freeze', 'freeze'], ['copy-2', 'final-copy'], ['verify', 'verify'],
+    ['copy-1', 'precopy'], ['precheck', 'precopy'], ['freeze', 'freeze'], ['copy-2', 'final-copy'], ['verify', 'verify'],
     ['adopt', 'flip'], ['flip', 'flip'], ['release', 'flip'], ['discard', 'cleanup'],
   ];
   for (const [operation, step] of INSIDE) {

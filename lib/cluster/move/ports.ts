@@ -60,8 +60,28 @@ export interface VerifyReport {
   ok: boolean;
   sessions: number;
   repos: number;
+  /** the repositories fsck read (the others were clean at the pre-copy and untouched since) */
+  fscked: number;
   /** one line per problem: a registry row unlike its meta.json, a fsck error, a head that differs */
   problems: string[];
+}
+
+/** The target's fsck of its live pre-copy: which repositories were clean then. */
+export interface PrecheckReport {
+  repos: number;
+  /** keys as in RepoHeads */
+  clean: string[];
+}
+
+/** What the target's copy must show, and what its verify may leave out. */
+export interface VerifyExpectation {
+  heads: RepoHeads;
+  sourceDataDir: string;
+  /**
+   * Repositories not to fsck again: clean at the pre-copy check, and no file of theirs written
+   * since (engine.ts says why that is enough). Absent: fsck them all.
+   */
+  fsckSkip?: string[];
 }
 
 /** The owner a released user's requests are sent to (421). */
@@ -78,8 +98,13 @@ export interface InstanceControlPort {
   /** Refuse the user's writes (503), drain what is running, close their streams; idempotent. */
   freeze(userId: string, moveId: string): Promise<FreezeResult>;
   unfreeze(userId: string): Promise<void>;
+  /**
+   * On the target, after the live pre-copy: fsck the copy and say which repositories were clean.
+   * A problem is no failure here (a live copy can hold a ref copied before its objects).
+   */
+  precheck(userId: string): Promise<PrecheckReport>;
   /** On the target: rebase the copied paths from `sourceDataDir`, then check the copy. */
-  verify(userId: string, expected: { heads: RepoHeads; sourceDataDir: string }): Promise<VerifyReport>;
+  verify(userId: string, expected: VerifyExpectation): Promise<VerifyReport>;
   /** On the target: take over the user's event ids. */
   adopt(userId: string, handoff: EventHandoff): Promise<void>;
   /** On the source after the flip: the user's requests answer 421 naming `owner`; their store is closed. */
