@@ -29,7 +29,8 @@ async function* deflateEntry(
   const deflate = createDeflateRaw({ level: 6 });
   let failure: Error | null = null;
   deflate.on('error', (error) => (failure = error));
-  deflate.on('data', (data: Buffer) => entry.ondata!(null, data, false));
+  // zlib's output is in ordinary (never shared) ArrayBuffers, which is what fflate's type asks.
+  deflate.on('data', (data: Buffer) => entry.ondata!(null, data as Uint8Array<ArrayBuffer>, false));
   const pending = Buffer.allocUnsafe(ZIP_INPUT_CHUNK_BYTES);
   let used = 0;
   let crc = 0;
