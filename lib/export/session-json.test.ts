@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { tempStoresPerTest } from '../store/testing/temp-store.js';
 import { SESSION_EXPORT_SCHEMA, sessionJson } from './session-json.js';
 import { collect, seedExportSession } from './testing/session-fixture.js';
+import { syntheticSource } from './testing/synthetic-source.js';
 
 describe('JSON export', () => {
   const open = tempStoresPerTest();
@@ -38,5 +39,23 @@ describe('JSON export', () => {
   it('refuses an unknown session before writing anything', async () => {
     const { store } = await open();
     await expect(collect(sessionJson(store, 'nope'))).rejects.toThrow(/nope/);
+  });
+});
+
+describe('JSON export of a long session', () => {
+  it('reads the nodes a page at a time, as the text is taken, never the whole session', async () => {
+    const { source, stats } = syntheticSource(1_000, (seq) => `message ${seq}`);
+    const parts = sessionJson(source, 'long');
+    await parts.next();
+    await parts.next();
+    expect(stats.pagesRead).toBe(1);
+    let nodes = 1;
+    for (let next = await parts.next(); !next.done; next = await parts.next()) {
+      if (next.value.startsWith(',')) nodes++;
+      // A page is asked for only once the one before has been written out.
+      expect(stats.messagesRead).toBeLessThanOrEqual(Math.ceil(nodes / 200) * 200);
+    }
+    expect(nodes).toBe(1_000);
+    expect(stats.largestPage).toBeLessThanOrEqual(200);
   });
 });
