@@ -136,6 +136,8 @@ export class MoveEngine {
       try {
         await this.runStep(record, step);
       } catch (error) {
+        // A resume after any failure asks the source again: what this run's freeze answered may be stale.
+        this.frozenByThisRun.delete(record.id);
         record.status = 'failed';
         record.error = (error as Error).message;
         record.updatedAt = this.now();

@@ -49,6 +49,29 @@ describe('rsyncUser: what the final copy reports', () => {
     expect(readFileSync(ref(b), 'utf8')).toBe(`${'2'.repeat(40)}\n`);
   });
 
+  it('sends a file rewritten in place at the same size and the very same mtime (meta.json, a project file, git\'s index), and reports the index\'s repository', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'em-rsync-'));
+    roots.push(root);
+    const [a, b] = [join(root, 'a'), join(root, 'b')];
+    const meta = (dir: string) => join(dir, 'users', USER, 'sessions', 's1', 'meta.json');
+    const project = (dir: string) => join(dir, 'workspaces', USER, 'app', 'main.py');
+    const index = (dir: string) => join(dir, 'workspaces', USER, 'app', '.git', 'index');
+    const files = [meta, project, index];
+    const at = 1_700_000_000.25;
+    for (const file of files) {
+      write(file(a), 'version one ');
+      utimesSync(file(a), at, at);
+    }
+    await rsyncUser(a, b, USER, { final: false });
+    // Written again within the same clock tick: same size, same mtime, other bytes.
+    for (const file of files) {
+      writeFileSync(file(a), 'version two ');
+      utimesSync(file(a), at, at);
+    }
+    expect((await rsyncUser(a, b, USER, { final: true })).changedRepos).toEqual([`workspaces/${USER}/app`]);
+    for (const file of files) expect(readFileSync(file(b), 'utf8')).toBe('version two ');
+  });
+
   it('maps a name to its repository and decodes rsync\'s escapes', () => {
     expect(repoOfCopiedPath('users', `${USER}/sessions/x/.git/objects/ab/cd`)).toBe(`users/${USER}/sessions/x`);
     expect(repoOfCopiedPath('users', `${USER}/sessions/x/.git/`)).toBe(`users/${USER}/sessions/x`);

@@ -18,18 +18,20 @@ export interface CopyReport {
 
 /**
  * Make the target's copy of one user equal to the source's (`rsync -a --delete`): a pre-copy
- * while the user still writes, then, frozen, a final one. Both skip a file whose size and mtime
- * (to the nanosecond: NANOSECOND_MTIMES) are the target's already. The final copy once compared
- * contents too (`--checksum`), against a file rewritten in place within the same mtime at the
- * same size; it read every file on both sides inside the freeze (7 s for 1,000 sessions). Git
- * and the store write a new file and rename it over the old, so a changed file has a new mtime;
- * one replaced twice within a clock tick at the same size is the case left, and the verify that
- * follows catches what it would leave wrong (a ref: heads equal to the source's frozen heads;
- * meta.json: the registry check; an object is named by its content).
- * The final copy lists what it transferred or deleted (`--out-format`), so the verify need only
- * fsck those repositories again (engine.ts).
- * The parent is copied through a filter of the user's folder alone, so a user who has no folder
- * yet (never signed in) copies as nothing, and a stale copy on the target is removed.
+ * while the user still writes, then, frozen, a final one in two passes.
+ * - The first compares size and mtime (to the nanosecond: NANOSECOND_MTIMES). It is all that git's
+ *   objects need (named by their content, never rewritten), which are most of the bytes: the
+ *   final copy once compared every file's contents (`--checksum`), 7 s of the freeze for 1,000
+ *   sessions.
+ * - The second compares contents (`--checksum`) of every other file: meta.json is rewritten in
+ *   place at a padded, often equal size, and project files, refs and git's index are written by
+ *   agents, editors and git. File times move in clock ticks of a few ms, so a write just after
+ *   the pre-copy read a file can leave the same size and the same mtime: only the contents tell.
+ * Both list what they transferred or deleted (`--out-format`), so the verify need only fsck those
+ * repositories again (engine.ts). The parent is copied through a filter of the user's folder
+ * alone, so a user who has no folder yet (never signed in) copies as nothing, and a stale copy on
+ * the target is removed. The two parents are copied one after the other: a failed copy leaves no
+ * other rsync writing behind it (a roll-back removes the target's copy next).
  */
 /**
  * rsync's quick check compares whole seconds unless told otherwise (`--modify-window` 0): a ref
@@ -37,24 +39,27 @@ export interface CopyReport {
  * nanoseconds too (a receiver of 3.1.3 or later).
  */
 const NANOSECOND_MTIMES = '--modify-window=-1';
+/** Files git names by their content and never rewrites: loose objects, packs and their indexes. */
+const CONTENT_NAMED = ['--exclude=.git/objects/[0-9a-f][0-9a-f]/', '--exclude=.git/objects/pack/'];
 
 export async function rsyncUser(sourceDataDir: string, targetDataDir: string, userId: string, options: { final: boolean }): Promise<CopyReport> {
   const sources = parents(sourceDataDir);
   const targets = parents(targetDataDir);
   const changed = new Set<string>();
-  // The two folders side by side: the freeze waits for the final copy, and a workspace's copy
-  // need not wait for the sessions'.
-  await Promise.all(
-    sources.map(async (source, i) => {
-      const filter = [`--include=/${userId}/***`, '--exclude=*'];
-      // %i: what rsync did (`>f+++++++++` sent, `*deleting  ` removed; 11 characters), %n: the name
-      const lines = await run(['-a', '--delete', '--mkpath', NANOSECOND_MTIMES, ...(options.final ? ['--out-format=%i %n'] : []), ...filter, source, targets[i]!], options.final);
+  const userOnly = [`--include=/${userId}/***`, '--exclude=*'];
+  // %i: what rsync did (`>f+++++++++` sent, `*deleting  ` removed; 11 characters), %n: the name
+  const listing = options.final ? ['--out-format=%i %n'] : [];
+  for (const [i, source] of sources.entries()) {
+    const passes = [['--delete', ...userOnly]];
+    if (options.final) passes.push(['--checksum', ...CONTENT_NAMED, ...userOnly]);
+    for (const pass of passes) {
+      const lines = await run(['-a', '--mkpath', NANOSECOND_MTIMES, ...listing, ...pass, source, targets[i]!], options.final);
       for (const line of lines) {
         const repo = repoOfCopiedPath(PARENTS[i]!, unescapeRsyncName(line.slice(12)));
         if (repo) changed.add(repo);
       }
-    }),
-  );
+    }
+  }
   return { changedRepos: [...changed].sort() };
 }
 

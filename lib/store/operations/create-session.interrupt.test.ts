@@ -1,4 +1,4 @@
-import { cpSync, existsSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { SessionStore } from '../session-store.js';
@@ -95,4 +95,24 @@ describe('create_session interrupted by a crash', () => {
       });
     }
   }
+
+  it('a create that fails once its location is saved (a full disk) leaves no location and no folder: the same id in Home lands in Home, also after a restart', async () => {
+    const { store, stateDir, workspace, project } = await openProjectStore();
+    stores.push(store);
+    at.id = 'victim';
+    at.point = 'repo';
+    at.hook = () => {
+      throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+    };
+    await expect(store.createSession({ id: 'victim', projectId: project.id })).rejects.toThrow(/ENOSPC/);
+    expect(existsSync(join(stateDir, 'sessions', 'projects', project.id, 'victim'))).toBe(false);
+    expect(readFileSync(join(stateDir, 'sessions', 'locations.json'), 'utf8')).not.toContain('victim');
+    expect((await store.createSession({ id: 'victim' })).created).toBe(true);
+    expect(existsSync(join(stateDir, 'sessions', 'victim', 'meta.json'))).toBe(true);
+    await store.close();
+    stores.pop();
+    const reopened = await SessionStore.open({ stateDir, workspaceRoot: workspace });
+    stores.push(reopened);
+    expect((await reopened.getSession('victim')).projectId).toBe('default');
+  });
 });

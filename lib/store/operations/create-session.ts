@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { ConflictError, InvalidInputError, NotFoundError, PreconditionError } from '../errors.js';
 import { projectMigrationBlock } from '../session/migration-journal.js';
 import { DEFAULT_PROJECT_ID, assertProjectId, assertSessionId, newSessionId } from '../ids.js';
@@ -77,11 +77,13 @@ export async function createSession(ctx: StoreContext, input: CreateSessionInput
       branches: {},
     };
     let entry: RegistryEntry;
+    const addsLocation = dir !== defaultRepoDir(ctx, id) && ctx.locations.get(id) !== dir;
+    const dirExisted = existsSync(dir);
     try {
       // The location first: start-up reconciles a journaled id at its location, so a crash before
       // the registry has the session must find the project directory there, to remove it (no
       // meta.json yet) or list it (found by bench/crash once it bound sessions to projects).
-      if (dir !== defaultRepoDir(ctx, id)) {
+      if (addsLocation) {
         ctx.locations.set(id, dir);
         saveLocations(ctx);
       }
@@ -92,6 +94,19 @@ export async function createSession(ctx: StoreContext, input: CreateSessionInput
       }
       entry = entryFromMeta(meta, id, typeof meta.preview === 'string' ? meta.preview : null);
       ctx.registry.set(entry);
+    } catch (error) {
+      // A create that failed (a full disk) leaves nothing: its location would send a later create
+      // of the same id in Home into this project's folder, and once released the id is no longer
+      // journaled for start-up to clear it.
+      if (!dirExisted) rmSync(dir, { recursive: true, force: true });
+      if (addsLocation && ctx.locations.delete(id)) {
+        try {
+          saveLocations(ctx);
+        } catch {
+          // the disk still refuses: gone from memory, the next save of locations.json drops it
+        }
+      }
+      throw error;
     } finally {
       release();
     }

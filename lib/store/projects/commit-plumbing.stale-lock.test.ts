@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, linkSync, readdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, linkSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SessionStore } from '../session-store.js';
@@ -70,5 +70,25 @@ describe('a commit killed while holding the project index lock', () => {
     expect(existsSync(lock)).toBe(false);
     expect(readdirSync(join(projectDir, '.git')).filter((name) => name.startsWith('openprogram-index-'))).toEqual([]);
     expect(git(projectDir, 'status', '--porcelain')).toBe('');
+  });
+
+  it('a lock left by an earlier process with this very pid (a restarted container) is cleared; a fresh private index of this pid is not', async () => {
+    const { store, stateDir, workspace, projectDir } = await openProjectStore();
+    git(projectDir, 'add', '-A');
+    await store.close();
+    const gitDir = join(projectDir, '.git');
+    const earlier = join(gitDir, `openprogram-index-${process.pid}-0badc0de`);
+    copyFileSync(join(gitDir, 'index'), earlier);
+    const lock = join(gitDir, 'index.lock');
+    linkSync(earlier, lock);
+    const before = (Date.now() - process.uptime() * 1000) / 1000 - 60; // a minute before this process began
+    utimesSync(earlier, before, before);
+    const fresh = join(gitDir, `openprogram-index-${process.pid}-0badf00d`); // one this process writes now
+    copyFileSync(join(gitDir, 'index'), fresh);
+
+    stores.push(await SessionStore.open({ stateDir, workspaceRoot: workspace }));
+    expect(existsSync(lock)).toBe(false);
+    expect(existsSync(earlier)).toBe(false);
+    expect(existsSync(fresh)).toBe(true);
   });
 });

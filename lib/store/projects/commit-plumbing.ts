@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { linkSync, renameSync, unlinkSync } from 'node:fs';
-import { copyFile, readdir, readFile, rm, stat, unlink } from 'node:fs/promises';
+import { linkSync, renameSync, statSync, unlinkSync, type Stats } from 'node:fs';
+import { copyFile, readdir, readFile, rm, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileSignature, fileSignatureSync } from '../../fs/file-signature.js';
 import { ConflictError } from '../errors.js';
@@ -157,21 +157,47 @@ function processAlive(pid: number): boolean {
   }
 }
 
+/** When this process started (ms): a file of its pid that is older is an earlier process's. */
+const PROCESS_STARTED_AT = Date.now() - process.uptime() * 1000;
+
+function sameFile(a: Stats | null, b: Stats | null): boolean {
+  return a !== null && b !== null && a.ino === b.ino && a.dev === b.dev;
+}
+
+function statOrNull(path: string): Stats | null {
+  try {
+    return statSync(path);
+  } catch {
+    return null;
+  }
+}
+
 /**
  * What a process killed mid-commit left in a git directory: its private index files and, when
  * it died holding git's lock, an `index.lock` that is a hard link to one of them. Only files of
- * a process that no longer runs are touched, and a lock only when it is that very file, so a
- * lock the user's git holds is never removed. Run before each commit here and at start-up.
+ * a process that no longer runs are touched: its pid is gone, or it is this process's own pid
+ * on a file older than this process (a restarted container hands the server the same pid). A
+ * lock goes only when it is that very file, checked and removed in one tick, so a lock the
+ * user's git holds (or takes meanwhile) is never removed. Run before each commit here and at start-up.
  */
 export async function clearStaleIndexLock(gitDir: string): Promise<void> {
   const names = await readdir(gitDir).catch(() => [] as string[]);
   const lock = join(gitDir, 'index.lock');
   for (const name of names) {
     const pid = Number(TEMP_INDEX.exec(name)?.[1] ?? NaN);
-    if (!Number.isInteger(pid) || pid === process.pid || processAlive(pid)) continue;
+    if (!Number.isInteger(pid)) continue;
     const file = join(gitDir, name);
-    const [ours, held] = await Promise.all([stat(file).catch(() => null), stat(lock).catch(() => null)]);
-    if (ours && held && ours.ino === held.ino && ours.dev === held.dev) await unlink(lock).catch(() => {});
+    const ours = statOrNull(file);
+    if (!ours) continue;
+    const stale = pid === process.pid ? ours.mtimeMs < PROCESS_STARTED_AT : !processAlive(pid);
+    if (!stale) continue;
+    if (sameFile(ours, statOrNull(lock))) {
+      try {
+        unlinkSync(lock);
+      } catch {
+        // gone meanwhile
+      }
+    }
     await rm(file, { force: true });
     await rm(`${file}.lock`, { force: true });
   }
