@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { linkSync, renameSync, statSync, unlinkSync, type Stats } from 'node:fs';
-import { copyFile, readdir, readFile, rm, unlink } from 'node:fs/promises';
+import { copyFile, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileSignature, fileSignatureSync } from '../../fs/file-signature.js';
 import { ConflictError } from '../errors.js';
