@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { expect, request, test, type APIRequestContext } from '@playwright/test';
 import { MOVE_STEPS } from '../../lib/cluster/move/index';
 import { bearer, sessionCookieOf, signIn } from '../fixtures/auth';
-import { openEvents, type SseEvent } from '../fixtures/events';
+import { followEvents } from '../fixtures/events';
 import { mutate, query } from '../fixtures/trpc';
 import { CLUSTER_ADMIN_EMAIL, CLUSTER_ADMIN_PASSWORD, CLUSTER_SECRET, startTestCluster, type TestCluster } from './harness';
 
@@ -114,43 +114,6 @@ function appendLoad(sessionIds: string[]) {
   };
 }
 
-/** An event stream through HAProxy that, like the browser's EventSource, reconnects with Last-Event-ID whenever it ends. */
-function followEvents() {
-  const events: SseEvent[] = [];
-  const connections: { instance: string | null; lastEventId: string | null }[] = [];
-  let stopped = false;
-  let current: { close(): void } | null = null;
-  const loop = (async () => {
-    while (!stopped) {
-      const last = [...events].reverse().find((event) => event.id)?.id ?? null;
-      const stream = await openEvents(bearer(user.token), last ?? undefined, cluster.url).catch(() => null);
-      if (!stream || stream.status !== 200) {
-        await pause(200);
-        continue;
-      }
-      connections.push({ instance: stream.instance, lastEventId: last });
-      current = stream;
-      let taken = 0;
-      const drain = (): void => {
-        for (; taken < stream.events.length; taken++) events.push(stream.events[taken]!);
-      };
-      const timer = setInterval(drain, 20);
-      await stream.ended;
-      clearInterval(timer);
-      drain();
-    }
-  })();
-  return {
-    events,
-    connections,
-    stop: async () => {
-      stopped = true;
-      current?.close();
-      await loop;
-    },
-  };
-}
-
 async function throughHaproxy<T>(path: string, input: unknown): Promise<{ status: number; data: T; instance: string | null }> {
   const response = await fetch(`${cluster.url}/api/trpc/${path}?input=${encodeURIComponent(JSON.stringify(input))}`, { headers: bearer(user.token) });
   const body = (await response.json()) as { result?: { data: T } };
@@ -202,7 +165,7 @@ test('cluster move with OPENPROGRAM_CLUSTER_DB under append load and an open str
   const source = before.shard;
   const target = otherInstance(source);
   const sessionIds = [await createSession('moved under load 1'), await createSession('moved under load 2')];
-  const stream = followEvents();
+  const stream = followEvents(bearer(user.token), cluster.url);
   await expect.poll(() => stream.connections.length, { timeout: 15_000 }).toBeGreaterThan(0);
   expect(stream.connections[0]!.instance).toBe(source);
   const load = appendLoad(sessionIds);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { expect, request, test } from '@playwright/test';
 import { FileShardDirectory, MOVE_STEPS } from '../../lib/cluster/move/index';
 import { createToken, signIn } from '../fixtures/auth';
-import { openEvents, type SseEvent } from '../fixtures/events';
+import { followEvents, openEvents } from '../fixtures/events';
 import { freshDataDir, startServer, type ServerProcess } from '../fixtures/server-process';
 
 /**
@@ -146,47 +146,13 @@ function appendLoad(cluster: Cluster, sessionId: string, writers: number) {
   };
 }
 
-/** An event stream that, like the browser, reconnects with Last-Event-ID when it ends, and follows a 421 to the owner. */
-function followEvents(cluster: Cluster) {
-  const events: SseEvent[] = [];
-  const connections: { url: string; lastEventId: string | null }[] = [];
-  let stopped = false;
-  let current: { close(): void } | null = null;
-  let base = cluster.a.url;
-  const loop = (async () => {
-    while (!stopped) {
-      const last = [...events].reverse().find((event) => event.id)?.id ?? null;
-      const stream = await openEvents(bearer(cluster.token), last ?? undefined, base).catch(() => null);
-      if (!stream || stream.status !== 200) {
-        if (stream?.status === 421) {
-          const probe = await fetch(`${base}/api/trpc/user.me`, { headers: bearer(cluster.token) });
-          base = probe.headers.get('x-entity-memory-owner-url') ?? base;
-        }
-        await new Promise((resolve) => setTimeout(resolve, 200));
-        continue;
-      }
-      connections.push({ url: base, lastEventId: last });
-      current = stream;
-      const seen = stream.events;
-      let taken = 0;
-      const drain = (): void => {
-        for (; taken < seen.length; taken++) events.push(seen[taken]!);
-      };
-      const timer = setInterval(drain, 20);
-      await stream.ended;
-      clearInterval(timer);
-      drain();
-    }
-  })();
-  return {
-    events,
-    connections,
-    stop: async () => {
-      stopped = true;
-      current?.close();
-      await loop;
-    },
-  };
+/** The user's stream from instance a; a 421 after the move names the owner to reconnect to (no HAProxy here). */
+function followUserEvents(cluster: Cluster) {
+  return followEvents(bearer(cluster.token), cluster.a.url, async (status, base) => {
+    if (status !== 421) return base;
+    const probe = await fetch(`${base}/api/trpc/user.me`, { headers: bearer(cluster.token) });
+    return probe.headers.get('x-entity-memory-owner-url') ?? base;
+  });
 }
 
 async function trpcGet<T>(url: string, token: string, path: string, input: unknown): Promise<{ status: number; data: T; headers: Headers }> {
@@ -221,7 +187,7 @@ test('a move under append load with an open event stream: no acknowledged write 
   });
   expect(created.status).toBe(200);
   const sessionId = ((await created.json()) as { result: { data: { id: string } } }).result.data.id;
-  const stream = followEvents(cluster);
+  const stream = followUserEvents(cluster);
   const load = appendLoad(cluster, sessionId, 2);
   await expect.poll(() => load.acked.length, { timeout: 20_000 }).toBeGreaterThan(20);
 
@@ -253,7 +219,7 @@ test('a move under append load with an open event stream: no acknowledged write 
   await stream.stop();
   expect(stream.events.some((event) => event.type === 'reconnect')).toBe(true);
   expect(stream.events.some((event) => event.type === 'resync')).toBe(false);
-  const resumedOnB = stream.connections.find((connection) => connection.url === cluster.b.url);
+  const resumedOnB = stream.connections.find((connection) => connection.baseUrl === cluster.b.url);
   expect(resumedOnB?.lastEventId).toMatch(/-\d+$/);
   const numbers = stream.events.filter((event) => event.id).map((event) => Number(event.id!.split('-')[1]));
   expect(numbers).toEqual(Array.from({ length: numbers.length }, (_, i) => numbers[0]! + i));
