@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { request, type APIRequestContext, type Page } from '@playwright/test';
+import { hostileMessages } from '../fixtures/hostile-messages';
 import {
   cookieHeaderOf,
   expect,
@@ -133,7 +134,9 @@ export function runtimeSmoke(runtime: Exclude<Runtime, 'node'>, offset: number):
       try {
         const id = `render-${runtime}`;
         expect((await mutate(api, 'session.create', { id, title: 'Rendered' })).status).toBe(200);
-        const messages = ['Some **bold** text\n\n```ts\nconst answer = 42;\n```', `${'['.repeat(20_000)}${']'.repeat(20_000)}`, `${'>'.repeat(3_000)} the end`];
+        // The hostile fixture's brackets (90 KB): 40 KB rendered inside the deadline on a quiet machine.
+        const { brackets, deepQuotes } = hostileMessages(runtime);
+        const messages = ['Some **bold** text\n\n```ts\nconst answer = 42;\n```', brackets, deepQuotes];
         for (const content of messages) expect((await mutate(api, 'message.append', { sessionId: id, message: { role: 'user', content } })).status).toBe(200);
         const page = await api.get(`/sessions/${id}`, { headers: { accept: 'text/html' } });
         expect(page.status()).toBe(200);
