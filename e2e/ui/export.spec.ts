@@ -2,9 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { request, type APIRequestContext, type Download, type Page } from '@playwright/test';
+import { type APIRequestContext, type Download, type Page } from '@playwright/test';
 import { strFromU8, unzipSync } from 'fflate';
-import { bearer, captureViews, createToken, createUser, expect, freshDataDir, mutate, newApiContext, query, signIn, signInBrowser, startServer, test, type ServerProcess } from '../fixtures';
+import { bearer, captureViews, createToken, createUser, expect, freshDataDir, mutate, newApiContext, query, signInBrowser, startServerSignedIn, test, type ServerProcess } from '../fixtures';
 import { ChatsPage } from '../pages/chats';
 
 type Api = Parameters<typeof mutate>[0];
@@ -286,14 +286,7 @@ test.describe('under OPENPROGRAM_EXPORT_MARKDOWN_MAX_BYTES=8192', () => {
 
   test.beforeAll(async () => {
     test.setTimeout(120_000);
-    server = startServer({
-      port: PORT,
-      dataDir: freshDataDir(),
-      env: { OPENPROGRAM_EXPORT_MARKDOWN_MAX_BYTES: String(LIMIT), OPENPROGRAM_ADMIN_EMAIL: ADMIN.email, OPENPROGRAM_ADMIN_PASSWORD: ADMIN.password },
-    });
-    await server.ready(90_000);
-    api = await request.newContext({ baseURL: server.url, extraHTTPHeaders: { origin: server.url } });
-    await signIn(api, ADMIN.email, ADMIN.password);
+    ({ server, api } = await startServerSignedIn({ port: PORT, dataDir: freshDataDir(), admin: ADMIN, env: { OPENPROGRAM_EXPORT_MARKDOWN_MAX_BYTES: String(LIMIT) } }));
   });
 
   test.afterAll(async () => {

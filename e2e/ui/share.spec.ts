@@ -7,9 +7,8 @@ import {
   freshDataDir,
   mutate,
   query,
-  signIn,
   signInBrowser,
-  startServer,
+  startServerSignedIn,
   test,
   type ServerProcess,
 } from '../fixtures';
@@ -237,14 +236,7 @@ test.describe('under OPENPROGRAM_SHARING=public', () => {
     dataDir = freshDataDir();
     clockFile = join(dataDir, '..', `share-clock-${PORT}`);
     writeFileSync(clockFile, '0');
-    server = startServer({
-      port: PORT,
-      dataDir,
-      env: { OPENPROGRAM_SHARING: 'public', OPENPROGRAM_TEST_CLOCK_FILE: clockFile, OPENPROGRAM_ADMIN_EMAIL: ADMIN.email, OPENPROGRAM_ADMIN_PASSWORD: ADMIN.password },
-    });
-    await server.ready(90_000);
-    api = await request.newContext({ baseURL: server.url, extraHTTPHeaders: { origin: server.url } });
-    await signIn(api, ADMIN.email, ADMIN.password);
+    ({ server, api } = await startServerSignedIn({ port: PORT, dataDir, admin: ADMIN, env: { OPENPROGRAM_SHARING: 'public', OPENPROGRAM_TEST_CLOCK_FILE: clockFile } }));
   });
 
   test.afterAll(async () => {
@@ -324,10 +316,7 @@ test.describe('under OPENPROGRAM_SHARING=public', () => {
     expect(lasting).not.toBe('');
     await api.dispose();
     await server.stop();
-    server = startServer({ port: PORT, dataDir, env: { OPENPROGRAM_SHARING: 'off' } });
-    await server.ready(90_000);
-    api = await request.newContext({ baseURL: server.url, extraHTTPHeaders: { origin: server.url } });
-    await signIn(api, ADMIN.email, ADMIN.password);
+    ({ server, api } = await startServerSignedIn({ port: PORT, dataDir, admin: ADMIN, createAdmin: false, env: { OPENPROGRAM_SHARING: 'off' } }));
     // Signed in or not, page and API: exactly the answer of an id that never existed.
     const anonymous = await request.newContext({ baseURL: server.url });
     for (const viewer of [api, anonymous]) await expectGone(viewer, '', lasting);
