@@ -33,6 +33,7 @@ import { benchCrash, benchFuzz } from './faults-bench.js';
 import { benchMove } from './move-bench.js';
 import { benchLoad } from './load-bench.js';
 import { benchCluster, benchManyUsers } from './cluster-bench.js';
+import { benchRedact } from './redact-bench.js';
 
 type Bench = () => Promise<Record<string, number>>;
 
@@ -66,6 +67,7 @@ const BENCHES: Record<string, Bench> = {
   load: benchLoad,
   'many users': benchManyUsers,
   cluster: benchCluster,
+  redact: benchRedact,
 };
 
 const [flag, name] = process.argv.slice(2);

@@ -18,6 +18,16 @@ const SECRETS: Record<string, string> = {
 const PEM = ['-----BEGIN RSA PRIVATE KEY-----', 'MIIEowIBAAKCAQEAx8mH3Yq0b6Xh0n6bqVh7b2Fj1Z9Kq', 'c2VjcmV0IGtleSBtYXRlcmlhbCBnb2VzIGhlcmU=', '-----END RSA PRIVATE KEY-----'].join('\n');
 
 describe('redactText', () => {
+  // Issue 27 item 1: every header used to rescan the rest of the text for an END (minutes for 4 MB).
+  it('redacts megabytes of PEM headers with no END in one pass, each header and its base64 tail', () => {
+    const header = '-----BEGIN RSA PRIVATE KEY-----\n';
+    const result = redactText(header.repeat(131072));
+    expect(result.count).toBe(131072);
+    expect(result.text).toBe('[REDACTED:private-key]'.repeat(131072));
+    const mixed = redactText(`${header}MIIEow==\n-----END RSA PRIVATE KEY-----\n${header.repeat(3)}tail`);
+    expect(mixed.text).toBe(`[REDACTED:private-key]\n${'[REDACTED:private-key]'.repeat(3)}`);
+  });
+
   for (const [kind, secret] of Object.entries(SECRETS)) {
     it(`replaces a ${kind} secret with [REDACTED:${kind}]`, () => {
       const result = redactText(`here it is: ${secret} — keep it safe`);

@@ -45,14 +45,45 @@ const EXTRA_RULES: [string, RegExp, number][] = [
   ['openai', /(?<![A-Za-z0-9_-])sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,}/g, 0],
   // gitleaks "gcp-api-key"
   ['google', /\bAIza[0-9A-Za-z_-]{35}\b/g, 0],
-  // gitleaks "private-key": any PEM private key block, also ones too short for secretlint's rule
-  ['private-key', /-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----[\s\S]*?-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----/g, 0],
-  // a PEM block whose end was cut off (a truncated paste): everything from its header on
-  ['private-key', /-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----(?![\s\S]*?-----END)[A-Za-z0-9+/=\s]*/g, 0],
   // the value of an Authorization (or Proxy-Authorization, X-Api-Key) header, quoted or not
   ['authorization', /\b(?:proxy-)?authorization\b["']?\s*[:=]\s*["']?((?:(?:Bearer|Basic|Token|Digest|Bot)\s+)?[^\s"',;]{6,})/gi, 1],
   ['authorization', /\bx-api-key\b["']?\s*[:=]\s*["']?([^\s"',;]{8,})/gi, 1],
 ];
+
+const PEM_BEGIN = /-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----/g;
+const PEM_END = /-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----/g;
+const PEM_BODY = /[A-Za-z0-9+/=\s]*/y;
+
+/**
+ * PEM private key blocks (gitleaks "private-key", also ones too short for secretlint's rule), and
+ * a block whose end was cut off (a truncated paste: its header and the base64 after it). Found in
+ * one pass: a regex that looks ahead for the END from every BEGIN rescans the rest of the text
+ * each time, and a megabyte of headers with no END then took minutes (issue 27 item 1). Here the
+ * END search only moves forward, and "no END after p" holds for every later header too.
+ */
+function pemFindings(text: string, findings: Finding[]): void {
+  if (!text.includes('PRIVATE KEY')) return;
+  const lastEndLiteral = text.lastIndexOf('-----END');
+  let nextEnd: { start: number; end: number } | null | undefined; // undefined: not searched yet
+  PEM_BEGIN.lastIndex = 0;
+  for (let header = PEM_BEGIN.exec(text); header; header = PEM_BEGIN.exec(text)) {
+    const headerEnd = header.index + header[0].length;
+    if (nextEnd === undefined || (nextEnd !== null && nextEnd.start < headerEnd)) {
+      PEM_END.lastIndex = headerEnd;
+      const found = PEM_END.exec(text);
+      nextEnd = found ? { start: found.index, end: found.index + found[0].length } : null;
+    }
+    if (nextEnd) {
+      findings.push({ start: header.index, end: nextEnd.end, kind: 'private-key' });
+      PEM_BEGIN.lastIndex = nextEnd.end;
+    } else if (lastEndLiteral < headerEnd) {
+      PEM_BODY.lastIndex = headerEnd;
+      PEM_BODY.exec(text);
+      findings.push({ start: header.index, end: PEM_BODY.lastIndex, kind: 'private-key' });
+      PEM_BEGIN.lastIndex = Math.max(PEM_BODY.lastIndex, headerEnd);
+    }
+  }
+}
 
 /** Where the scanners report while one text is scanned (scanning is synchronous, one text at a time). */
 let findingsOfCurrentScan: Finding[] = [];
@@ -76,6 +107,7 @@ function scan(text: string): Finding[] {
   const source = { content: text, filePath: 'message.txt', ext: '.txt', contentType: 'text' };
   // Text scanners run synchronously; only the .p12/.json file scanners are async, and a message is neither.
   for (const scanner of scanners) scanner.file?.(source);
+  pemFindings(text, findings);
   for (const [kind, pattern, group] of EXTRA_RULES) {
     pattern.lastIndex = 0;
     for (const match of text.matchAll(pattern)) {
