@@ -60,6 +60,11 @@ export function stateDirOf(dir: string): string | null {
   return null;
 }
 
+function isInsideLexically(path: string, root: string): boolean {
+  const rel = relative(root, path);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
+
 /** Whether a folder given to import is meant as an OpenProgram state directory. */
 export function looksLikeStateDir(dir: string): boolean {
   return stateDirOf(dir) !== null;
@@ -88,7 +93,7 @@ function recoveryOf(repoDir: string, sessionsDir: string, id: string): string | 
  * Every session of a state directory, with its project and recovery records. A folder that is
  * not a state directory at all (no session repository anywhere in it) is refused whole.
  */
-export function inventoryStateDir(dir: string): StateDirInventory {
+export function inventoryStateDir(dir: string, options: { confined?: boolean } = {}): StateDirInventory {
   const stateDir = stateDirOf(dir);
   if (!stateDir) throw new NotThisFormatError('not an OpenProgram state directory: it has no sessions/ folder, index.json or projects/projects.json');
   const sessionsDir = join(stateDir, 'sessions');
@@ -129,6 +134,10 @@ export function inventoryStateDir(dir: string): StateDirInventory {
       if (found.has(id)) continue;
       if (!isSessionId(id) || typeof path !== 'string' || !isAbsolute(path)) {
         skipped.push({ file: 'sessions/locations.json', line: 0, reason: `entry ${JSON.stringify(id)} is not a session id and an absolute path` });
+      } else if (options.confined && !isInsideLexically(resolve(path), stateDir)) {
+        // An upload names folders of its own machine, or probes the server's: neither is looked
+        // at, and the answer is the same whether such a folder exists here or not.
+        skipped.push({ file: 'sessions/locations.json', line: 0, reason: `session ${id}: ${path} is not inside the uploaded state directory: not followed` });
       } else if (!isDir(path)) {
         skipped.push({ file: 'sessions/locations.json', line: 0, reason: `session ${id}: its folder ${path} does not exist` });
       } else consider(resolve(path), id, true);
@@ -166,6 +175,11 @@ export function inventoryStateDir(dir: string): StateDirInventory {
 }
 
 export interface StateDirOptions {
+  /**
+   * an upload unpacked here: locations.json is followed only inside `dir` (the unpacked tree has
+   * no symbolic links, so a lexical check is exact)
+   */
+  confined?: boolean;
   /** the name of what was given (a folder, an uploaded zip), for the report */
   name?: string;
   onSession?: () => void;
@@ -179,7 +193,7 @@ export async function importStateDir(target: StateDirTarget, dir: string, option
   const name = options.name ?? basename(resolve(dir));
   let inventory: StateDirInventory;
   try {
-    inventory = inventoryStateDir(dir);
+    inventory = inventoryStateDir(dir, { confined: options.confined ?? false });
   } catch (error) {
     if (!(error instanceof NotThisFormatError)) throw error;
     report.skipped.push({ file: name, line: 0, reason: `refused: ${error.message}` });

@@ -7,8 +7,9 @@ import { parseClaudeCode } from './claude-code.js';
 import { parseCodex } from './codex.js';
 import { parseChatGpt, type ChatGptItem } from './chatgpt.js';
 import { TruncatedArrayError } from './json-array.js';
-import { linesOf, parseObjectLine } from './lines.js';
+import { linesOf, MAX_LINE_BYTES, parseObjectLine } from './lines.js';
 import { zipEntries } from './zip.js';
+import { ZipLimitError } from './zip-limits.js';
 import { importStateDir, looksLikeStateDir, type StateDirTarget } from './openprogram.js';
 import { extractEntry, isStateEntry, stateRootOf, zipStateDir } from './state-zip.js';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -209,7 +210,7 @@ export async function importFile(target: ImportTarget, name: string, chunks: Asy
         }
         if (unpacked) {
           if (!target.importStateSession) report.skipped.push({ file: name, line: 0, reason: 'refused: OpenProgram state directories are not imported here' });
-          else mergeReports(report, await importStateDir({ importStateSession: target.importStateSession.bind(target) }, join(unpacked.dir, unpacked.root), { name, onSession }));
+          else mergeReports(report, await importStateDir({ importStateSession: target.importStateSession.bind(target) }, join(unpacked.dir, unpacked.root), { name, onSession, confined: true }));
         }
       } finally {
         if (unpacked) await rm(unpacked.dir, { recursive: true, force: true });
@@ -228,7 +229,10 @@ export async function importFile(target: ImportTarget, name: string, chunks: Asy
       report.skipped.push({ file: name, line: 0, reason: 'refused: not a format this imports (Claude Code or Codex .jsonl, ChatGPT conversations.json or its zip, an Entity Memory session .json or all-sessions zip)' });
       return report;
     }
-    const { first, replay } = await peekLines(linesOf(chunks)[Symbol.asyncIterator]());
+    const tooLong = (line: number, bytes: number): void => {
+      report.skipped.push({ file: name, line, reason: `skipped: the line is ${bytes.toLocaleString('en-US')} bytes, over the ${MAX_LINE_BYTES / 1024 / 1024} MiB a line may have` });
+    };
+    const { first, replay } = await peekLines(linesOf(chunks, { onTooLong: tooLong })[Symbol.asyncIterator]());
     const parsed: ParsedFile = looksLikeCodex(first) ? await parseCodex(replay, { file: name }) : await parseClaudeCode(replay, { file: name });
     report.ignoredLines += parsed.ignoredLines;
     report.skipped.push(...parsed.skipped);
@@ -269,10 +273,17 @@ export async function importInputs(target: ImportTarget, inputs: ImportInput[], 
         progress.sessions++;
         tell();
       };
-      const fileReport =
-        input.stateDir && target.importStateSession
-          ? await importStateDir({ importStateSession: target.importStateSession.bind(target) }, input.stateDir, { name: basename(input.stateDir), onSession })
-          : await importFile(target, input.name, counted, onSession);
+      let fileReport: ImportReport;
+      try {
+        fileReport =
+          input.stateDir && target.importStateSession
+            ? await importStateDir({ importStateSession: target.importStateSession.bind(target) }, input.stateDir, { name: basename(input.stateDir), onSession })
+            : await importFile(target, input.name, counted, onSession);
+      } catch (error) {
+        // The upload API answers 413 for it; among many files it is that file's refusal.
+        if (!(error instanceof ZipLimitError)) throw error;
+        fileReport = { ...emptyReport(), skipped: [{ file: input.name, line: 0, reason: error.message }] };
+      }
       mergeReports(report, fileReport);
       progress.filesDone++;
       tell();
