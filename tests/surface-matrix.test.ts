@@ -8,6 +8,29 @@ function filesUnder(dir: string): string[] {
   return (readdirSync(dir, { recursive: true }) as string[]).map((path) => join(dir, path).split('\\').join('/'));
 }
 
+/**
+ * Every prefix serve.ts's router tests `url` against, before Next: string literals, and constants
+ * it imports (`url.startsWith(PROXY_PREFIX)`), each read from the module that exports it, so a
+ * new way in through a new constant needs a row too. A query-string form (`'/mcp?'`) counts as its path.
+ */
+function servePrefixes(): string[] {
+  const serve = readFileSync('server/http/serve.ts', 'utf8');
+  const prefixes: string[] = [];
+  for (const m of serve.matchAll(/\burl\s*(?:\.startsWith\(\s*|===\s*)(?:'([^']*)'|([A-Z_][A-Z0-9_]*))/g)) {
+    if (m[1] !== undefined) {
+      prefixes.push(m[1].replace(/\?$/, ''));
+      continue;
+    }
+    const name = m[2]!;
+    const from = new RegExp(`import\\s*\\{[^}]*\\b${name}\\b[^}]*\\}\\s*from\\s*'([^']+)'`).exec(serve)?.[1];
+    if (!from) continue;
+    const file = `${from.replace(/^@\//, '').replace(/^\.\//, 'server/http/')}.ts`;
+    const value = new RegExp(`export const ${name}\\s*=\\s*'([^']+)'`).exec(readFileSync(file, 'utf8'))?.[1];
+    if (value !== undefined) prefixes.push(value);
+  }
+  return prefixes;
+}
+
 const IDS: SurfaceIds = { session: 's', project: 'p', sha: 'a'.repeat(40), attachment: 'x.txt', share: 'l' };
 
 describe('the surface matrix of the security sweep', () => {
@@ -23,13 +46,19 @@ describe('the surface matrix of the security sweep', () => {
   });
 
   it('has a row for every path serve.ts answers before Next', () => {
-    const serve = readFileSync('server/http/serve.ts', 'utf8');
-    const literals = [...serve.matchAll(/url(?:\.startsWith\(|\s*===\s*)'([^'?]+)'/g)].map((m) => m[1]!);
-    if (serve.includes('url.startsWith(PROXY_PREFIX)')) literals.push('/proxy/');
-    expect([...new Set(literals)].sort()).toEqual([...SERVE_PATHS].sort());
+    const prefixes = servePrefixes();
+    expect([...new Set(prefixes)].sort()).toEqual([...SERVE_PATHS].sort());
     for (const prefix of SERVE_PATHS) {
       expect(ROUTES.some((row) => row.url(IDS).startsWith(prefix)), prefix).toBe(true);
     }
+  });
+
+  it('reads every routing test of serve.ts: a prefix it cannot resolve fails here too', () => {
+    const serve = readFileSync('server/http/serve.ts', 'utf8');
+    const tests = [...serve.matchAll(/\burl\s*(?:\.startsWith\(|===)/g)].length;
+    // Each test names one prefix (a `url === '/x' || url.startsWith('/x?')` pair names one twice).
+    expect(servePrefixes().length, 'a url test in serve.ts whose prefix is neither a literal nor an imported constant').toBe(tests);
+    expect(tests).toBeGreaterThan(5);
   });
 
   it('has a row for every server action module and each of its exports', () => {

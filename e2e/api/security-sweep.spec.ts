@@ -155,6 +155,17 @@ test('route handlers: no credential is 401, another user\'s ids answer like ids 
     if (row.access === 'trpc') continue;
     const what = `${row.method} ${row.file}`;
     const none = await callRoute(anonymous, row, victim.ids);
+    if (row.access === 'cluster') {
+      // Off (404) without the cluster secret, else 401: a user's cookie or token is no credential.
+      expect([401, 404], what).toContain(none.status());
+      const noneText = await none.text();
+      for (const [api, headers] of [[intruder.api, {}], [anonymous, bearer(intruderToken)]] as const) {
+        const answer = await callRoute(api, row, victim.ids, headers);
+        expect(answer.status(), what).toBe(none.status());
+        expect(await answer.text(), what).toBe(noneText);
+      }
+      continue;
+    }
     if (row.access === 'public') expect(none.status(), what).toBeLessThan(500);
     else expect(none.status(), what).toBe(401);
     if (!row.owns) continue;
@@ -254,7 +265,7 @@ test('revoked and expired tokens are refused on every way in: tRPC, route handle
   const anonymous = await bare();
   const session = await mutate<{ id: string }>(user.api, 'session.create', { title: 'tokens' });
   const ids: SurfaceIds = { ...NEVER, session: session.data.id };
-  const tokenRows = ROUTES.filter((row) => row.access !== 'public');
+  const tokenRows = ROUTES.filter((row) => row.access !== 'public' && row.access !== 'cluster');
   const statuses = async (token: string) => {
     const out: Record<string, number> = {};
     for (const row of tokenRows) {
