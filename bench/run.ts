@@ -22,6 +22,7 @@ import { benchProxy } from './proxy-bench.js';
 import { benchRegistry } from './registry-bench.js';
 import { benchLive, benchSidebarDom, benchSidebarHtml } from './sidebar-bench.js';
 import { benchAbuse } from './abuse-bench.js';
+import { benchFairness } from './fairness-bench.js';
 import { benchCli } from './cli-bench.js';
 import { benchExport } from './export-bench.js';
 import { scratchDirs } from './scratch.js';
@@ -54,6 +55,7 @@ const BENCHES: Record<string, Bench> = {
   'sidebar dom': benchSidebarDom,
   live: benchLive,
   abuse: benchAbuse,
+  fairness: benchFairness,
   cli: benchCli,
   search: benchSearch,
   'import cc': benchClaudeCode,
