@@ -1,7 +1,8 @@
 import { appendFileSync, existsSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import fc from 'fast-check';
-import { BASE_URL, cookieHeaderOf, createSession, createToken, e2eDataDir, expect, test } from '../fixtures';
+import { BASE_URL, cookieHeaderOf, createSession, createToken, e2eDataDir, expect, mutate, test } from '../fixtures';
+import { PAGES, ROUTES, type SurfaceIds } from '../fixtures/surface-matrix';
 import { PROCEDURES, SESSION, withSession, type ProcedureRow } from '../fixtures/procedure-matrix';
 import type { FuzzProperty, FuzzReportLine } from '../fixtures/fuzz-properties';
 
@@ -162,8 +163,12 @@ async function runProperty<T>(name: FuzzProperty, property: fc.IAsyncProperty<T>
   if (failed) throw new Error(`property ${name}: ${message}`);
 }
 
+/** A JS stack frame (`at f (file.js:1:2)`, `node:internal/…`): a refusal says why, never where in the code. */
+const STACK = /\n\s+at [^\n]*:\d+:\d+|node:internal\//;
+
 function judge(what: string, answer: Answer, problems: string[]): void {
   if (answer.status >= 500) problems.push(`${what} → ${answer.status} ${answer.text.slice(0, 300)}`);
+  else if (answer.status >= 400 && STACK.test(answer.text)) problems.push(`${what} → ${answer.status} with a stack: ${answer.text.slice(0, 300)}`);
   else if (answer.status >= 400 && !BODILESS_STATUSES.has(answer.status) && answer.text.trim() === '') problems.push(`${what} → ${answer.status} without a message`);
 }
 
@@ -269,6 +274,90 @@ test('the HTTP routes survive hostile input: events, attachments, import, proxy,
       const cases = ++state.cases;
       const answer = await send(path, init as RequestInit & { readHead?: boolean });
       judge(`${what} ${path.slice(0, 120)}`, answer, problems);
+      if (cases % 100 === 0 && !(await healthy())) problems.push(`server down after case ${cases}`);
+    }),
+    state,
+  );
+  expect(problems).toEqual([]);
+  expect(await healthy()).toBe(true);
+  expect(escapes()).toEqual([]);
+});
+
+/**
+ * Raw percent-escapes no decoder accepts, sent as they are (encodeQuery only ever makes valid
+ * ones): a lone `%`, a truncated sequence, non-hex, overlong UTF-8 (`/`, `..`), a lone surrogate,
+ * past U+10FFFF, a stray continuation byte, %u escapes.
+ */
+const badEscape = fc.constantFrom('%', '%%', '%2', '%E0%A4%A', '%ZZ', '%C0%AF', '%C0%AE%C0%AE%C0%AF', '%E0%80%AF', '%ED%A0%80', '%ED%BF%BF', '%F4%90%80%80', '%FF', '%80', '%u0041', '%00', '%2e%2e%2f', '%252e');
+const segment = fc.oneof(
+  { weight: 3, arbitrary: badEscape },
+  { weight: 2, arbitrary: fc.tuple(fc.string({ maxLength: 8 }).map(encodeQuery), badEscape, fc.string({ maxLength: 8 }).map(encodeQuery)).map((parts) => parts.join('')) },
+  { weight: 1, arbitrary: hostileString.filter((s) => s.length < 2000).map(encodeQuery) },
+);
+const noSplit = fc.constant(-1);
+
+/** Files under the user's folders, the SQLite side files left out (they come and go with reads). */
+function writtenFiles(userId: string): string {
+  const files: string[] = [];
+  for (const root of ['users', 'workspaces']) {
+    const dir = join(e2eDataDir(), root, userId);
+    if (existsSync(dir)) for (const path of readdirSync(dir, { recursive: true }) as string[]) if (!/-(wal|shm|journal)$/.test(path)) files.push(`${root}/${path}`);
+  }
+  return files.sort().join('\n');
+}
+
+test('every route prefix of the surface matrix survives malformed escapes in its path, query and body', async ({ user }) => {
+  const session = await createSession(user.api, { title: 'fuzz prefixes' });
+  const share = await mutate<{ id: string }>(user.api, 'share.create', { sessionId: session.id, scope: 'live', expires: '1d' });
+  expect(share.status).toBe(200);
+  const { token } = await createToken(user.api, 'fuzz prefixes');
+  const cookie = await cookieHeaderOf(user.api);
+  const own: SurfaceIds = { session: session.id, project: 'p', sha: 'a'.repeat(40), attachment: 'x.txt', share: share.data.id };
+  // Every row of the matrix (tests/surface-matrix.test.ts holds it to every prefix the server answers) and every page.
+  const targets = [
+    ...ROUTES.map((row) => ({ what: row.file, url: row.url, method: row.method, body: row.body, headers: row.headers ?? {}, bearer: row.access !== 'public', write: row.write || row.method === 'POST' })),
+    ...PAGES.map((row) => ({ what: row.file, url: row.url, method: 'GET' as const, body: undefined, headers: {}, bearer: false, write: false })),
+  ];
+  const caseOf = fc.record({
+    target: fc.constantFrom(...targets),
+    seg: segment,
+    // where it goes: every id, one path segment, an extra segment, the query, a raw body
+    where: fc.constantFrom('ids', 'segment', 'append', 'query', 'body'),
+    at: fc.oneof(noSplit, fc.nat(6)),
+    body: fc.oneof(segment, malformedJson),
+  });
+
+  const state = { cases: 0, problems: [] as string[] };
+  const { problems } = state;
+  await runProperty(
+    'prefixes',
+    fc.asyncProperty(caseOf, async ({ target, seg, where, at, body }) => {
+      const cases = ++state.cases;
+      const ids = where === 'ids' ? { session: seg, project: seg, sha: seg, attachment: seg, share: seg } : own;
+      let [path = '/', query] = target.url(ids).split(/\?(.*)/s);
+      if (where === 'segment') {
+        const parts = path.split('/');
+        parts[1 + ((at < 0 ? 0 : at) % Math.max(1, parts.length - 1))] = seg;
+        path = parts.join('/');
+      } else if (where === 'append') path = `${path.replace(/\/$/, '')}/${seg}`;
+      else if (where === 'query') query = `${query ? `${query}&` : ''}${seg}=${seg}&input=${seg}&format=${seg}&name=${seg}`;
+      const url = `${path}${query ? `?${query}` : ''}`;
+      const valid = target.body?.(ids);
+      const headers: Record<string, string> = { ...target.headers, ...(target.bearer ? { authorization: `Bearer ${token}`, 'x-entity-memory-token': token } : { cookie }) };
+      let payload: BodyInit | undefined;
+      if (target.method === 'POST') {
+        if (where === 'body') payload = body;
+        else if (valid?.json !== undefined) payload = JSON.stringify(valid.json);
+        else if (valid?.form) payload = new URLSearchParams(valid.form);
+        else if (valid?.raw) payload = new Uint8Array(valid.raw);
+        else payload = body;
+        if (typeof payload === 'string') headers['content-type'] ??= 'application/json';
+      }
+      const before = target.write ? writtenFiles(user.id) : '';
+      const answer = await send(url, { method: target.method, headers, ...(payload !== undefined ? { body: payload } : {}), readHead: url.startsWith('/api/events') });
+      judge(`${target.method} ${url.slice(0, 160)} (${where})`, answer, problems);
+      // A refused request leaves the user's folders as they were.
+      if (target.write && answer.status >= 400 && writtenFiles(user.id) !== before) problems.push(`${target.method} ${url.slice(0, 160)} → ${answer.status} but wrote files`);
       if (cases % 100 === 0 && !(await healthy())) problems.push(`server down after case ${cases}`);
     }),
     state,
