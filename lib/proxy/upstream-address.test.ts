@@ -13,6 +13,15 @@ describe('upstream addresses (SSRF)', () => {
     }
   });
 
+  it('judges an IPv6 address by its bytes, so no spelling of an IPv4-compatible, mapped, translated or NAT64 form slips past', () => {
+    for (const internal of ['::127.0.0.1', '::7f00:1', '::a9fe:a9fe', '0:0:0:0:0:ffff:7f00:1', '0:0:0:0:0:0:0:1', '::ffff:0:7f00:1', '::ffff:0:127.0.0.1', '64:ff9b::7f00:1', '64:ff9b:0:0:0:0:a9fe:a9fe', '::FFFF:127.0.0.1', 'fe80::1%eth0']) {
+      expect(isInternalAddress(internal), internal).toBe(true);
+    }
+    for (const external of ['::ffff:0808:0808', '0:0:0:0:0:ffff:808:808', '::ffff:0:8.8.8.8', '64:ff9b::808:808', '2001:4860:4860::8888']) {
+      expect(isInternalAddress(external), external).toBe(false);
+    }
+  });
+
   it('refuses a URL whose host is internal or resolves (even once among many) to an internal address; passes a public one', async () => {
     const resolve = async (host: string) => ({ 'api.example.com': ['160.79.104.10'], 'mixed.example.com': ['160.79.104.10', '10.0.0.5'], 'rebind.example.com': ['127.0.0.1'] })[host] ?? Promise.reject(Object.assign(new Error('nope'), { code: 'ENOTFOUND' }));
     const env = {};

@@ -28,8 +28,7 @@ for (const [network, prefix] of [
   INTERNAL.addSubnet(network, prefix, 'ipv4');
 }
 for (const [network, prefix] of [
-  ['::', 128],
-  ['::1', 128],
+  ['::', 96], // IPv4-compatible, `::` and `::1` among them (refused before the list is read)
   ['64:ff9b:1::', 48],
   ['100::', 64],
   ['2001:db8::', 32],
@@ -41,16 +40,59 @@ for (const [network, prefix] of [
   INTERNAL.addSubnet(network, prefix, 'ipv6');
 }
 
-/** The IPv4 address inside an IPv4-mapped (::ffff:a.b.c.d), compatible or NAT64 (64:ff9b::) IPv6 address. */
-function embeddedIpv4(address: string): string | null {
-  const lower = address.toLowerCase();
-  const dotted = /^(?:::ffff:|::|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (dotted) return dotted[1]!;
-  const hex = /^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
-  if (!hex) return null;
-  const high = parseInt(hex[1]!, 16);
-  const low = parseInt(hex[2]!, 16);
-  return `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
+/** An IPv6 address as its 16 bytes, whatever the spelling (`::`, a dotted tail, a zone); null if it is none. */
+function ipv6Bytes(address: string): Uint8Array | null {
+  const text = address.replace(/%.*$/, '');
+  let tail: number[] = [];
+  let head = text;
+  const dotted = /^(.*:)(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (dotted) {
+    const octets = dotted.slice(2, 6).map(Number);
+    if (octets.some((octet) => octet > 255)) return null;
+    tail = [(octets[0]! << 8) | octets[1]!, (octets[2]! << 8) | octets[3]!];
+    // `::1.2.3.4` → `::` + the two groups; `1::2:1.2.3.4` → `1::2:` + them
+    head = dotted[1]!.endsWith('::') ? dotted[1]! : dotted[1]!.slice(0, -1);
+  }
+  const halves = head.split('::');
+  if (halves.length > 2) return null;
+  const groupsOf = (part: string): number[] | null => {
+    if (part === '') return [];
+    const groups = part.split(':');
+    return groups.every((group) => /^[0-9a-f]{1,4}$/i.test(group)) ? groups.map((group) => parseInt(group, 16)) : null;
+  };
+  const left = groupsOf(halves[0]!);
+  const right = halves.length === 2 ? groupsOf(halves[1]!) : [];
+  if (!left || !right) return null;
+  const given = left.length + right.length + tail.length;
+  if (halves.length === 2 ? given > 7 : given !== 8) return null;
+  const groups = [...left, ...new Array<number>(8 - given).fill(0), ...right, ...tail];
+  const bytes = new Uint8Array(16);
+  groups.forEach((group, index) => {
+    bytes[index * 2] = group >> 8;
+    bytes[index * 2 + 1] = group & 255;
+  });
+  return bytes;
+}
+
+const zeros = (bytes: Uint8Array, from: number, to: number): boolean => bytes.subarray(from, to).every((byte) => byte === 0);
+const v4Of = (bytes: Uint8Array): string => Array.from(bytes.subarray(12, 16)).join('.');
+
+/**
+ * How an IPv6 address is judged, from its bytes so that no spelling slips past: the IPv4-compatible
+ * range `::/96` (`::127.0.0.1`, `::7f00:1`, deprecated, and `::`/`::1`) is refused whole; an address
+ * that carries an IPv4 one (mapped `::ffff:0:0/96`, translated `::ffff:0:0:0/96`, NAT64 `64:ff9b::/96`)
+ * is judged by that IPv4 address; anything else by the IPv6 ranges.
+ */
+function ipv6Verdict(address: string): { internal: true } | { ipv4: string } | { ipv6: string } {
+  const bytes = ipv6Bytes(address);
+  if (!bytes) return { internal: true };
+  if (zeros(bytes, 0, 12)) return { internal: true };
+  const mapped = zeros(bytes, 0, 10) && bytes[10] === 0xff && bytes[11] === 0xff;
+  const translated = zeros(bytes, 0, 8) && bytes[8] === 0xff && bytes[9] === 0xff && bytes[10] === 0 && bytes[11] === 0;
+  const nat64 = bytes[0] === 0 && bytes[1] === 0x64 && bytes[2] === 0xff && bytes[3] === 0x9b && zeros(bytes, 4, 12);
+  if (mapped || translated || nat64) return { ipv4: v4Of(bytes) };
+  const groups = Array.from({ length: 8 }, (_, index) => ((bytes[index * 2]! << 8) | bytes[index * 2 + 1]!).toString(16));
+  return { ipv6: groups.join(':') };
 }
 
 /** Whether an IP address is loopback, private, link-local or otherwise not on the public internet. */
@@ -58,9 +100,10 @@ export function isInternalAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 4) return INTERNAL.check(address, 'ipv4');
   if (family !== 6) return true; // not an address at all: refuse rather than guess
-  const inner = embeddedIpv4(address);
-  if (inner) return INTERNAL.check(inner, 'ipv4');
-  return INTERNAL.check(address, 'ipv6');
+  const verdict = ipv6Verdict(address);
+  if ('internal' in verdict) return true;
+  if ('ipv4' in verdict) return INTERNAL.check(verdict.ipv4, 'ipv4');
+  return INTERNAL.check(verdict.ipv6, 'ipv6');
 }
 
 /** A URL's host as an address or a name: `[::1]` → `::1`. */
