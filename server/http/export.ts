@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { allSessionIds, ExportTooLargeError, markdownExport, markdownLimitFromEnv, sessionBundle, sessionJson, sessionsZip } from '@/lib/export/index';
 import { isSessionId } from '@/lib/store/index';
+import { decodePathSegment } from './decode-path-segment';
 import { domainErrorStatus } from './domain-error-status';
 import { authenticateRoute, type RouteCaller } from './route-auth';
 import { NON_PAGE_CSP, STATIC_SECURITY_HEADERS } from './security-headers';
@@ -128,7 +129,9 @@ async function decide(req: IncomingMessage): Promise<Answer> {
   try {
     if (isZip) return await zipAnswer(req, caller, url.searchParams);
     if (rest.includes('/') || rest === '') return errorAnswer(404, 'not found');
-    return await sessionAnswer(caller, decodeURIComponent(rest), url.searchParams);
+    const sessionId = decodePathSegment(rest);
+    if (sessionId === null) return errorAnswer(400, 'the session id in the URL has malformed percent-encoding');
+    return await sessionAnswer(caller, sessionId, url.searchParams);
   } catch (error) {
     if (error instanceof ExportTooLargeError) return errorAnswer(413, error.message);
     const refused = domainErrorStatus(error);

@@ -21,6 +21,12 @@ describe('matchProxyRoute', () => {
     expect(matchProxyRoute('POST', '/proxy/openai/v1/../../api/trpc', kindOf)).toMatchObject({ error: 'unknown' });
     expect(matchProxyRoute('GET', '/proxy/openai/v1/responses', kindOf)).toMatchObject({ error: 'method' });
   });
+
+  it('takes an upstream name with malformed percent-escapes for no upstream, not a throw (it was a 502 with a stack)', () => {
+    expect(matchProxyRoute('POST', '/proxy/%E0%A4%A/v1/messages', kindOf)).toEqual({ error: 'no_upstream', upstream: '%E0%A4%A', kind: null });
+    expect(matchProxyRoute('POST', '/proxy/%/v1/messages', kindOf)).toMatchObject({ error: 'no_upstream' });
+    expect(matchProxyRoute('POST', '/proxy/%61nthropic/v1/messages', kindOf)).toMatchObject({ upstream: 'anthropic', wire: 'anthropic' });
+  });
 });
 
 describe('providerError', () => {

@@ -1,5 +1,6 @@
 import type { UpstreamKind } from '@/lib/auth/index';
 import type { Wire } from '@/lib/proxy/types';
+import { decodePathSegment } from '@/server/http/decode-path-segment';
 
 /** What `/proxy/<upstream>/<path>` asks for, and where it goes upstream. */
 export interface ProxyRoute {
@@ -31,7 +32,10 @@ export const PROXY_PREFIX = '/proxy/';
 export function matchProxyRoute(method: string, url: string, kindOf: (upstream: string) => UpstreamKind | null): ProxyRoute | { error: 'unknown' | 'method' | 'no_upstream'; upstream: string; kind: UpstreamKind | null } {
   const [pathname = '', query = ''] = url.slice(PROXY_PREFIX.length).split(/\?(.*)/s);
   const slash = pathname.indexOf('/');
-  const upstream = decodeURIComponent(slash === -1 ? pathname : pathname.slice(0, slash));
+  const rawUpstream = slash === -1 ? pathname : pathname.slice(0, slash);
+  const upstream = decodePathSegment(rawUpstream);
+  // Malformed escapes name no upstream: a 404 like any unknown name, not a throw (a 502 and a stack).
+  if (upstream === null) return { error: 'no_upstream', upstream: rawUpstream, kind: null };
   const rest = slash === -1 ? '' : pathname.slice(slash + 1).replace(/\/+$/, '');
   const kind = kindOf(upstream);
   if (!kind) return { error: 'no_upstream', upstream, kind: null };
