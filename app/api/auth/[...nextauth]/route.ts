@@ -1,11 +1,15 @@
 import NextAuth from 'next-auth';
-import type { NextRequest } from 'next/server';
+import { NextResponse, type NextRequest } from 'next/server';
+import { malformedAuthBody } from '@/server/auth/auth-body';
 import { authOptions, isHttpsRequest } from '@/server/auth/options';
 
 type RouteContext = { params: Promise<{ nextauth: string[] }> };
 
 // Options per request: Secure cookies depend on whether this request came over https.
 async function handler(req: NextRequest, context: RouteContext): Promise<Response> {
+  // next-auth parses a JSON body itself and throws on a malformed one: a 500 with an empty body.
+  const refusal = req.method === 'POST' ? malformedAuthBody(req.headers.get('content-type'), await req.clone().text()) : null;
+  if (refusal) return NextResponse.json({ error: refusal }, { status: 400 });
   return NextAuth(req, context, authOptions(isHttpsRequest(req.headers)));
 }
 
