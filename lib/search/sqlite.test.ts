@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -14,6 +14,23 @@ async function fresh() {
 }
 
 describe('the SQLite adapter', () => {
+  it('creates the index and its -wal/-shm files owner-only (0600), and narrows one an older version left 0644', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'em-sqlite-'));
+    dirs.push(dir);
+    const path = join(dir, 'search.sqlite');
+    const db = await openSqlite(path);
+    db.exec('PRAGMA journal_mode = WAL');
+    db.exec('CREATE TABLE n (v INTEGER)');
+    db.prepare('INSERT INTO n (v) VALUES (?)').run(1);
+    for (const file of [path, `${path}-wal`, `${path}-shm`]) expect((statSync(file).mode & 0o777).toString(8), file).toBe('600');
+    db.close();
+    const old = join(dir, 'old.sqlite');
+    writeFileSync(old, '');
+    chmodSync(old, 0o644);
+    (await openSqlite(old)).close();
+    expect((statSync(old).mode & 0o777).toString(8)).toBe('600');
+  });
+
   it('uses better-sqlite3 under Node', () => {
     expect(currentDriver()).toBe('better-sqlite3');
   });

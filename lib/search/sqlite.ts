@@ -4,6 +4,8 @@
  * The modules are imported at run time (webpackIgnore): a Next bundle must not try to resolve
  * `bun:sqlite` or a native addon, and only the one of the running runtime may be loaded.
  */
+import { chmodSync, closeSync, openSync } from 'node:fs';
+
 export type SqlValue = string | number | bigint | null | Uint8Array;
 export type SqlRow = Record<string, unknown>;
 
@@ -65,7 +67,25 @@ function plain(row: unknown): SqlRow | undefined {
   return row === undefined || row === null ? undefined : { ...(row as SqlRow) };
 }
 
+/**
+ * The index holds the text of every message: owner-only like the rest of the data directory.
+ * SQLite creates a new file 0644 and gives its -wal/-shm files the database file's mode, so the
+ * file is made 0600 before SQLite opens it; one an older version made is narrowed in place.
+ */
+function ownerOnly(path: string): void {
+  if (path === ':memory:') return;
+  closeSync(openSync(path, 'a', 0o600));
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    try {
+      chmodSync(file, 0o600);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+  }
+}
+
 export async function openSqlite(path: string, driver: SqliteDriver = currentDriver()): Promise<SqlDatabase> {
+  ownerOnly(path);
   const db = await openDriver(driver, path);
   const cache = new Map<string, SqlStatement>();
   let depth = 0;
