@@ -1,4 +1,5 @@
 import type { BranchMessage, Message, SessionDetail } from '../store/index.js';
+import { belowTurnHeadings } from './content-headings.js';
 import type { ExportSource } from './source.js';
 
 /** Past this a Markdown export is refused (413), never cut: JSON or the bundle carry any size. */
@@ -80,9 +81,9 @@ function messagePart(sessionId: string, message: BranchMessage, options: Markdow
   let out = `## ${ROLE_LABEL[message.role]} · ${isoTime(message.createdAt)}\n\n`;
   const reasoning = message.metadata['reasoning'];
   if (options.reasoning && typeof reasoning === 'string' && reasoning) {
-    out += `> **Reasoning**\n>\n${reasoning.split('\n').map((line) => `> ${line}`).join('\n')}\n\n`;
+    out += `> **Reasoning**\n>\n${belowTurnHeadings(reasoning).split('\n').map((line) => `> ${line}`).join('\n')}\n\n`;
   }
-  if (message.content) out += `${message.content}\n\n`;
+  if (message.content) out += `${belowTurnHeadings(message.content)}\n\n`;
   const files = attachmentFiles(message.metadata);
   if (files.length > 0) out += `Attachments: ${files.map((a) => link(a.label, options.attachmentUrl(sessionId, a.file))).join(', ')}\n\n`;
   if (options.toolCalls) for (const call of message.toolCalls) out += `${toolCallPart(call)}\n`;
@@ -91,7 +92,7 @@ function messagePart(sessionId: string, message: BranchMessage, options: Markdow
 
 /** The document, a message at a time. */
 export function* markdownParts(detail: SessionDetail, branch: BranchMessage[], options: MarkdownOptions, now = Date.now()): Generator<string> {
-  yield `# ${detail.title.replace(/\n/g, ' ') || 'Untitled session'}\n\n`;
+  yield `# ${detail.title.replace(/[\r\n]+/g, ' ') || 'Untitled session'}\n\n`;
   yield `- Session: \`${detail.id}\`\n- Exported: ${isoTime(now)}\n- Messages on this branch: ${branch.length}\n\n---\n\n`;
   for (const message of branch) yield messagePart(detail.id, message, options);
 }
