@@ -110,9 +110,11 @@ async function send(path: string, init: RequestInit & { readHead?: boolean } = {
   const timer = setTimeout(() => controller.abort(), 30_000);
   try {
     const response = await fetch(`${BASE_URL}${path}`, { ...init, signal: controller.signal, redirect: 'manual' });
-    if (init.readHead) {
+    if (init.readHead && response.status === 200) {
+      // An event stream never ends: its head is the answer. A refusal is read whole (aborting
+      // first had left every refusal's body unread, so a 404 looked like one without a message).
       controller.abort();
-      return { status: response.status, text: response.status === 200 ? 'stream' : await response.text().catch(() => '') };
+      return { status: response.status, text: 'stream' };
     }
     return { status: response.status, text: await response.text() };
   } catch (error) {
