@@ -22,7 +22,7 @@ const DAY = 24 * 60 * 60 * 1000;
 function user(id: string): UserRecord {
   return { id, email: `${id}@unit.test`, passwordHash: 'x', admin: false, disabled: false, sessionVersion: 1, createdAt: 0, updatedAt: 0 };
 }
-const callerFor = (id: string) => api.createCaller({ headers: new Headers(), user: user(id), via: 'token', authError: null, ip: null, responseCookies: [], answer: { headers: {} } });
+const callerFor = (id: string) => api.createCaller({ headers: new Headers(), user: user(id), via: 'cookie', authError: null, ip: null, responseCookies: [], answer: { headers: {} } });
 const visitor = () => api.createCaller({ headers: new Headers(), user: null, via: null, authError: null, ip: null, responseCookies: [], answer: { headers: {} } });
 
 async function failure(promise: Promise<unknown>): Promise<{ code: string; message: string }> {
@@ -138,5 +138,17 @@ describe('what a share link shows', () => {
     await owner.session.delete({ id: 'doomed' });
     expect(await failure(visitor().share.view({ id: doomed.id }))).toEqual(never);
     expect((await owner.share.list()).links.some((l) => l.id === doomed.id)).toBe(false);
+  });
+
+  it('an API token cannot make or change a link (it would outlive the token), and can list and revoke them', async () => {
+    const viaToken = api.createCaller({ headers: new Headers(), user: user(OWNER), via: 'token', authError: null, ip: null, responseCookies: [], answer: { headers: {} } });
+    const before = (await callerFor(OWNER).share.list({ sessionId: 's' })).links.length;
+    expect(await failure(viaToken.share.create({ sessionId: 's', expires: 'never' }))).toEqual({ code: 'FORBIDDEN', message: 'share links are made and changed from a signed-in page, not with an API token' });
+    const made = await callerFor(OWNER).share.create({ sessionId: 's', expires: '1d' });
+    expect((await failure(viaToken.share.update({ id: made.id, expires: 'never' }))).code).toBe('FORBIDDEN');
+    expect((await viaToken.share.list({ sessionId: 's' })).links).toHaveLength(before + 1);
+    expect((await callerFor(OWNER).share.list({ sessionId: 's' })).links.find((link) => link.id === made.id)?.expiresAt).toBe(made.expiresAt);
+    await viaToken.share.revoke({ id: made.id });
+    expect((await callerFor(OWNER).share.list({ sessionId: 's' })).links).toHaveLength(before);
   });
 });

@@ -29,6 +29,15 @@ async function pinNewest(store: SessionStore, sessionId: string) {
 }
 
 /**
+ * Publishing is a signed-in act: a link outlives the credential that made it (one that never
+ * expires, public under OPENPROGRAM_SHARING=public), so a leaked API token, revoked since, could
+ * otherwise have left a way in behind it. Tokens still list and revoke links.
+ */
+function refuseTokens(via: string): void {
+  if (via === 'token') throw new TRPCError({ code: 'FORBIDDEN', message: 'share links are made and changed from a signed-in page, not with an API token' });
+}
+
+/**
  * Read-only share links (DESIGN §13). The owner's procedures act on their own links only (another
  * user's link answers as one that never existed); `view` is what a visitor of `/s/<id>` reads.
  */
@@ -52,6 +61,7 @@ export const shareRouter = createTRPCRouter({
     )
     .mutation(async ({ ctx, input }) => {
       refuseWhenOff();
+      refuseTokens(ctx.via);
       if (input.turn !== undefined && input.scope !== 'turn') throw new TRPCError({ code: 'BAD_REQUEST', message: 'turn goes with scope "turn" only' });
       let pin = null;
       if (input.scope === 'turn' && input.turn !== undefined) {
@@ -90,6 +100,7 @@ export const shareRouter = createTRPCRouter({
     )
     .mutation(async ({ ctx, input }) => {
       refuseWhenOff();
+      refuseTokens(ctx.via);
       const links = getShareLinks();
       const link = links.get(ctx.user.id, input.id);
       const repin = input.toLatest === true || (input.live === false && link.scope === 'live');
