@@ -290,3 +290,21 @@ test('the official SDKs through the proxy; another user\'s token records nothing
   expect(whole.startsWith(nodes[1]!.content)).toBe(true);
   expect(nodes[1]!.content.length).toBeLessThan(whole.length);
 });
+
+test('a text document sent as base64 through the proxy is an attachment with its secret redacted, whatever its size; the key is nowhere on disk', async ({ user }) => {
+  const mine = await createToken(user.api, 'documents');
+  const anthropic = new Anthropic({ apiKey: 'sk-ant-own', baseURL: `${BASE_URL}/proxy/anthropic`, defaultHeaders: { 'x-entity-memory-token': mine.token, 'x-entity-memory-session': 'documents' }, maxRetries: 0 });
+  const small = `notes\nthe key is ${PLANTED_KEY}\n`;
+  const large = `${'filler line of a long document\n'.repeat(12_000)}and again ${PLANTED_KEY}\n`;
+  // The SDK types base64 documents as PDF only; the API, and the proxy, take text/plain too.
+  const document = (text: string) => ({ type: 'document', source: { type: 'base64', media_type: 'text/plain', data: Buffer.from(text).toString('base64') } }) as unknown as Anthropic.DocumentBlockParam;
+  await anthropic.messages.create({ model: 'claude-test', max_tokens: 50, messages: [{ role: 'user', content: [document(small), document(large), { type: 'text', text: 'summarise these' }] }] });
+  const user1 = async () => (await query<{ messages: { role: string; metadata: { attachments?: { id: string }[]; media?: unknown[] } }[] }>(user.api, 'message.nodes', { sessionId: 'documents' })).data?.messages.find((node) => node.role === 'user');
+  await expect.poll(async () => (await user1())?.metadata.attachments?.length ?? 0).toBe(2);
+  const stored = (await user1())!;
+  expect(stored.metadata.media ?? []).toEqual([]);
+  const texts = await Promise.all(stored.metadata.attachments!.map(async ({ id }) => (await user.api.get(`/api/attachments/documents/${encodeURIComponent(id)}`)).text()));
+  expect(texts).toEqual([small.replace(PLANTED_KEY, '[REDACTED:anthropic]'), large.replace(PLANTED_KEY, '[REDACTED:anthropic]')]);
+  expect((await query<{ redacted: number }>(user.api, 'session.get', { id: 'documents' })).data.redacted).toBeGreaterThanOrEqual(2);
+  await expectNowhereOnDisk([PLANTED_KEY, Buffer.from(small).toString('base64')]);
+});

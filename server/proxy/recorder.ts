@@ -253,17 +253,26 @@ async function toExchangeStep(store: SessionStore, sessionId: string, step: Step
   return { role: 'user', fingerprint, content: step.text, metadata };
 }
 
-/** Small media stays in the node; large base64 media becomes an attachment of the session. */
+const EXTENSION_OF_MIME: Record<string, string> = { 'text/plain': 'txt', 'text/markdown': 'md', 'image/jpeg': 'jpg', 'image/svg+xml': 'svg' };
+
+/** Text carried as base64 (a document of source code, notes, JSON): the redactor cannot read it there. */
+const isTextMime = (mime: string): boolean => /^text\/|^application\/(json|xml|x-yaml|yaml|javascript|x-sh)\b|\+(json|xml)$/i.test(mime);
+
+/**
+ * Small media stays in the node; large base64 media becomes an attachment of the session, and so
+ * does base64 text of any size: as an attachment it is decoded and redacted before it is written,
+ * inline its secrets would reach git under the encoding.
+ */
 async function splitMedia(store: SessionStore, sessionId: string, media: Media[]): Promise<{ inline: Media[]; attachments: unknown[] }> {
   const inline: Media[] = [];
   const attachments: unknown[] = [];
   for (const [index, item] of media.entries()) {
     const bytes = item.data ? Math.floor((item.data.length * 3) / 4) : 0;
-    if (!item.data || bytes <= INLINE_MEDIA_BYTES) {
+    if (!item.data || (bytes <= INLINE_MEDIA_BYTES && !isTextMime(item.mime))) {
       inline.push(item);
       continue;
     }
-    const extension = item.mime.split('/')[1]?.replace(/[^a-z0-9]/gi, '') || 'bin';
+    const extension = EXTENSION_OF_MIME[item.mime.toLowerCase()] ?? (item.mime.split('/')[1]?.replace(/[^a-z0-9]/gi, '') || 'bin');
     const saved = await store.saveAttachment(sessionId, { name: `${item.kind}-${index + 1}.${extension}`, data: Buffer.from(item.data, 'base64'), mime: item.mime });
     attachments.push({ id: saved.id, name: saved.name, size: saved.size, mime: saved.mime });
   }

@@ -47,4 +47,17 @@ describe('redaction on append', () => {
     await store.appendMessage('s', { id: 'm1', role: 'user', content: 'SECRET-1' });
     expect((await store.getSession('s')).redacted).toBe(1);
   });
+
+  it('takes secrets out of an uploaded text file before it is written (a document sent as base64 is one), leaves binary files as they are', async () => {
+    const { store, dir } = await open({ redactor });
+    await store.createSession({ id: 'f' });
+    const text = await store.saveAttachment('f', { name: 'notes.txt', data: Buffer.from('line one\nthe key: SECRET-7\n'), mime: 'text/plain' });
+    const binary = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 3, ...Buffer.from('SECRET-8')]);
+    const image = await store.saveAttachment('f', { name: 'pic.png', data: binary, mime: 'image/png' });
+    expect(readFileSync(text.path, 'utf8')).toBe('line one\nthe key: [REDACTED:test]\n');
+    expect(readFileSync(image.path).equals(binary)).toBe(true);
+    await store.appendMessage('f', { role: 'user', content: `see ${text.id}`, metadata: { attachments: [{ id: text.id, name: text.name }] } });
+    expect((await store.getSession('f')).redacted).toBe(1);
+    expect((JSON.parse(readFileSync(join(dir, 'sessions', 'f', 'meta.json'), 'utf8')) as { redacted: number }).redacted).toBe(1);
+  });
 });

@@ -1,10 +1,22 @@
 import { resolveAttachment, saveAttachment, type AttachmentUpload, type ResolvedAttachment, type SavedAttachment } from '../repo/attachments.js';
+import { addRedacted } from '../session/append-node.js';
+import { redactBytes } from '../session/migration-redact.js';
 import type { StoreContext } from '../session/store-context.js';
 import { withSession } from '../session/session-access.js';
 
-/** Files uploaded into a session: workdir/attachments/ of its repo, committed with the turn. */
+/**
+ * Files uploaded into a session: workdir/attachments/ of its repo, committed with the turn. A
+ * text file passes the redactor like a message (a document an agent sent through the proxy as
+ * base64 is one of these): it is committed too, and a secret in git stays forever.
+ */
 export function saveSessionAttachment(ctx: StoreContext, sessionId: string, upload: AttachmentUpload): Promise<SavedAttachment> {
-  return withSession(ctx, sessionId, (session) => saveAttachment(session.dir, upload));
+  return withSession(ctx, sessionId, (session) => {
+    const redacted = ctx.redactor ? redactBytes(Buffer.from(upload.data), ctx.redactor) : null;
+    if (!redacted) return saveAttachment(session.dir, upload);
+    // Counted in meta.json with the node that names the file, as a message's count is.
+    addRedacted(session, redacted.count);
+    return saveAttachment(session.dir, { ...upload, data: redacted.bytes });
+  });
 }
 
 export function resolveSessionAttachment(ctx: StoreContext, sessionId: string, name: string): Promise<ResolvedAttachment> {
