@@ -221,6 +221,41 @@ test('Revoke in the session menu\'s Share dialog: page, API and the shared attac
   await expect(page.getByRole('heading', { name: 'Link not found' })).toBeVisible();
 });
 
+test('a long shared session opens on its newest page, as the session page does, and pages to older turns on scroll; a rename after the pin does not reach it', async ({ page, context, user }) => {
+  test.setTimeout(300_000);
+  const TURNS = 50;
+  const PAGE = 50;
+  const question = (n: number) => `Question ${String(n).padStart(3, '0')}`;
+  expect((await mutate(user.api, 'session.create', { id: 'long-share', title: 'Title at the pin' })).status).toBe(200);
+  for (let i = 1; i <= TURNS; i++) await turn(user.api, 'long-share', question(i), `Answer ${String(i).padStart(3, '0')}`);
+  const created = await mutate<{ id: string; path: string }>(user.api, 'share.create', { sessionId: 'long-share' });
+  expect(created.status).toBe(200);
+  // Renamed after the link was pinned: the link keeps the title of its commit (issue 27 item 10).
+  expect((await mutate(user.api, 'session.update', { id: 'long-share', title: 'Renamed after the pin' })).status).toBe(200);
+
+  await signInBrowser(context, user.api);
+  await page.goto(created.data.path);
+  await expect(page.getByRole('heading', { level: 1, name: 'Title at the pin' })).toBeVisible();
+  await expect(page.getByText('Renamed after the pin')).toHaveCount(0);
+  // One page of the session page's size, the newest turn last and in view (issue 27 item 4).
+  const messages = page.getByRole('main').getByRole('article', { name: /^(User|Assistant)$/ });
+  await expect(messages).toHaveCount(PAGE);
+  await expect(messages.last()).toContainText(`Answer ${String(TURNS).padStart(3, '0')}`);
+  await expect(messages.last()).toBeInViewport();
+  const firstShown = question(TURNS - PAGE / 2 + 1);
+  await expect(messages.first()).toContainText(firstShown);
+  await expect(page.getByText(question(1), { exact: true })).toHaveCount(0);
+  await expect(page.getByRole('status').filter({ hasText: 'Scroll up for older messages' })).toBeVisible();
+
+  // Scrolling up loads the page before, and what was at the top stays in view.
+  await page.getByText(firstShown, { exact: true }).scrollIntoViewIfNeeded();
+  await page.mouse.wheel(0, -2000);
+  await expect(messages).toHaveCount(2 * PAGE);
+  await expect(page.getByText(firstShown, { exact: true })).toBeInViewport();
+  await expect(messages.first()).toContainText(question(1));
+  await expect(page.getByText('Start of the conversation', { exact: true })).toBeAttached();
+});
+
 test.describe('under OPENPROGRAM_SHARING=public', () => {
   const PORT = 3860;
   const ADMIN = { email: 'share-admin@e2e.test', password: 'share-admin-password' };

@@ -33,8 +33,8 @@ const rendered = (shared.__emRendered ??= new LRUCache<string, Promise<RenderedM
  */
 export const DEADLINE_FALLBACK_TTL_MS = 10 * 60_000;
 
-async function render(text: string, viewerId: string): Promise<RenderedMarkdown | 'unavailable'> {
-  const outcome = await renderPool().render(viewerId, text);
+async function render(text: string, owner: string): Promise<RenderedMarkdown | 'unavailable'> {
+  const outcome = await renderPool().render(owner, text);
   if ('html' in outcome) return { html: outcome.html };
   return outcome.plain === 'unavailable' ? 'unavailable' : { text, plain: outcome.plain };
 }
@@ -43,13 +43,15 @@ async function render(text: string, viewerId: string): Promise<RenderedMarkdown 
  * A message's Markdown rendered for `viewerId`, off the request thread (render-pool.ts) within
  * a deadline: GFM, sanitised, code highlighted (markdown-html.ts). A message too large, too deep,
  * too slow or failing comes back as its plain text, for the page to show escaped. Never rejects.
+ * `viewerId` names the cache; `owner` is whose turn in the pool it takes (the viewer unless
+ * told: a shared page renders as the user who made the link, share-render.ts).
  */
-export function renderMarkdown(text: string, viewerId: string): Promise<RenderedMarkdown> {
+export function renderMarkdown(text: string, viewerId: string, owner: string = viewerId): Promise<RenderedMarkdown> {
   if (text.length > MAX_MARKDOWN_CHARS) return Promise.resolve({ text, plain: 'too-large' });
   const key = `${viewerId}\u0000${text}`;
   let result = rendered.get(key);
   if (!result) {
-    const pending = render(text, viewerId).then((outcome): RenderedMarkdown => {
+    const pending = render(text, owner).then((outcome): RenderedMarkdown => {
       const current = rendered.peek(key) === pending;
       if (outcome === 'unavailable') {
         // The pool could not take it (shutting down, or no worker would start): not the message's fault.

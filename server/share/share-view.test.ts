@@ -1,9 +1,12 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TRPCError } from '@trpc/server';
 import type { UserRecord } from '@/lib/auth/index';
+
+// The guard package throws outside a React server build; the shared page's renderer is what is tested.
+vi.mock('server-only', () => ({}));
 
 // The runtime reads its environment once: set it before importing anything that opens stores.
 const root = mkdtempSync(join(tmpdir(), 'em-share-view-'));
@@ -61,6 +64,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await (await import('@/server/render/render-pool')).renderPool().close();
   for (const id of [OWNER, OTHER]) await (await runtime.getUserStore(id)).close();
   rmSync(root, { recursive: true, force: true });
 });
@@ -150,5 +154,72 @@ describe('what a share link shows', () => {
     expect((await callerFor(OWNER).share.list({ sessionId: 's' })).links.find((link) => link.id === made.id)?.expiresAt).toBe(made.expiresAt);
     await viaToken.share.revoke({ id: made.id });
     expect((await callerFor(OWNER).share.list({ sessionId: 's' })).links).toHaveLength(before);
+  });
+});
+
+describe('a pinned link and the title (issue 27 item 10)', () => {
+  it('shows the title its commit holds: a rename after the pin does not show; a live link follows it', async () => {
+    const owner = callerFor(OWNER);
+    await owner.session.create({ id: 'titled', title: 'Title when pinned' });
+    await turn('titled', 'tq1', 'ta1');
+    const pinned = await owner.share.create({ sessionId: 'titled' });
+    const single = await owner.share.create({ sessionId: 'titled', scope: 'turn', turn: 1 });
+    const live = await owner.share.create({ sessionId: 'titled', scope: 'live' });
+    await owner.session.update({ id: 'titled', title: 'Renamed after the pin' });
+    expect((await visitor().share.view({ id: pinned.id })).title).toBe('Title when pinned');
+    expect((await visitor().share.view({ id: single.id })).title).toBe('Title when pinned');
+    expect((await visitor().share.view({ id: live.id })).title).toBe('Renamed after the pin');
+    // A later turn commits the new title: the link moved to it shows it, the pinned one still not.
+    await turn('titled', 'tq2', 'ta2');
+    expect((await visitor().share.view({ id: pinned.id })).title).toBe('Title when pinned');
+    await owner.share.update({ id: pinned.id, toLatest: true });
+    expect((await visitor().share.view({ id: pinned.id })).title).toBe('Renamed after the pin');
+  });
+});
+
+describe('the shared page: paged, rendered as the user who made the link (issue 27 item 4)', () => {
+  beforeAll(async () => {
+    await callerFor(OWNER).session.create({ id: 'long', title: 'Long one' });
+    for (let i = 1; i <= 3; i++) await turn('long', `LQ${i} **bold** ${Math.random()}`, `LA${i} _it_ ${Math.random()}`);
+  });
+
+  it('pages like message.branch: the newest `limit`, then the ones before; a `before` it does not show is NOT_FOUND', async () => {
+    const link = await callerFor(OWNER).share.create({ sessionId: 'long' });
+    const all = (await visitor().share.view({ id: link.id })).messages;
+    expect(all.map((m) => m.content.slice(0, 3))).toEqual(['LQ1', 'LA1', 'LQ2', 'LA2', 'LQ3', 'LA3']);
+    const newest = await visitor().share.view({ id: link.id, limit: 4 });
+    expect(newest.messages.map((m) => m.id)).toEqual(all.slice(2).map((m) => m.id));
+    expect(newest.olderId).toBe(all[1]!.id);
+    const older = await visitor().share.view({ id: link.id, limit: 4, before: newest.messages[0]!.id });
+    expect(older.messages.map((m) => m.id)).toEqual(all.slice(0, 2).map((m) => m.id));
+    expect(older.olderId).toBeNull();
+    expect((await visitor().share.view({ id: link.id })).olderId).toBeNull();
+    expect(await failure(visitor().share.view({ id: link.id, limit: 4, before: 'not-shown-here' }))).toEqual({ code: 'NOT_FOUND', message: 'no such message in this shared conversation' });
+    expect((await failure(visitor().share.view({ id: link.id, limit: 0 }))).code).toBe('BAD_REQUEST');
+  });
+
+  it('two links to one session render as their owner: one share of the render pool, one cache', { timeout: 120_000 }, async () => {
+    const { renderPool } = await import('@/server/render/render-pool');
+    const { renderSharedPage, shareRenderIdentity } = await import('./share-render');
+    const owner = callerFor(OWNER);
+    const [first, second] = [await owner.share.create({ sessionId: 'long' }), await owner.share.create({ sessionId: 'long' })];
+    expect(shareRenderIdentity(OWNER).owner).toBe(OWNER);
+    const render = vi.spyOn(renderPool(), 'render');
+    try {
+      const one = await renderSharedPage(first.id, { signedIn: false }, { limit: 4 });
+      const two = await renderSharedPage(second.id, { signedIn: false }, { limit: 4 });
+      // One page each, Markdown rendered.
+      expect(one.view.messages).toHaveLength(4);
+      expect(one.bodies).toHaveLength(4);
+      expect(one.bodies.every((body) => 'html' in body && /<(strong|em)>/.test(body.html))).toBe(true);
+      expect(two.bodies).toEqual(one.bodies);
+      // Every render queued as the owner (before: "share:<link id>", an owner per link), and the
+      // second link's page came from the same cache: no render of its own.
+      expect(new Set(render.mock.calls.map(([who]) => who))).toEqual(new Set([OWNER]));
+      expect(render).toHaveBeenCalledTimes(4);
+      expect(JSON.stringify(one.view)).not.toContain(OWNER);
+    } finally {
+      render.mockRestore();
+    }
   });
 });

@@ -37,7 +37,19 @@ export interface SharedView {
   at: number | null;
   toolCalls: boolean;
   expiresAt: number | null;
+  /** the shared branch, or one page of it (`SharedWindow`): oldest first */
   messages: SharedMessage[];
+  /** the shared message just before the first one shown (page on with `before: messages[0].id`); null when none is older */
+  olderId: string | null;
+}
+
+/**
+ * One page of a shared branch, as the session page pages its own: the `limit` messages before
+ * `before` (a message the link shows), or the newest `limit`. Without a limit, every message.
+ */
+export interface SharedWindow {
+  limit?: number;
+  before?: string;
 }
 
 /** The link and its owner's store, or null when it cannot be opened (never made, revoked, expired, session gone). */
@@ -71,19 +83,34 @@ export async function commitOfTurn(store: SessionStore, sessionId: string, turn:
  * The shared branch as the link allows a viewer to see it: the mode first (off answers as a
  * link that does not exist; login needs a signed-in viewer), then the link, then git.
  */
-export async function sharedView(id: string, viewer: { signedIn: boolean }): Promise<SharedView> {
+export async function sharedView(id: string, viewer: { signedIn: boolean }, window: SharedWindow = {}): Promise<SharedView> {
+  return (await sharedViewOfLink(id, viewer, window)).view;
+}
+
+/**
+ * The view and the user who made the link, for the server's own use: the shared page renders as
+ * that user (their share of the render pool, DESIGN §7 and issue 27 item 4), never as the link
+ * or the visitor. The owner never leaves the server.
+ */
+export async function sharedViewOfLink(id: string, viewer: { signedIn: boolean }, window: SharedWindow = {}): Promise<{ view: SharedView; ownerId: string }> {
   const mode = getSharingMode();
   if (mode === 'off') throw new ShareError('NOT_FOUND', NO_SUCH_LINK);
   if (!mayOpenShares(mode, viewer.signedIn)) throw new ShareUnauthorized();
   const opened = await openShare(id);
   if (!opened) throw new ShareError('NOT_FOUND', NO_SUCH_LINK);
   try {
-    return await readView(opened.link, opened.store);
+    return { view: await readView(opened.link, opened.store, window), ownerId: opened.link.userId };
   } catch (error) {
+    if (error instanceof ShareError) throw error; // a page of it that does not exist, in its own words
     // A session or commit gone since the link was made: the link is gone too, in the same words.
     if (error instanceof NotFoundError || (error as { code?: unknown }).code === 'NOT_FOUND') throw new ShareError('NOT_FOUND', NO_SUCH_LINK);
     throw error;
   }
+}
+
+/** A link that cannot be opened (or a page of it that does not exist): the page answers 404 to it. */
+export function isShareNotFound(error: unknown): boolean {
+  return error instanceof ShareError;
 }
 
 /** Signed out under `login`: the caller signs in first. */
@@ -94,30 +121,47 @@ export class ShareUnauthorized extends Error {
   }
 }
 
-async function readView(link: ShareLink, store: SessionStore): Promise<SharedView> {
+async function readView(link: ShareLink, store: SessionStore, window: SharedWindow): Promise<SharedView> {
   const pin = link.scope === 'live' ? await newestTurn(store, link.sessionId) : { sha: link.sha!, turn: link.turn! };
   let messages: BranchMessage[] = [];
   let at: number | null = null;
+  // A live link follows the session, its title too; a pinned one shows the title its commit holds,
+  // not one given since (issue 27 item 10).
+  let title = link.scope === 'live' ? (store.getRow(link.sessionId)?.title ?? '') : '';
   if (pin) {
     const snapshot = await store.branchAt(link.sessionId, pin.sha);
     at = snapshot.createdAt;
     messages = snapshot.messages;
+    if (link.scope !== 'live') title = snapshot.title;
     if (link.scope === 'turn') {
       // Only what this turn added: the branch at the turn before it is taken away.
       const before = snapshot.previous ? new Set((await store.branchAt(link.sessionId, snapshot.previous.sha)).messages.map((m) => m.id)) : new Set<string>();
       messages = messages.filter((message) => !before.has(message.id));
     }
   }
-  const shown = messages.filter((m): m is BranchMessage & { role: 'user' | 'assistant' } => m.role === 'user' || m.role === 'assistant').map((m) => sharedMessage(m, link.toolCalls));
+  const shown = messages.filter((m): m is BranchMessage & { role: 'user' | 'assistant' } => m.role === 'user' || m.role === 'assistant');
+  const { start, end } = windowOf(shown, window);
   return {
-    title: titleOf(store, link.sessionId, shown),
+    title: titleOf(title, shown),
     scope: link.scope,
     turn: pin?.turn ?? null,
     at,
     toolCalls: link.toolCalls,
     expiresAt: link.expiresAt,
-    messages: shown,
+    messages: shown.slice(start, end).map((m) => sharedMessage(m, link.toolCalls)),
+    olderId: start > 0 ? shown[start - 1]!.id : null,
   };
+}
+
+/** Where the window lies in the shared messages; a `before` the link does not show is NOT_FOUND. */
+function windowOf(shown: readonly { id: string }[], window: SharedWindow): { start: number; end: number } {
+  let end = shown.length;
+  if (window.before !== undefined) {
+    end = shown.findIndex((message) => message.id === window.before);
+    if (end < 0) throw new ShareError('NOT_FOUND', 'no such message in this shared conversation');
+  }
+  const start = window.limit === undefined ? 0 : Math.max(0, end - window.limit);
+  return { start, end };
 }
 
 function sharedMessage(message: BranchMessage & { role: 'user' | 'assistant' }, toolCalls: boolean): SharedMessage {
@@ -136,8 +180,8 @@ function sharedMessage(message: BranchMessage & { role: 'user' | 'assistant' }, 
  * The session's title; untitled, the first shared question (never the row's preview, which is
  * the newest question and may come from a turn the link does not show).
  */
-function titleOf(store: SessionStore, sessionId: string, messages: SharedMessage[]): string {
-  const title = store.getRow(sessionId)?.title.trim() ?? '';
+function titleOf(given: string, messages: readonly BranchMessage[]): string {
+  const title = given.trim();
   if (title !== '' && title !== 'New conversation' && title !== 'Untitled') return title;
   const first = messages.find((m) => m.role === 'user')?.content.replace(/\s+/g, ' ').trim() ?? '';
   if (first === '') return 'Shared conversation';

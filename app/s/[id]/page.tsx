@@ -1,32 +1,14 @@
 import { Eye } from 'lucide-react';
 import { cookies } from 'next/headers';
-import { notFound, redirect } from 'next/navigation';
-import { TRPCError } from '@trpc/server';
-import { MarkdownBody } from '@/components/markdown/markdown-body';
-import { PlainTextBody } from '@/components/markdown/plain-text-body';
-import { AttachmentLinks } from '@/components/session/attachment-links';
-import { LocalTime } from '@/components/session/local-time';
-import { MessageArticle } from '@/components/session/message-article';
-import { ToolCall } from '@/components/session/tool-call';
 import { ClockProvider } from '@/components/sessions/clock-provider';
 import { isValidTimeZone, TIME_ZONE_COOKIE } from '@/components/sessions/day-groups';
-import { renderMarkdown } from '@/server/render/markdown';
+import { LocalTime } from '@/components/session/local-time';
 import type { SharedView } from '@/server/share/share-view';
-import { getServerCaller } from '@/trpc/server';
+import { SharedMessageList } from './shared-message-list';
+import { sharedPageOr } from './shared-messages';
 
 export const dynamic = 'force-dynamic';
 export const metadata = { title: 'Shared conversation · Entity Memory', robots: { index: false, follow: false } };
-
-/** The view, or the page's answer instead: 404 for every link that cannot be opened, sign-in under `login`. */
-async function viewOr(id: string): Promise<SharedView> {
-  try {
-    return await (await getServerCaller()).share.view({ id });
-  } catch (error) {
-    if (error instanceof TRPCError && error.code === 'UNAUTHORIZED') redirect(`/signin?callbackUrl=${encodeURIComponent(`/s/${id}`)}`);
-    if (error instanceof TRPCError && (error.code === 'NOT_FOUND' || error.code === 'BAD_REQUEST')) notFound();
-    throw error;
-  }
-}
 
 function About({ view }: { view: SharedView }) {
   const at = view.at !== null ? <LocalTime ms={view.at} /> : null;
@@ -55,15 +37,14 @@ function About({ view }: { view: SharedView }) {
 
 /**
  * `/s/<id>`: a read-only shared session (DESIGN §13). Outside the signed-in shell: no sidebar,
- * nothing of the owner. Markdown goes through the same sanitising renderer as the session page,
- * in the link's own render cache; attachments only through the link.
+ * nothing of the owner. Paged as the session page is (its newest page first, older ones on
+ * scroll), Markdown through the same sanitising renderer, rendered as the user who made the link
+ * (their share of the render pool); attachments only through the link.
  */
 export default async function SharedSessionPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  const view = await viewOr(id);
+  const { view, messages } = await sharedPageOr(id);
   const zone = (await cookies()).get(TIME_ZONE_COOKIE)?.value;
-  const bodies = await Promise.all(view.messages.map((message) => renderMarkdown(message.content, `share:${id}`)));
-  const attachmentBase = `/api/share/${encodeURIComponent(id)}/attachments`;
   return (
     <ClockProvider initialTimeZone={zone && isValidTimeZone(zone) ? zone : 'UTC'} initialNow={Date.now()}>
       <header className="border-b border-neutral-200 dark:border-neutral-800">
@@ -80,34 +61,10 @@ export default async function SharedSessionPage({ params }: { params: Promise<{ 
         <div role="note" aria-label="About this shared conversation" className="rounded-md border border-neutral-200 bg-neutral-50 p-3 text-sm text-neutral-700 dark:border-neutral-800 dark:bg-neutral-900 dark:text-neutral-300">
           <About view={view} />
         </div>
-        {view.messages.length === 0 ? (
+        {messages.length === 0 ? (
           <p className="text-sm text-neutral-600 dark:text-neutral-400">There are no messages to show yet.</p>
         ) : (
-          <div className="space-y-6">
-            {view.messages.map((message, index) => {
-              const body = bodies[index]!;
-              return (
-                <MessageArticle
-                  key={message.id}
-                  message={message}
-                  footer={
-                    <>
-                      {message.toolCalls.length > 0 ? (
-                        <div className="mt-3 space-y-2">
-                          {message.toolCalls.map((call) => (
-                            <ToolCall key={call.id} call={call} />
-                          ))}
-                        </div>
-                      ) : null}
-                      <AttachmentLinks base={attachmentBase} attachments={message.attachments} />
-                    </>
-                  }
-                >
-                  {'html' in body ? <MarkdownBody html={body.html} /> : <PlainTextBody text={body.text} reason={body.plain} />}
-                </MessageArticle>
-              );
-            })}
-          </div>
+          <SharedMessageList link={id} initial={messages} />
         )}
       </main>
     </ClockProvider>

@@ -29,6 +29,8 @@ export interface SessionAt {
   projectCommit: string | null;
   /** the head recorded in that commit's meta.json */
   headId: string | null;
+  /** the title recorded in that commit's meta.json ('' when it had none): a later rename is not in it */
+  title: string;
   messages: BranchMessage[];
   previous: TurnRef | null;
   next: TurnRef | null;
@@ -79,7 +81,8 @@ export function sessionAt(ctx: StoreContext, sessionId: string, sha: string): Pr
     const turnOf = (at: number): number => line.length - 1 - at;
     const commit = await readCommitObject(session.dir, sha);
     const graph = new SessionGraph(await nodesAtTree(session.dir, commit.tree));
-    const headId = headIdAt(await readBlobAt(session.dir, commit.tree, 'meta.json'), graph);
+    const meta = metaAt(await readBlobAt(session.dir, commit.tree, 'meta.json'));
+    const headId = headIdAt(meta, graph);
     const turn = turnOf(index);
     return {
       sha,
@@ -88,6 +91,7 @@ export function sessionAt(ctx: StoreContext, sessionId: string, sha: string): Pr
       message: commit.message.replace(TRAILER_LINE, '').trim(),
       projectCommit: PROJECT_COMMIT_TRAILER.exec(commit.message)?.[1] ?? null,
       headId,
+      title: typeof meta?.title === 'string' ? meta.title : '',
       messages: branchMessages(graph, headId),
       // turn 0 is the repo's `session init`, not a turn to go back to
       previous: turn > 1 ? { sha: line[index + 1]!, turn: turn - 1 } : null,
@@ -96,12 +100,17 @@ export function sessionAt(ctx: StoreContext, sessionId: string, sha: string): Pr
   });
 }
 
-function headIdAt(metaBlob: Buffer | null, graph: SessionGraph): string | null {
+/** The commit's meta.json as an object, or null when missing or unreadable (then it names no head and no title). */
+function metaAt(metaBlob: Buffer | null): { head_id?: unknown; title?: unknown } | null {
   try {
-    const meta = metaBlob ? (JSON.parse(metaBlob.toString('utf8')) as { head_id?: unknown }) : null;
-    const head = typeof meta?.head_id === 'string' ? graph.get(meta.head_id) : undefined;
-    return head && isConversationMessage(head) ? head.id : null;
+    const meta: unknown = metaBlob ? JSON.parse(metaBlob.toString('utf8')) : null;
+    return meta !== null && typeof meta === 'object' && !Array.isArray(meta) ? (meta as { head_id?: unknown; title?: unknown }) : null;
   } catch {
     return null;
   }
+}
+
+function headIdAt(meta: { head_id?: unknown } | null, graph: SessionGraph): string | null {
+  const head = typeof meta?.head_id === 'string' ? graph.get(meta.head_id) : undefined;
+  return head && isConversationMessage(head) ? head.id : null;
 }

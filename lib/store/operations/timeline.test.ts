@@ -152,6 +152,19 @@ describe('the timeline of a session', () => {
     expect((await reopened.branchAt('a', shas[1]!)).messages.map((m) => m.content)).toEqual(['q1', 'answer to q1\nsecond line', 'q2', 'answer to q2\nsecond line']);
   });
 
+  it('reads the title a turn commit holds: a rename after it is not in it (issue 27 item 10)', async () => {
+    const { store } = await setup();
+    stores.push(store);
+    await store.createSession({ id: 't', title: 'First title' });
+    const one = await turn(store, 't', 'q1', {}, null);
+    await store.updateSession('t', { title: 'Renamed after turn 1' });
+    const two = await turn(store, 't', 'q2', {}, null);
+    await store.updateSession('t', { title: 'Renamed after turn 2' });
+    expect(store.getRow('t')?.title).toBe('Renamed after turn 2');
+    expect((await store.branchAt('t', one.end.sessionCommit!)).title).toBe('First title');
+    expect((await store.branchAt('t', two.end.sessionCommit!)).title).toBe('Renamed after turn 1');
+  });
+
   it('answers NOT_FOUND for a sha that is not on this session\'s line of turns', async () => {
     const { store } = await setup();
     stores.push(store);

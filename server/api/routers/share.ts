@@ -5,7 +5,7 @@ import type { SessionStore } from '@/lib/store/index';
 import { getShareLinks, getSharingMode, getUserStore } from '@/server/runtime';
 import { commitOfTurn, newestTurn, sharedView } from '@/server/share/share-view';
 import { createTRPCRouter, publicProcedure, sessionProcedure, storeProcedure } from '../trpc';
-import { sessionIdInput, shareExpiryInput, shareIdInput, shareScopeInput } from '../schemas';
+import { nodeIdInput, sessionIdInput, shareExpiryInput, shareIdInput, shareScopeInput } from '../schemas';
 
 /** A link as its owner's lists show it: the record without its owner, with its path and session title. */
 function ownerView(store: SessionStore, link: ShareLink) {
@@ -115,12 +115,15 @@ export const shareRouter = createTRPCRouter({
   }),
 
   /**
-   * `{id}` → the shared branch `{title, scope, turn, at, toolCalls, expiresAt, messages}`, for
-   * anyone the instance's mode lets in (signed in under `login`, the default; without any
-   * credential under `public`). Revoked, expired, never made, or sharing off: NOT_FOUND,
-   * always the same answer.
+   * `{id, limit?, before?}` → the shared branch `{title, scope, turn, at, toolCalls, expiresAt,
+   * messages, olderId}`, for anyone the instance's mode lets in (signed in under `login`, the
+   * default; without any credential under `public`). Revoked, expired, never made, or sharing
+   * off: NOT_FOUND, always the same answer. Paged like `message.branch`: `limit` messages before
+   * `before` (a message the link shows) or the newest `limit`; without a limit, all of them.
    */
-  view: publicProcedure.input(z.object({ id: shareIdInput }).strict()).query(({ ctx, input }) => sharedView(input.id, { signedIn: ctx.user !== null })),
+  view: publicProcedure
+    .input(z.object({ id: shareIdInput, limit: z.number().int().min(1).max(500).optional(), before: nodeIdInput.optional() }).strict())
+    .query(({ ctx, input }) => sharedView(input.id, { signedIn: ctx.user !== null }, { limit: input.limit, before: input.before })),
 });
 
 /** The owner's store for a link's session, for callers outside a procedure. */
