@@ -4,7 +4,8 @@
  * - `rss_mb_after_proxy_abuse`: the server's RSS (with its children) after one user has read a
  *   250 MB upstream answer whole through the proxy (recorded) and then opened 256 exchanges the
  *   upstream never answers, measured while they are still open (≤ 600);
- * - `rss_mb_proxy_abuse_peak`: the most seen while that went on; `rss_mb_before_proxy_abuse`: at rest before.
+ * - `rss_mb_proxy_abuse_peak`: the most seen while that went on; `rss_mb_before_proxy_abuse`: at rest
+ *   before; `rss_mb_after_proxy_big_answer`: once the big answer is recorded, before the held exchanges.
  * BENCH_PROXY_ABUSE_SCALE (default 1) scales the answer's size (0.2 for a quick run). A setup that
  * fails (the upstream not reached, the answer not whole, a held exchange refused other than by
  * the per-user cap's 429) throws: no figure for an attack that did not happen. Needs `npm run build`.
@@ -131,6 +132,8 @@ export async function benchProxyAbuse(): Promise<Record<string, number>> {
       if (waited > 120_000) throw new Error('the big answer was not recorded within 120 s');
       await sleep(100);
     }
+    await sleep(2_000);
+    const afterBig = treeRssMb(pid);
 
     // Item 3: exchanges held open by the same user (the upstream never answers them).
     let heads = 0;
@@ -153,8 +156,8 @@ export async function benchProxyAbuse(): Promise<Record<string, number>> {
     });
     await sleep(2_000);
     const after = treeRssMb(pid);
-    process.stderr.write(`bench: proxy abuse: ${Math.round(bigBytes / MB)} MB answer, ${HELD - refused} of ${HELD} exchanges held (${refused} refused with 429); RSS ${Math.round(before)} → ${Math.round(after)} MB\n`);
-    return { rss_mb_before_proxy_abuse: Math.round(before), rss_mb_after_proxy_abuse: Math.round(after), rss_mb_proxy_abuse_peak: Math.round(Math.max(peak, after)) };
+    process.stderr.write(`bench: proxy abuse: ${Math.round(bigBytes / MB)} MB answer, ${HELD - refused} of ${HELD} exchanges held (${refused} refused with 429); RSS ${Math.round(before)} → ${Math.round(afterBig)} (answer recorded) → ${Math.round(after)} MB\n`);
+    return { rss_mb_before_proxy_abuse: Math.round(before), rss_mb_after_proxy_big_answer: Math.round(afterBig), rss_mb_after_proxy_abuse: Math.round(after), rss_mb_proxy_abuse_peak: Math.round(Math.max(peak, after)) };
   } finally {
     if (sampler) clearInterval(sampler);
     for (const req of held) req.destroy();
