@@ -35,6 +35,7 @@ import { benchMove } from './move-bench.js';
 import { benchLoad } from './load-bench.js';
 import { benchCluster, benchManyUsers } from './cluster-bench.js';
 import { benchRedact } from './redact-bench.js';
+import { benchProxyAbuse } from './proxy-abuse-bench.js';
 
 type Bench = () => Promise<Record<string, number>>;
 
@@ -70,6 +71,7 @@ const BENCHES: Record<string, Bench> = {
   'many users': benchManyUsers,
   cluster: benchCluster,
   redact: benchRedact,
+  'proxy abuse': benchProxyAbuse,
 };
 
 const [flag, name] = process.argv.slice(2);

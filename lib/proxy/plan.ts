@@ -3,7 +3,7 @@ import { assembleReply } from './assemble.js';
 import { chainFingerprint, fingerprints } from './fingerprint.js';
 import { parseRequest } from './request.js';
 import { chooseSession, type Agent } from './session-identity.js';
-import type { AssembledReply, ExchangeOutcome, ParsedRequest, Step, Wire } from './types.js';
+import { emptyReply, type AssembledReply, type ExchangeOutcome, type ParsedRequest, type Step, type Wire } from './types.js';
 
 /** The request headers that say which session and which agent: nothing else goes off the request's path (no key). */
 export const IDENTITY_HEADERS = ['user-agent', 'originator', 'x-entity-memory-session', 'x-claude-code-session-id', 'session-id', 'session_id'] as const;
@@ -17,8 +17,10 @@ export interface ExchangeBytes {
   /** the request body; null when it was over the limit (not read) */
   body: Uint8Array | null;
   contentType: string | null;
-  /** what the upstream sent (and the client got) */
+  /** what the upstream sent (and the client got), up to the proxy's copy limit */
   bytes: Uint8Array;
+  /** the upstream sent more than `bytes` holds: the copy stopped at its limit */
+  truncated?: boolean;
   outcome: ExchangeOutcome;
 }
 
@@ -47,7 +49,7 @@ const NOTHING: Omit<PlannedExchange, 'outcome'> = { record: false, sessionId: nu
 
 /** Forwarding only sees a 2xx that ended: an error reported inside it is read off the reply. */
 function outcomeOf(exchange: ExchangeBytes, reply: AssembledReply | null): ExchangeOutcome {
-  return exchange.outcome === 'complete' && reply?.error ? 'error_event' : exchange.outcome;
+  return exchange.outcome === 'complete' && reply?.error && !unreadable(exchange) ? 'error_event' : exchange.outcome;
 }
 
 /** The last fingerprint of a chain, or `start` when it has none. */
@@ -67,6 +69,17 @@ export function replyStep(reply: AssembledReply): Step {
  */
 export function overLimitSessionId(upstream: string): string {
   return `px-${createHash('sha256').update(`over-limit\n${upstream}`).digest('hex').slice(0, 32)}`;
+}
+
+/** A single JSON body cut at the copy limit cannot be read at all: not a stream, which reads as far as it goes. */
+function unreadable(exchange: ExchangeBytes): boolean {
+  return exchange.truncated === true && !/^text\/event-stream/i.test(exchange.contentType ?? '');
+}
+
+/** The reply in the bytes; for an unreadable cut body, that it was not read (not its first bytes as an error). */
+function readReply(exchange: ExchangeBytes, bytes: Buffer): AssembledReply {
+  if (!unreadable(exchange)) return assembleReply(exchange.wire, exchange.contentType, bytes);
+  return { ...emptyReply(), error: `the answer was over the ${bytes.length} bytes the proxy keeps of one answer: not read` };
 }
 
 /**
@@ -92,7 +105,7 @@ export function planExchange(exchange: ExchangeBytes): PlannedExchange {
   if (choice.agent === 'claude-code' && parsed.tools.length === 0) return { ...NOTHING, outcome: exchange.outcome };
   const chain = fingerprints(parsed.steps);
   const bytes = Buffer.from(exchange.bytes.buffer, exchange.bytes.byteOffset, exchange.bytes.byteLength);
-  const reply = exchange.outcome === 'upstream_unreachable' ? null : assembleReply(exchange.wire, exchange.contentType, bytes);
+  const reply = exchange.outcome === 'upstream_unreachable' ? null : readReply(exchange, bytes);
   const replyFingerprint = reply ? chainFingerprint(lastFingerprint(chain), replyStep(reply)) : null;
   return { record: true, sessionId: choice.sessionId, agent: choice.agent, parsed, reply, fingerprints: chain, replyFingerprint, outcome: outcomeOf(exchange, reply) };
 }

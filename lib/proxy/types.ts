@@ -57,6 +57,8 @@ export type ExchangeOutcome =
   | 'client_gone'
   /** the upstream sent nothing for too long, or broke off */
   | 'timeout'
+  /** the exchange lasted past the proxy's overall deadline (OPENPROGRAM_PROXY_DEADLINE_MS) and was ended */
+  | 'deadline'
   | 'upstream_unreachable'
   | 'too_large';
 

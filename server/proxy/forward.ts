@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import { MAX_RECORDED_ANSWER_BYTES } from '@/lib/proxy/limits';
 import type { ExchangeOutcome } from '@/lib/proxy/types';
 import { hostOf, isInternalAddress, publicOnlyLookup } from '@/lib/proxy/upstream-address';
 import { isIP } from 'node:net';
@@ -9,9 +10,20 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'p
 /** Never upstream: our token, our session header, our cookies, our proxy's forwarding headers. */
 const OURS = new Set(['x-entity-memory-token', 'x-entity-memory-session', 'cookie', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'forwarded', 'accept-encoding']);
 
-const agents = { http: new http.Agent({ keepAlive: true, maxSockets: 256 }), https: new https.Agent({ keepAlive: true, maxSockets: 256 }) };
+/** Never set on our origin from an upstream's answer (issue 27 hardening): its cookies would be ours. */
+const DROPPED_RESPONSE = new Set(['set-cookie', 'set-cookie2']);
+/** An upstream's answer is data, never a page of our origin: no script, no sniffing it into HTML. */
+const ANSWER_SECURITY_HEADERS = { 'content-security-policy': "default-src 'none'", 'x-content-type-options': 'nosniff' } as const;
+
+/**
+ * Kept-alive connections, with no cap on sockets per host (issue 27 item 3): a shared cap of 256
+ * let one user's 256 held exchanges queue everyone else's behind them. What one user can hold is
+ * bounded per user instead (OPENPROGRAM_PROXY_MAX_OPEN_PER_USER, handler.ts), so no user can
+ * fill a pool that others need.
+ */
+const agents = { http: new http.Agent({ keepAlive: true, maxSockets: Infinity }), https: new https.Agent({ keepAlive: true, maxSockets: Infinity }) };
 /** For users' own upstreams: every new connection's address is checked (kept-alive ones were checked when made). */
-const publicAgents = { http: new http.Agent({ keepAlive: true, maxSockets: 256, lookup: publicOnlyLookup }), https: new https.Agent({ keepAlive: true, maxSockets: 256, lookup: publicOnlyLookup }) };
+const publicAgents = { http: new http.Agent({ keepAlive: true, maxSockets: Infinity, lookup: publicOnlyLookup }), https: new https.Agent({ keepAlive: true, maxSockets: Infinity, lookup: publicOnlyLookup }) };
 
 export interface ForwardInput {
   url: URL;
@@ -25,6 +37,10 @@ export interface ForwardInput {
   body: Buffer | null;
   /** ms without a byte from the upstream before the exchange ends as timed out */
   idleTimeoutMs: number;
+  /** ms from the start after which the exchange is ended whatever comes (outcome `deadline`) */
+  deadlineMs: number;
+  /** the most of the answer kept aside for recording (default MAX_RECORDED_ANSWER_BYTES) */
+  copyLimitBytes?: number;
   /** refuse internal addresses at connect time (a user's upstream, not the admin's) */
   publicOnly: boolean;
 }
@@ -32,8 +48,10 @@ export interface ForwardInput {
 export interface ForwardResult {
   status: number;
   contentType: string | null;
-  /** every byte the client was sent, in order (also what the upstream sent) */
+  /** the bytes the client was sent, in order (also what the upstream sent), up to the copy limit */
   bytes: Buffer;
+  /** every byte the client was sent: more than `bytes` holds when the copy stopped at its limit */
+  totalBytes: number;
   outcome: ExchangeOutcome;
   /** performance.now() at the upstream's last byte (or the end of the exchange): where the recording time starts */
   endedAt: number;
@@ -43,17 +61,18 @@ export interface ForwardResult {
 function responseHeaders(upstream: http.IncomingMessage): http.OutgoingHttpHeaders {
   const out: http.OutgoingHttpHeaders = {};
   for (const [name, value] of Object.entries(upstream.headers)) {
-    if (value === undefined || (HOP_BY_HOP.has(name) && name !== 'content-length')) continue;
+    if (value === undefined || (HOP_BY_HOP.has(name) && name !== 'content-length') || DROPPED_RESPONSE.has(name)) continue;
     out[name] = value;
   }
-  return out;
+  return { ...out, ...ANSWER_SECURITY_HEADERS };
 }
 
 /**
  * Forward one request and stream the answer to the client as it comes: each upstream chunk is
- * written to the client at once (back-pressure respected) and kept aside. The client's bytes are
- * the upstream's bytes. `onDone` runs once, after the last byte, the client's departure, a
- * timeout or a failure to connect (then the client gets `failure` if nothing was sent yet).
+ * written to the client at once (back-pressure respected) and kept aside up to the copy limit
+ * (the rest is only counted). The client's bytes are the upstream's bytes. `onDone` runs once,
+ * after the last byte, the client's departure, a timeout, the deadline or a failure to connect
+ * (then the client gets `failure` if nothing was sent yet).
  */
 export function forward(input: ForwardInput, res: http.ServerResponse, failure: (status: number, message: string) => { status: number; body: string }, onDone: (result: ForwardResult) => void): void {
   const headers: http.OutgoingHttpHeaders = {};
@@ -66,16 +85,23 @@ export function forward(input: ForwardInput, res: http.ServerResponse, failure: 
   headers['accept-encoding'] = 'identity';
   if (input.body) headers['content-length'] = String(input.body.length);
 
+  const copyLimit = input.copyLimitBytes ?? MAX_RECORDED_ANSWER_BYTES;
   const chunks: Buffer[] = [];
+  let copied = 0;
+  let totalBytes = 0;
   let settled = false;
   let status = 0;
   let contentType: string | null = null;
+  let deadline: NodeJS.Timeout | null = null;
   const finish = (outcome: ExchangeOutcome) => {
     if (settled) return;
     settled = true;
-    onDone({ status, contentType, bytes: Buffer.concat(chunks), outcome, endedAt: performance.now() });
+    if (deadline) clearTimeout(deadline);
+    onDone({ status, contentType, bytes: Buffer.concat(chunks, copied), totalBytes, outcome, endedAt: performance.now() });
+    chunks.length = 0;
   };
   const fail = (httpStatus: number, message: string, outcome: ExchangeOutcome) => {
+    if (settled) return;
     if (!res.headersSent) {
       const error = failure(httpStatus, message);
       status = error.status;
@@ -98,7 +124,13 @@ export function forward(input: ForwardInput, res: http.ServerResponse, failure: 
     // The status and headers go out now: an SDK waiting for them is not held by the first chunk.
     res.flushHeaders();
     upstream.on('data', (chunk: Buffer) => {
-      chunks.push(chunk);
+      totalBytes += chunk.length;
+      if (copied < copyLimit) {
+        // A slice past the limit is copied, so the whole chunk is not kept alive by it.
+        const kept = copied + chunk.length <= copyLimit ? chunk : Buffer.from(chunk.subarray(0, copyLimit - copied));
+        chunks.push(kept);
+        copied += kept.length;
+      }
       if (!res.write(chunk)) {
         upstream.pause();
         res.once('drain', () => upstream.resume());
@@ -116,6 +148,12 @@ export function forward(input: ForwardInput, res: http.ServerResponse, failure: 
     upstreamRequest.destroy(new Error('timeout'));
     fail(504, `the upstream sent nothing for ${Math.round(input.idleTimeoutMs / 1000)} s`, 'timeout');
   });
+  // The whole exchange has a deadline too: a trickle of bytes never holds it open for ever.
+  deadline = setTimeout(() => {
+    upstreamRequest.destroy();
+    fail(504, `the exchange passed the proxy's deadline of ${Math.round(input.deadlineMs / 1000)} s and was ended`, 'deadline');
+  }, input.deadlineMs);
+  deadline.unref();
   upstreamRequest.on('error', (error: NodeJS.ErrnoException) => {
     if (settled) return;
     if (error.code === 'EINTERNALADDRESS') fail(502, `the upstream ${input.url.origin} is refused: ${error.message}; an admin can allow it with OPENPROGRAM_PROXY_ALLOW_PRIVATE=1`, 'upstream_unreachable');

@@ -1,10 +1,11 @@
 import type http from 'node:http';
 import type { UpstreamKind } from '@/lib/auth/index';
+import { exchangeDeadlineMs, maxOpenExchangesPerUser } from '@/lib/proxy/limits';
 import { internalAllowed } from '@/lib/proxy/upstream-address';
 import { getAuthStore, getProxyUpstreams } from '@/server/runtime';
 import { agentKeyOf, missingKeyMessage, proxyCaller } from './credentials';
 import { forward } from './forward';
-import { getOpenExchanges } from './open-exchanges';
+import { getExchangeSlots, getOpenExchanges } from './open-exchanges';
 import { providerError } from './provider-errors';
 import { warmPlanThread } from './plan-pool';
 import { recordInBackground } from './recorder';
@@ -84,6 +85,14 @@ export async function serveProxy(req: http.IncomingMessage, res: http.ServerResp
     req.resume();
     return answer(route.kind, 401, missingKeyMessage(upstream));
   }
+  // At most so many open exchanges per user (issue 27 item 3): one user's held exchanges never starve the others'.
+  const release = getExchangeSlots().open(userId);
+  if (!release) {
+    req.resume();
+    const cap = maxOpenExchangesPerUser();
+    return answer(route.kind, 429, `This user already has ${cap} proxied exchanges open, the most one user may hold at once (OPENPROGRAM_PROXY_MAX_OPEN_PER_USER); wait for one to end.`, { 'retry-after': '2' });
+  }
+  res.on('close', release);
   const limit = proxyBodyLimit();
   const { body, bytes } = route.method === 'POST' ? await readBody(req, limit) : { body: null, bytes: 0 };
   if (route.method === 'POST' && body === null) {
@@ -103,12 +112,12 @@ export async function serveProxy(req: http.IncomingMessage, res: http.ServerResp
   }
   const target = new URL(`${upstream.baseUrl}${route.upstreamPath}`);
   forward(
-    { url: target, method: route.method, headers: req.headers, replace, remove, body, idleTimeoutMs: idleTimeoutMs(), publicOnly: !internalAllowed(upstream.baseUrl) },
+    { url: target, method: route.method, headers: req.headers, replace, remove, body, idleTimeoutMs: idleTimeoutMs(), deadlineMs: exchangeDeadlineMs(), publicOnly: !internalAllowed(upstream.baseUrl) },
     res,
     (status, message) => providerError(route.kind, status, message),
     (result) => {
       if (!route.wire) return;
-      recordInBackground({ userId, wire: route.wire, upstream: upstream.name, headers: req.headers, body, bodyBytes: bytes, status: result.status, contentType: result.contentType, bytes: result.bytes, outcome: result.outcome, endedAt: result.endedAt });
+      recordInBackground({ userId, wire: route.wire, upstream: upstream.name, headers: req.headers, body, bodyBytes: bytes, status: result.status, contentType: result.contentType, bytes: result.bytes, totalBytes: result.totalBytes, outcome: result.outcome, endedAt: result.endedAt });
     },
   );
 }

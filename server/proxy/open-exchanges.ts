@@ -1,4 +1,5 @@
 import type { AuthStore } from '@/lib/auth/index';
+import { ExchangeSlots, maxOpenExchangesPerUser } from '@/lib/proxy/limits';
 
 /**
  * The proxied exchanges open right now, per user, so that a user who is disabled is cut off at
@@ -53,4 +54,12 @@ export function getOpenExchanges(auth: Pick<AuthStore, 'users'>): OpenExchanges 
     holder[KEY].followAccess(auth);
   }
   return holder[KEY];
+}
+
+const SLOTS = Symbol.for('entity-memory.proxy-exchange-slots');
+const slotsHolder = globalThis as typeof globalThis & { [SLOTS]?: ExchangeSlots };
+
+/** Per-user admission of proxied exchanges, one per process: the cap read from the environment at each admission. */
+export function getExchangeSlots(): ExchangeSlots {
+  return (slotsHolder[SLOTS] ??= new ExchangeSlots(() => maxOpenExchangesPerUser()));
 }

@@ -1,10 +1,11 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
 import { chainFingerprint, fingerprints } from '@/lib/proxy/fingerprint';
+import { boundReply } from '@/lib/proxy/limits';
 import { IDENTITY_HEADERS, lastFingerprint, replyStep, type ExchangeBytes, type PlannedExchange } from '@/lib/proxy/plan';
 import { prefixSessionId, sourceOf, type Agent } from '@/lib/proxy/session-identity';
 import type { AssembledReply, ExchangeOutcome, Media, ParsedRequest, Step, Wire } from '@/lib/proxy/types';
-import type { ExchangeStep, SessionStore } from '@/lib/store/index';
+import { maxMessageBytesFromEnv, type ExchangeStep, type SessionStore } from '@/lib/store/index';
 import { getDataDir, getUserStore } from '@/server/runtime';
 import { planOffThread } from './plan-pool';
 import { ResponseIndex, type RecordedResponse } from './response-index';
@@ -22,7 +23,10 @@ export interface FinishedExchange {
   bodyBytes: number;
   status: number;
   contentType: string | null;
+  /** what was kept of the answer (forward.ts copies at most MAX_RECORDED_ANSWER_BYTES) */
   bytes: Buffer;
+  /** how many bytes the answer had in all, when more than `bytes` holds */
+  totalBytes?: number;
   outcome: ExchangeOutcome;
   /** performance.now() at the upstream's last byte */
   endedAt: number;
@@ -143,8 +147,11 @@ async function inCommitSlot<T>(userId: string, work: () => Promise<T>): Promise<
   }
 }
 
+/** The answer's size in all: more than was kept when the copy stopped at its limit. */
+const answerBytes = (exchange: FinishedExchange) => Math.max(exchange.totalBytes ?? 0, exchange.bytes.length);
+
 function toBytes(exchange: FinishedExchange): ExchangeBytes {
-  return { wire: exchange.wire, upstream: exchange.upstream, headers: identityHeaders(exchange.headers), body: exchange.body, contentType: exchange.contentType, bytes: exchange.bytes, outcome: exchange.outcome };
+  return { wire: exchange.wire, upstream: exchange.upstream, headers: identityHeaders(exchange.headers), body: exchange.body, contentType: exchange.contentType, bytes: exchange.bytes, truncated: answerBytes(exchange) > exchange.bytes.length, outcome: exchange.outcome };
 }
 
 interface Plan {
@@ -189,7 +196,8 @@ async function commit(exchange: FinishedExchange, plan: Plan): Promise<RecordedS
   const agentId = plan.agent ?? (exchange.wire === 'anthropic' ? 'anthropic' : 'openai');
   await store.createSession({ id: plan.sessionId, source, agentId });
   const outcome = plan.outcome;
-  const proxyMeta = { wire: exchange.wire, upstream: exchange.upstream, status: exchange.status, outcome };
+  const proxyMeta: Record<string, unknown> = { wire: exchange.wire, upstream: exchange.upstream, status: exchange.status, outcome };
+  const copyCut = answerBytes(exchange) > exchange.bytes.length;
 
   let steps: ExchangeStep[];
   let reply: ExchangeStep | null = null;
@@ -200,8 +208,13 @@ async function commit(exchange: FinishedExchange, plan: Plan): Promise<RecordedS
     const chain = plan.fingerprints;
     steps = await Promise.all(plan.parsed.steps.map((step, index) => toExchangeStep(store, plan.sessionId, step, chain[index] ?? undefined)));
     if (plan.reply && replyFingerprint) {
-      const answer = plan.reply;
-      const outcomeError = outcome === 'client_gone' ? 'the client went away before the end' : outcome === 'timeout' ? 'the upstream timed out or broke off' : null;
+      // One message at most the store's message limit: a reply over it is cut (issue 27 item 2).
+      const bounded = boundReply(plan.reply, maxMessageBytesFromEnv());
+      const answer = bounded.reply;
+      // Marked when anything of the answer is missing from the record: the copy stopped, or the reply was cut to fit.
+      const replyProxyMeta = copyCut || bounded.truncated ? { ...proxyMeta, truncated: true, response_bytes: answerBytes(exchange), recorded_bytes: exchange.bytes.length } : proxyMeta;
+      const outcomeError =
+        outcome === 'client_gone' ? 'the client went away before the end' : outcome === 'timeout' ? 'the upstream timed out or broke off' : outcome === 'deadline' ? "the exchange passed the proxy's deadline and was ended" : null;
       // Nothing came at all: say why, not that the (empty) answer was unreadable.
       const error = exchange.bytes.length === 0 ? (outcomeError ?? answer.error) : (answer.error ?? outcomeError);
       reply = {
@@ -216,13 +229,13 @@ async function commit(exchange: FinishedExchange, plan: Plan): Promise<RecordedS
           ...(answer.stopReason ? { stop_reason: answer.stopReason } : {}),
           ...(answer.id ? { response_id: answer.id } : {}),
           ...(error ? { error } : {}),
-          proxy: proxyMeta,
+          proxy: replyProxyMeta,
         },
       };
     }
   }
   const context = plan.parsed
-    ? { wire: exchange.wire, model: plan.parsed.model, tools: plan.parsed.tools, stream: plan.parsed.stream, upstream: exchange.upstream, status: exchange.status, outcome, request_bytes: exchange.bodyBytes, response_bytes: exchange.bytes.length }
+    ? { wire: exchange.wire, model: plan.parsed.model, tools: plan.parsed.tools, stream: plan.parsed.stream, upstream: exchange.upstream, status: exchange.status, outcome, request_bytes: exchange.bodyBytes, response_bytes: answerBytes(exchange), ...(copyCut ? { recorded_bytes: exchange.bytes.length, truncated: true } : {}) }
     : undefined;
   const result = await store.recordExchange(
     { sessionId: plan.sessionId, steps, after: plan.after?.nodeId ?? null, reply, system: plan.parsed?.system ?? null, context },
