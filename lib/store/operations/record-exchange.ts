@@ -185,7 +185,7 @@ export function recordExchange(ctx: StoreContext, input: RecordExchangeInput): P
       replyId = reply.id;
       if (earlier.length > 0) {
         retried = true;
-        await recordRetryRef(session, earlier.at(-1)!.id);
+        await recordRetryRef(session, earlier.at(-1)!.id, ctx.redactor);
       }
       const dir = join(session.dir, 'context', 'commits');
       mkdirSync(dir, { recursive: true, mode: DIR_MODE });

@@ -43,7 +43,8 @@ export function writeNode(ctx: StoreContext, session: OpenSession, node: StoredN
   const isRecord = node.caller === 'ROOT';
   const fileName = nodeFileName(node, session.seqWidth);
   ctx.writer.journal(session.id);
-  const fileChars = writeNodeFile(session.dir, fileName, node);
+  const { chars: fileChars, redacted } = writeNodeFile(session.dir, fileName, node, ctx.redactor);
+  if (redacted > 0) addRedacted(session, redacted);
 
   const meta = { ...session.meta };
   const movesHead = node.caller === '' && isConversationMessage(node) && node.predecessor === (meta.head_id ?? null);
@@ -62,7 +63,7 @@ export function writeNode(ctx: StoreContext, session: OpenSession, node: StoredN
     meta.unread = true;
     registryFields.unread = true;
   }
-  writeMetaInPlace(session.dir, meta);
+  writeMetaInPlace(session.dir, meta, ctx.redactor);
   session.meta = meta;
   session.graph.add(node, fileChars);
   session.fileNames.set(node.id, fileName);
