@@ -152,6 +152,26 @@ describe('secrets out of titles, names and meta (issue 27 item 7)', () => {
     expect(leaks(dir)).toEqual([]);
   });
 
+  it("a chat's settings, the context sent to the model and a record node are stored redacted", async () => {
+    const { store, dir } = await open({ redactor });
+    await store.createSession({ id: 's' });
+    const user = await store.appendMessage('s', { role: 'user', content: 'hi' });
+    const settings = await store.setChatSettings('s', { model: `m-${AWS}`, systemPrompt: `use ${ANTHROPIC} for the API` });
+    expect(settings).toEqual({ model: 'm-[REDACTED:test]', systemPrompt: 'use [REDACTED:test] for the API' });
+    expect(await store.getChatSettings('s')).toEqual(settings);
+    // the same secret again is the same (stored) settings: nothing new written
+    const nodes = (await store.getNodes('s')).length;
+    await store.setChatSettings('s', { model: `m-${AWS}` });
+    expect((await store.getNodes('s')).length).toBe(nodes);
+    const reply = await store.appendMessage('s', { role: 'assistant', parentId: user.id, content: 'hello' });
+    await store.writeContextFile('s', reply.id, { system: `key ${GITHUB}`, messages: [] });
+    await store.appendRecordNode('s', (seq, now) => ({ id: 'rec_1', created_at: now, seq, role: 'code', name: 'note', input: null, output: `moved to /srv/${GITHUB}`, caller: 'ROOT', predecessor: null, reads: [], metadata: {} }));
+    await store.beginTurn('s');
+    await store.finalizeTurn('s');
+    expect((await store.getNodes('s')).find((node) => node.id === 'rec_1')!.content).toBe('moved to /srv/[REDACTED:test]');
+    expect(leaks(dir)).toEqual([]);
+  });
+
   it('with redaction off, titles and names are written as given (the check above can fail)', async () => {
     const { store, dir } = await open({ redactor: null });
     await store.createSession({ id: 's', title: `deploy with ${ANTHROPIC}` });
