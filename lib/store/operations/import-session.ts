@@ -153,7 +153,7 @@ async function writeTurn(ctx: StoreContext, writer: TurnWriter, turn: ImportNode
   const head = isLast && finalHead && (writer.known(finalHead) || nodes.some((node) => node.id === finalHead)) ? finalHead : null;
   applyTurnToMeta(meta, nodes, redacted, head);
   writeMeta(writer.dir, meta, ctx.redactor);
-  await commitTurnFiles(writer.dir, writer.state, names, commitMessageOf(nodes), lastTimeOf(nodes));
+  await commitTurnFiles(writer.dir, writer.state, names, commitMessageOf(nodes), lastTimeOf(nodes), ctx.redactor);
   return { nodes, redacted };
 }
 

@@ -172,6 +172,16 @@ describe('secrets out of titles, names and meta (issue 27 item 7)', () => {
     expect(leaks(dir)).toEqual([]);
   });
 
+  it("a turn's commit message a client gave is stored redacted", async () => {
+    const { store, dir } = await open({ redactor });
+    await store.createSession({ id: 's' });
+    await store.beginTurn('s');
+    await store.appendMessage('s', { role: 'user', content: 'hi' });
+    await store.finalizeTurn('s', { commitMessage: `deploy with ${ANTHROPIC}` });
+    expect(execFileSync('git', ['log', '-1', '--format=%B', 'main'], { cwd: join(dir, 'sessions', 's') }).toString().trim()).toBe('deploy with [REDACTED:test]');
+    expect(leaks(dir)).toEqual([]);
+  });
+
   it('with redaction off, titles and names are written as given (the check above can fail)', async () => {
     const { store, dir } = await open({ redactor: null });
     await store.createSession({ id: 's', title: `deploy with ${ANTHROPIC}` });
