@@ -92,6 +92,6 @@ export function appendMessage(ctx: StoreContext, sessionId: string, given: Appen
     };
     if (redacted > 0) addRedacted(session, redacted);
     // DESIGN §7: an agent's reply is news for the person, until they open the session.
-    return writeNode(ctx, session, node, { markUnread: options.byAgent === true && input.role === 'assistant' });
+    return writeNode(ctx, session, node, { markUnread: options.byAgent === true && input.role === 'assistant', partsRedacted: true });
   });
 }

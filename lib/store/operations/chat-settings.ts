@@ -76,7 +76,9 @@ export function setChatSettings(ctx: StoreContext, sessionId: string, patch: { m
   if (model !== undefined && model !== null && /[\u0000-\u001f\u007f]/.test(model)) throw new InvalidInputError('model must not contain control characters');
   return withSession(ctx, sessionId, (session) => {
     const current = readFrom(session.dir);
-    const next: ChatSettings = { model: model === undefined ? current.model : model, systemPrompt: systemPrompt === undefined ? current.systemPrompt : systemPrompt };
+    const given: ChatSettings = { model: model === undefined ? current.model : model, systemPrompt: systemPrompt === undefined ? current.systemPrompt : systemPrompt };
+    // The settings file and its record node hold them: secrets out first (issue 27 item 7), compared as stored.
+    const next = ctx.redactor ? (ctx.redactor({ content: given }).message.content as ChatSettings) : given;
     if (next.model === current.model && next.systemPrompt === current.systemPrompt) return current;
     atomicWriteFileSync(join(session.dir, ...FILE), `${JSON.stringify({ model: next.model, system_prompt: next.systemPrompt }, null, 2)}\n`);
     writeNode(

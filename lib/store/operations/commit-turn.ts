@@ -149,9 +149,9 @@ async function finalizeInSession(
   await updateSessionFields(ctx, session, { status, turn_count: turn }, { writeNow: false });
   if (pendingRefs.length > 0) {
     delete session.meta['_pending_retry_refs'];
-    writeMeta(session.dir, session.meta);
+    writeMeta(session.dir, session.meta, ctx.redactor);
   }
-  const result = await commitTurnFiles(session.dir, state, added, message, ctx.now());
+  const result = await commitTurnFiles(session.dir, state, added, message, ctx.now(), ctx.redactor);
   if (!result) return { turn: turnCountOf(session), sessionCommit: null, projectCommit: null, projectCommitSkipped: null };
   session.uncommitted = [];
   for (const assistantId of pendingRefs) await writeBranchRef(session.dir, `retry-${assistantId}`, result.sha);

@@ -14,6 +14,8 @@ export function writeContextFile(ctx: StoreContext, sessionId: string, replyId: 
   return withSession(ctx, sessionId, (session) => {
     const dir = join(session.dir, 'context', 'commits');
     mkdirSync(dir, { recursive: true, mode: DIR_MODE });
-    atomicWriteFileSync(join(dir, `${replyId}.json`), `${JSON.stringify(context)}\n`);
+    // What was sent to the model (its system prompt, tools, messages): secrets out like every write (issue 27 item 7).
+    const stored = ctx.redactor ? ctx.redactor({ content: context }).message.content : context;
+    atomicWriteFileSync(join(dir, `${replyId}.json`), `${JSON.stringify(stored)}\n`);
   });
 }

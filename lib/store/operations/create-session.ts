@@ -90,7 +90,7 @@ export async function createSession(ctx: StoreContext, input: CreateSessionInput
       mkdirSync(dir, { recursive: true, mode: DIR_MODE });
       if (!onDisk) {
         await initSessionRepo(dir, now);
-        writeMeta(dir, meta);
+        writeMeta(dir, meta, ctx.redactor);
       }
       entry = entryFromMeta(meta, id, typeof meta.preview === 'string' ? meta.preview : null);
       ctx.registry.set(entry);

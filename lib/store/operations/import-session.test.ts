@@ -123,8 +123,9 @@ describe('importSession', () => {
     );
     const { store } = await open({ redactor });
     expect((await store.importSession({ id: 'cc-clean', source: 'claude-code', turns: conversation() })).redacted).toBe(0);
-    expect([seen.length, perNode]).toEqual([1, 0]);
-    expect(JSON.stringify(seen[0])).toContain('second answer');
+    // Once for every node at once; meta.json's fields (the title, …) are asked about on their own.
+    const nodeChecks = seen.filter((values) => JSON.stringify(values).includes('second answer'));
+    expect([nodeChecks.length, perNode]).toEqual([1, 0]);
     const turns = conversation();
     turns[1]![1] = reply('a2', 'the SECRET', 'u2', T0 + 65);
     expect((await store.importSession({ id: 'cc-dirty', source: 'claude-code', turns })).redacted).toBe(1);

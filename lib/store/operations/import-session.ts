@@ -8,6 +8,7 @@ import { previewOf } from '../registry/preview.js';
 import { entryFromMeta } from '../registry/entry.js';
 import { changedRowFields, toRow } from '../registry/row.js';
 import { HISTORY_DIR, META_FILE, nodeFileName, readMeta, writeMeta, writeNodeFile } from '../repo/session-files.js';
+import { redactMetaInPlace, redactNodeFieldsInPlace } from '../repo/redact-record.js';
 import { branchRefPath, commitTurnFiles, SESSION_AUTHOR, stageSessionRepo, type CommitState } from '../repo/session-git.js';
 import { serializeCommit, serializeTree, serializeTreeEntry } from '../repo/git-objects.js';
 import { PackBuilder } from '../repo/pack-writer.js';
@@ -143,7 +144,7 @@ async function writeTurn(ctx: StoreContext, writer: TurnWriter, turn: ImportNode
     const built = storedNode(ctx, item, writer.nextSeq++);
     redacted += built.redacted;
     const name = nodeFileName(built.node, writer.seqWidth);
-    writeNodeFile(writer.dir, name, built.node);
+    redacted += writeNodeFile(writer.dir, name, built.node, ctx.redactor).redacted;
     nodes.push(built.node);
     names.push(name);
   }
@@ -151,8 +152,8 @@ async function writeTurn(ctx: StoreContext, writer: TurnWriter, turn: ImportNode
   const meta = writer.meta;
   const head = isLast && finalHead && (writer.known(finalHead) || nodes.some((node) => node.id === finalHead)) ? finalHead : null;
   applyTurnToMeta(meta, nodes, redacted, head);
-  writeMeta(writer.dir, meta);
-  await commitTurnFiles(writer.dir, writer.state, names, commitMessageOf(nodes), lastTimeOf(nodes));
+  writeMeta(writer.dir, meta, ctx.redactor);
+  await commitTurnFiles(writer.dir, writer.state, names, commitMessageOf(nodes), lastTimeOf(nodes), ctx.redactor);
   return { nodes, redacted };
 }
 
@@ -209,7 +210,8 @@ async function buildHistory(
         if (edge && !written.has(edge)) throw new InvalidInputError(`node ${item.id} points at ${edge}, which is not written`);
       }
       const built = storedNode(ctx, item, nextSeq++, clean);
-      turnRedacted += built.redacted;
+      // Written straight into the pack, not through writeNodeFile: its own fields (the name) redacted here.
+      turnRedacted += built.redacted + redactNodeFieldsInPlace(built.node, ctx.redactor);
       const name = nodeFileName(built.node, NEW_SEQ_WIDTH);
       const bytes = Buffer.from(JSON.stringify(built.node));
       files.push({ name, bytes });
@@ -220,6 +222,9 @@ async function buildHistory(
     nodesAdded += nodes.length;
     redacted += turnRedacted;
     applyTurnToMeta(meta, nodes, turnRedacted, index === turns.length - 1 && finalHead && written.has(finalHead) ? finalHead : null);
+    // Each turn's meta.json goes into the pack as it stood, not through writeMeta: redacted here
+    // (the title, the source's cwd and branch), in place, so the last writeMeta and the registry agree.
+    redacted += redactMetaInPlace(meta, ctx.redactor);
     const rootTree = pack.add(
       'tree',
       serializeTree([
@@ -240,7 +245,7 @@ async function buildHistory(
   // The pack, its index and the ref synced together in the thread pool (their syncs overlap);
   // node files and meta.json are not synced, as for every other session write.
   await Promise.all([pack.write(join(dir, '.git')), writeNewFileDurably(branchRefPath(dir), [Buffer.from(`${head}\n`)])]);
-  writeMeta(dir, meta);
+  writeMeta(dir, meta, ctx.redactor);
   return { nodesAdded, redacted };
 }
 

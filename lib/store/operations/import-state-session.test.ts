@@ -216,6 +216,37 @@ describe('importStateSession: a session of another state directory moved in thro
     expect((await store.getBranch('s'))[0]!.content).toMatch(/^hello \[REDACTED:/);
     expect((await store.getSession('s')).redacted).toBe(result.redacted);
   });
+
+  it('a secret is taken out of author lines, files under .git beside the objects, and a Latin-1 file (issue 27 item 8)', async () => {
+    const secret = 'SECRET-12345678901234567890';
+    const src = await source();
+    const from = src.inputs.s.repoDir;
+    // A Latin-1 file (not UTF-8: "café" with byte E9) committed by an author whose name and email hold secrets.
+    const latin1 = Buffer.concat([Buffer.from('caf'), Buffer.from([0xe9]), Buffer.from(` token ${secret} fin\n`)]);
+    writeFileSync(join(from, 'workdir', 'notes.txt'), latin1);
+    execFileSync('git', ['add', 'workdir/notes.txt'], { cwd: from });
+    execFileSync('git', ['commit', '-q', '-m', 'notes'], {
+      cwd: from,
+      env: { ...process.env, GIT_AUTHOR_NAME: `Dev ${secret}`, GIT_AUTHOR_EMAIL: `${secret}@example.com`, GIT_COMMITTER_NAME: 'OpenProgram', GIT_COMMITTER_EMAIL: 'openprogram@local' },
+    });
+    // A merge left half-done: its message sits in .git, in no object.
+    writeFileSync(join(from, '.git', 'MERGE_MSG'), `Merge branch 'x'\n\nkey ${secret}\n`);
+    const { store, stateDir } = await target(src.workspace);
+    stores.push(store);
+    store.setRedactor(redactor);
+    expect((await store.importStateSession(src.inputs.s)).outcome).toBe('added');
+    const repo = join(stateDir, 'sessions', 's');
+    const objects = execFileSync('git', ['cat-file', '--batch-all-objects', '--batch'], { cwd: repo }).toString('latin1');
+    expect(objects).not.toContain(secret);
+    const grep = spawnSync('grep', ['-rla', secret, stateDir], { encoding: 'utf8' });
+    expect({ status: grep.status, files: grep.stdout }).toEqual({ status: 1, files: '' });
+    expect(git(repo, 'log', '-1', '--format=%an <%ae> | %cn <%ce>', 'main')).toBe('Dev [REDACTED:test] <[REDACTED:test]@example.com> | OpenProgram <openprogram@local>');
+    expect(readFileSync(join(repo, '.git', 'MERGE_MSG'), 'utf8')).toBe("Merge branch 'x'\n\nkey [REDACTED:test]\n");
+    // Still Latin-1, byte for byte but the secret, in the work tree and in the committed blob.
+    const expected = Buffer.concat([Buffer.from('caf'), Buffer.from([0xe9]), Buffer.from(' token [REDACTED:test] fin\n')]);
+    expect(readFileSync(join(repo, 'workdir', 'notes.txt'))).toEqual(expected);
+    expect(execFileSync('git', ['show', 'main:workdir/notes.txt'], { cwd: repo })).toEqual(expected);
+  });
 });
 
 const STEPS = ['inventoried', 'staged', 'verified', 'mid-publish', 'published', 'located'] as const;

@@ -30,7 +30,7 @@ export function retry(ctx: StoreContext, sessionId: string, assistantId: string)
     if (node.role !== 'llm' || node.metadata['role'] === 'system') throw new InvalidInputError('only an assistant message can be retried');
     const parentId = node.predecessor;
     await updateSessionFields(ctx, session, { head_id: parentId });
-    await recordRetryRef(session, assistantId);
+    await recordRetryRef(session, assistantId, ctx.redactor);
     return { parentId };
   });
 }

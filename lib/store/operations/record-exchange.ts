@@ -135,7 +135,7 @@ export function recordExchange(ctx: StoreContext, input: RecordExchangeInput): P
         reads: [],
         metadata,
       };
-      added.push(writeNode(ctx, session, redacted(node)));
+      added.push(writeNode(ctx, session, redacted(node), { partsRedacted: true }));
       if (step.fingerprint && !index.has(step.fingerprint)) index.set(step.fingerprint, node.id);
       parent = node.id;
       return node;
@@ -159,7 +159,7 @@ export function recordExchange(ctx: StoreContext, input: RecordExchangeInput): P
         reads: [],
         metadata: { ...(step.metadata ?? {}), tool_call_id: step.callId },
       };
-      added.push(writeNode(ctx, session, redacted(node)));
+      added.push(writeNode(ctx, session, redacted(node), { partsRedacted: true }));
     };
 
     let first = true;
@@ -185,7 +185,7 @@ export function recordExchange(ctx: StoreContext, input: RecordExchangeInput): P
       replyId = reply.id;
       if (earlier.length > 0) {
         retried = true;
-        await recordRetryRef(session, earlier.at(-1)!.id);
+        await recordRetryRef(session, earlier.at(-1)!.id, ctx.redactor);
       }
       const dir = join(session.dir, 'context', 'commits');
       mkdirSync(dir, { recursive: true, mode: DIR_MODE });

@@ -16,13 +16,13 @@ describe('session files', () => {
   it('rewrites meta.json in place: a shorter meta is padded with whitespace and still reads back', () => {
     const { dir, cleanup } = tempDir();
     cleanups.push(cleanup);
-    writeMeta(dir, meta('a long title that will shrink'));
+    writeMeta(dir, meta('a long title that will shrink'), null);
     const before = statSync(join(dir, 'meta.json')).size;
-    writeMetaInPlace(dir, meta('short'));
+    writeMetaInPlace(dir, meta('short'), null);
     expect(statSync(join(dir, 'meta.json')).size).toBe(before);
     expect(readFileSync(join(dir, 'meta.json'), 'utf8')).toMatch(/^\{"id":"s","title":"short"\} +$/);
     expect(readMeta(dir)).toEqual(meta('short'));
-    writeMetaInPlace(dir, meta('grown much longer than anything before it'));
+    writeMetaInPlace(dir, meta('grown much longer than anything before it'), null);
     expect(readMeta(dir)).toEqual(meta('grown much longer than anything before it'));
     // Python's json.load, like JSON.parse, accepts the trailing whitespace.
     expect(JSON.parse(readFileSync(join(dir, 'meta.json'), 'utf8'))).toEqual(meta('grown much longer than anything before it'));
@@ -31,7 +31,7 @@ describe('session files', () => {
   it('creates meta.json atomically when it does not exist yet', () => {
     const { dir, cleanup } = tempDir();
     cleanups.push(cleanup);
-    writeMetaInPlace(dir, meta('new'));
+    writeMetaInPlace(dir, meta('new'), null);
     expect(readMeta(dir)).toEqual(meta('new'));
   });
 
@@ -54,8 +54,8 @@ describe('session files', () => {
     const { dir, cleanup } = tempDir();
     cleanups.push(cleanup);
     const node = { id: 'n1', seq: 0, role: 'user', output: 'x' } as unknown as StoredNode;
-    writeNodeFile(dir, '000000-u-n1.json', node);
-    expect(() => writeNodeFile(dir, '000001-u-n2.json', { ...node, id: 'n2', metadata: { n: 1n } } as unknown as StoredNode)).toThrow(TypeError);
+    writeNodeFile(dir, '000000-u-n1.json', node, null);
+    expect(() => writeNodeFile(dir, '000001-u-n2.json', { ...node, id: 'n2', metadata: { n: 1n } } as unknown as StoredNode, null)).toThrow(TypeError);
     expect(readdirSync(join(dir, 'history'))).toEqual(['000000-u-n1.json']);
     expect(existsSync(join(dir, 'history', '000001-u-n2.json'))).toBe(false);
   });

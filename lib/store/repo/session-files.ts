@@ -2,7 +2,8 @@ import { closeSync, fstatSync, linkSync, mkdirSync, openSync, readdirSync, readF
 import { rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { atomicWriteFileSync, DIR_MODE, FILE_MODE } from '../../fs/atomic-write.js';
-import type { SessionMeta, StoredNode } from '../types.js';
+import type { Redactor, SessionMeta, StoredNode } from '../types.js';
+import { redactMetaInPlace, redactNodeFieldsInPlace } from './redact-record.js';
 
 /** Files inside one session repository (FORMAT.md "Session repo"). */
 export const META_FILE = 'meta.json';
@@ -36,8 +37,17 @@ export function readMeta(repoDir: string): SessionMeta | null {
 /**
  * Atomic but not fsynced: a process crash loses nothing already written, and the turn commit
  * is what makes a turn survive power loss (DESIGN §4.2).
+ *
+ * Every meta.json write passes the redactor first (title, cwd, branch names, …: redact-record.ts),
+ * which redacts `meta` in place, so memory holds what disk does. The redactor is required (null:
+ * the user turned redaction off), so no writer can forget it.
  */
-export function writeMeta(repoDir: string, meta: SessionMeta): void {
+export function writeMeta(repoDir: string, meta: SessionMeta, redactor: Redactor | null): void {
+  redactMetaInPlace(meta, redactor);
+  writeMetaText(repoDir, meta);
+}
+
+function writeMetaText(repoDir: string, meta: SessionMeta): void {
   atomicWriteFileSync(metaPath(repoDir), JSON.stringify(meta), { durable: false });
 }
 
@@ -48,7 +58,8 @@ let metaTemp = 0;
  * but the open/write/rename wait in the thread pool, where a busy file system cannot stall
  * every other request.
  */
-export async function writeMetaAsync(repoDir: string, meta: SessionMeta): Promise<void> {
+export async function writeMetaAsync(repoDir: string, meta: SessionMeta, redactor: Redactor | null): Promise<void> {
+  redactMetaInPlace(meta, redactor);
   const path = metaPath(repoDir);
   const tmp = `${path}.${process.pid}.${++metaTemp}.tmp`;
   await writeFile(tmp, JSON.stringify(meta), { mode: FILE_MODE });
@@ -63,13 +74,14 @@ export async function writeMetaAsync(repoDir: string, meta: SessionMeta): Promis
  * message's own file). Falls back to the atomic rewrite when the file is missing or the write
  * comes up short.
  */
-export function writeMetaInPlace(repoDir: string, meta: SessionMeta): void {
+export function writeMetaInPlace(repoDir: string, meta: SessionMeta, redactor: Redactor | null): void {
+  redactMetaInPlace(meta, redactor);
   const path = metaPath(repoDir);
   let fd: number;
   try {
     fd = openSync(path, 'r+');
   } catch {
-    writeMeta(repoDir, meta);
+    writeMetaText(repoDir, meta);
     return;
   }
   let complete = false;
@@ -81,7 +93,7 @@ export function writeMetaInPlace(repoDir: string, meta: SessionMeta): void {
   } finally {
     closeSync(fd);
   }
-  if (!complete) writeMeta(repoDir, meta);
+  if (!complete) writeMetaText(repoDir, meta);
 }
 
 /** A node file name: `<seq>-<role letter>-<id>.json` (FORMAT.md). */
@@ -190,8 +202,13 @@ function normaliseNode(raw: Record<string, unknown>): StoredNode {
  * same name is a bug, not something to overwrite. The bytes exist before the file does, so a
  * node that cannot be serialised leaves nothing behind; a failed write removes its file.
  */
-/** Returns the length of the file's text. */
-export function writeNodeFile(repoDir: string, name: string, node: StoredNode): number {
+/**
+ * Returns the length of the file's text and the secrets taken out of the node's own fields (its
+ * name: a model slug a client chose), which are redacted in place like meta.json's; the message
+ * parts (content, input, metadata) are the caller's to redact and count, before it gets here.
+ */
+export function writeNodeFile(repoDir: string, name: string, node: StoredNode, redactor: Redactor | null): { chars: number; redacted: number } {
+  const redacted = redactNodeFieldsInPlace(node, redactor);
   const bytes = JSON.stringify(node);
   const dir = historyDir(repoDir);
   // Written under a temporary name (not *.json, which readers take) and linked into place: a
@@ -215,5 +232,5 @@ export function writeNodeFile(repoDir: string, name: string, node: StoredNode): 
   } finally {
     rmSync(tmp, { force: true });
   }
-  return bytes.length;
+  return { chars: bytes.length, redacted };
 }

@@ -14,6 +14,7 @@ import {
   type TreeEntry,
 } from './git-objects.js';
 import { HISTORY_DIR, META_FILE } from './session-files.js';
+import type { Redactor } from '../types.js';
 
 /** The committer of every session repo, as OpenProgram writes it. */
 export const SESSION_AUTHOR = { name: 'OpenProgram', email: 'openprogram@local' } as const;
@@ -204,15 +205,18 @@ export interface TurnCommitResult {
 /**
  * One commit of the working files on top of the state's head, by plumbing only. history/ is
  * extended, not rebuilt: node files never change and their names only grow. Returns null when
- * nothing changed since the last commit.
+ * nothing changed since the last commit. The message passes the redactor (a client may give its
+ * own: turn.finalize's commitMessage), required so that no commit can skip it (issue 27 item 7).
  */
 export async function commitTurnFiles(
   repoDir: string,
   state: CommitState,
   addedHistoryNames: readonly string[],
-  message: string,
+  given: string,
   nowSeconds: number,
+  redactor: Redactor | null,
 ): Promise<TurnCommitResult | null> {
+  const message = redactor ? String(redactor({ content: given }).message.content) : given;
   const gitdir = gitdirOf(repoDir);
   const written: string[] = [];
   let bytes = 0;

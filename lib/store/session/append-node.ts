@@ -38,12 +38,26 @@ export function uniqueNodeId(session: OpenSession): string {
   return id;
 }
 
-/** Node file, then meta.json, then memory; the registry follows within the debounce window. */
-export function writeNode(ctx: StoreContext, session: OpenSession, node: StoredNode, options: { markUnread?: boolean } = {}): Message {
+/**
+ * Node file, then meta.json, then memory; the registry follows within the debounce window.
+ * The node's message parts pass the redactor here (counted) unless the caller says it redacted
+ * them already (an append does, before its idempotency check): records, chat settings and the
+ * like are written through here with nothing else between them and disk (issue 27 item 7).
+ */
+export function writeNode(ctx: StoreContext, session: OpenSession, given: StoredNode, options: { markUnread?: boolean; partsRedacted?: boolean } = {}): Message {
+  let node = given;
+  if (ctx.redactor && options.partsRedacted !== true) {
+    const { message, count } = ctx.redactor({ content: node.output, input: node.input, metadata: node.metadata });
+    if (count > 0) {
+      node = { ...node, output: message.content, input: message.input ?? null, metadata: message.metadata ?? {} };
+      addRedacted(session, count);
+    }
+  }
   const isRecord = node.caller === 'ROOT';
   const fileName = nodeFileName(node, session.seqWidth);
   ctx.writer.journal(session.id);
-  const fileChars = writeNodeFile(session.dir, fileName, node);
+  const { chars: fileChars, redacted } = writeNodeFile(session.dir, fileName, node, ctx.redactor);
+  if (redacted > 0) addRedacted(session, redacted);
 
   const meta = { ...session.meta };
   const movesHead = node.caller === '' && isConversationMessage(node) && node.predecessor === (meta.head_id ?? null);
@@ -62,7 +76,7 @@ export function writeNode(ctx: StoreContext, session: OpenSession, node: StoredN
     meta.unread = true;
     registryFields.unread = true;
   }
-  writeMetaInPlace(session.dir, meta);
+  writeMetaInPlace(session.dir, meta, ctx.redactor);
   session.meta = meta;
   session.graph.add(node, fileChars);
   session.fileNames.set(node.id, fileName);

@@ -2,6 +2,7 @@ import { writeBranchRef, countCommits } from '../repo/commit-log.js';
 import { writeMeta } from '../repo/session-files.js';
 import { loadCommitState, readCommitObject, readHistoryBody, type CommitState } from '../repo/session-git.js';
 import type { OpenSession } from './store-context.js';
+import type { Redactor } from '../types.js';
 
 /** The last commit's state; once loaded, appends keep `uncommitted` so a commit never rescans. */
 export async function ensureCommitState(session: OpenSession): Promise<CommitState> {
@@ -31,7 +32,7 @@ export function pendingRetryRefs(session: OpenSession): string[] {
  * retry-<assistantId> at the commit that added the retried reply; when the reply is not
  * committed yet, at the commit that will hold it (kept in meta.json until then).
  */
-export async function recordRetryRef(session: OpenSession, assistantId: string): Promise<void> {
+export async function recordRetryRef(session: OpenSession, assistantId: string, redactor: Redactor | null): Promise<void> {
   const state = await ensureCommitState(session);
   const name = session.fileNames.get(assistantId);
   if (!name) return;
@@ -39,7 +40,7 @@ export async function recordRetryRef(session: OpenSession, assistantId: string):
     const pending = new Set(pendingRetryRefs(session));
     pending.add(assistantId);
     session.meta = { ...session.meta, _pending_retry_refs: [...pending] };
-    writeMeta(session.dir, session.meta);
+    writeMeta(session.dir, session.meta, redactor);
     return;
   }
   const needle = Buffer.from(` ${name}\0`);

@@ -26,6 +26,9 @@ export async function redactStagedRepo(repo: string, redactor: Redactor): Promis
     }
   };
   await walk(repo, false);
+  // What git keeps beside its objects (MERGE_MSG, SQUASH_MSG, COMMIT_EDITMSG, reflogs, description,
+  // info/exclude, …) holds messages, idents and text too: redacted in place like the work tree.
+  await redactGitFiles(join(repo, '.git'), redactor);
 
   const replaced = new Map<string, string>();
   let messagesHoldSecrets = false;
@@ -50,11 +53,48 @@ export async function redactStagedRepo(repo: string, redactor: Redactor): Promis
   return nodeSecrets;
 }
 
-/** Redacted bytes of a text file (JSON: every string inside), or null when there is nothing to take out. */
+/**
+ * Every file under `.git` but its objects (the caller rewrites those) and what git rewrites
+ * itself afterwards, redacted in place as text. Binary ones (the index) are left alone.
+ */
+async function redactGitFiles(dir: string, redactor: Redactor, top = dir): Promise<void> {
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (dir === top && entry.name === 'objects') continue;
+      await redactGitFiles(path, redactor, top);
+    } else if (entry.isFile()) {
+      const redacted = redactBytes(await readFile(path), redactor);
+      if (redacted) await writeFile(path, redacted.bytes);
+    }
+  }
+}
+
+/**
+ * Bytes as text: UTF-8 when they are UTF-8, else Latin-1 (every byte one character, so a file in
+ * Windows-1252 or ISO-8859-x is still read, its ASCII secrets found, and written back byte for byte).
+ */
+function decodeText(bytes: Buffer): { text: string; encoding: 'utf8' | 'latin1' } {
+  const text = bytes.toString('utf8');
+  return Buffer.from(text, 'utf8').equals(bytes) ? { text, encoding: 'utf8' } : { text: bytes.toString('latin1'), encoding: 'latin1' };
+}
+
+/** A text redacted, in the encoding it was read in; null when there was nothing to take out. */
+function redactTextBytes(bytes: Buffer, redactor: Redactor): { bytes: Buffer; count: number } | null {
+  const { text, encoding } = decodeText(bytes);
+  const { message, count } = redactor({ content: text });
+  // The markers are ASCII and every other character came from these bytes: Latin-1 round-trips.
+  return count > 0 ? { bytes: Buffer.from(String(message.content), encoding), count } : null;
+}
+
+/**
+ * Redacted bytes of a text file (JSON: every string inside; not UTF-8: as Latin-1), or null when
+ * there is nothing to take out. A file with a NUL byte is binary and left alone.
+ */
 export function redactBytes(bytes: Buffer, redactor: Redactor): { bytes: Buffer; count: number } | null {
   if (bytes.length < 8 || bytes.includes(0)) return null;
-  const text = bytes.toString('utf8');
-  if (!Buffer.from(text, 'utf8').equals(bytes)) return null; // not UTF-8 text
+  const { text, encoding } = decodeText(bytes);
+  if (encoding === 'latin1') return redactTextBytes(bytes, redactor);
   const trimmed = text.trimStart();
   if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
     try {
@@ -88,26 +128,56 @@ function* objectsOf(buffer: Buffer): Generator<RawObject> {
   }
 }
 
-/** A fast-export stream with blob ids replaced and every message (`data <n>`) redacted. */
+const IDENT = /^(author|committer|tagger)( .*)? <([^<>\n]*)> (\d+ [+-]\d{4})$/s;
+
+/**
+ * An `author` / `committer` / `tagger` line with its name and email redacted (each on its own,
+ * so no marker can swallow the `<` `>` around the email); null when it held nothing.
+ */
+function redactIdent(line: Buffer, redactor: Redactor): Buffer | null {
+  const { text, encoding } = decodeText(line);
+  const ident = IDENT.exec(text);
+  if (!ident) return null;
+  const name = ident[2] ? redactor({ content: ident[2].slice(1) }) : { message: { content: '' }, count: 0 };
+  const email = redactor({ content: ident[3]! });
+  if (name.count + email.count === 0) return null;
+  // Characters an ident cannot hold (they would end its name or its email) never come back in.
+  const safe = (value: unknown): string => String(value).replace(/[<>\n]/g, '');
+  const nameText = ident[2] ? ` ${safe(name.message.content)}` : '';
+  return Buffer.from(`${ident[1]}${nameText} <${safe(email.message.content)}> ${ident[4]}`, encoding);
+}
+
+/**
+ * A fast-export stream with blob ids replaced, every message (`data <n>`) and every ident line
+ * (author, committer, tagger) redacted. A message or ident that is not UTF-8 is read as Latin-1
+ * and written back in it; what holds no secret is copied byte for byte.
+ */
 export function rewriteExport(stream: Buffer, replaced: Map<string, string>, redactor: Redactor): Buffer {
   const out: Buffer[] = [];
   let at = 0;
   while (at < stream.length) {
     let end = stream.indexOf(0x0a, at);
     if (end < 0) end = stream.length;
-    const line = stream.subarray(at, end).toString('utf8');
+    const raw = stream.subarray(at, end);
+    const line = raw.toString('utf8');
     at = end + 1;
     const data = /^data (\d+)$/.exec(line);
     if (data) {
       const length = Number(data[1]);
-      const body = stream.subarray(at, at + length).toString('utf8');
+      const body = stream.subarray(at, at + length);
       at += length;
-      const redacted = Buffer.from(String(redactor({ content: body }).message.content), 'utf8');
+      const redacted = redactTextBytes(body, redactor)?.bytes ?? body;
       out.push(Buffer.from(`data ${redacted.length}\n`), redacted);
       continue;
     }
+    if (/^(?:author|committer|tagger) /.test(line)) {
+      out.push(redactIdent(raw, redactor) ?? raw, Buffer.from('\n'));
+      continue;
+    }
     const modify = /^M (\d+) ([0-9a-f]{40,64}) (.*)$/.exec(line);
-    out.push(Buffer.from(`${modify && replaced.has(modify[2]!) ? `M ${modify[1]} ${replaced.get(modify[2]!)} ${modify[3]}` : line}\n`));
+    // The path is copied as bytes (it may not be UTF-8); the prefix before it is ASCII.
+    const prefix = modify ? `M ${modify[1]} ${modify[2]} `.length : 0;
+    out.push(modify && replaced.has(modify[2]!) ? Buffer.concat([Buffer.from(`M ${modify[1]} ${replaced.get(modify[2]!)} `), raw.subarray(prefix), Buffer.from('\n')]) : Buffer.concat([raw, Buffer.from('\n')]));
   }
   return Buffer.concat(out);
 }

@@ -94,7 +94,7 @@ export async function verifyMigration(ctx: StoreContext, entry: MigrationEntry):
     project_id: entry.projectId,
     status: 'idle',
     ...(redacted > 0 ? { redacted: (typeof after['redacted'] === 'number' ? after['redacted'] : 0) + redacted } : {}),
-  });
+  }, ctx.redactor);
   const next: MigrationEntry = { ...entry, step: 'verified', redacted };
   recordMigration(ctx.sessionsDir, next);
   return next;

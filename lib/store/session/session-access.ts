@@ -72,10 +72,11 @@ export async function updateSessionFields(
   try {
     const meta = { ...session.meta };
     for (const [key, value] of Object.entries(fields)) if (value !== undefined) meta[key] = value;
-    await writeMetaAsync(session.dir, meta);
+    // Redacted as it is written (a title, a group): the registry takes the fields from it, not from the caller.
+    await writeMetaAsync(session.dir, meta, ctx.redactor);
     session.meta = meta;
     const registryFields: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(fields)) if (REGISTRY_KEYS.has(key) && value !== undefined) registryFields[key] = value;
+    for (const [key, value] of Object.entries(fields)) if (REGISTRY_KEYS.has(key) && value !== undefined) registryFields[key] = meta[key];
     changed = ctx.registry.patch(session.id, registryFields as Partial<RegistryEntry>);
   } finally {
     release();

@@ -77,7 +77,7 @@ export async function startUp(ctx: StoreContext): Promise<StartupReport> {
     if (entry.status !== 'running') continue;
     const dir = repoDirOf(ctx, entry.id);
     const meta = readMeta(dir);
-    if (meta && meta.id === entry.id) writeMeta(dir, { ...meta, status: 'idle' });
+    if (meta && meta.id === entry.id) writeMeta(dir, { ...meta, status: 'idle' }, ctx.redactor);
     ctx.registry.patch(entry.id, { status: 'idle' });
     report.resetRunning.push(entry.id);
   }
