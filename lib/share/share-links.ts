@@ -28,6 +28,11 @@ interface ShareRecord {
   sha: string | null;
   /** that commit's turn number; null for a live link */
   turn: number | null;
+  /**
+   * the session's title when the link was pinned (a rename after it does not reach the link);
+   * null for a live link, and absent from links made before it was kept
+   */
+  title?: string | null;
   toolCalls: boolean;
   createdAt: number;
   updatedAt: number;
@@ -43,6 +48,8 @@ export interface ShareLink extends ShareRecord {
 export interface PinnedTurn {
   sha: string;
   turn: number;
+  /** the session's title as the owner saw it when pinning */
+  title?: string;
 }
 
 export interface CreateShareInput {
@@ -91,6 +98,7 @@ export class ShareLinkStore {
       scope: input.scope,
       sha: pin?.sha ?? null,
       turn: pin?.turn ?? null,
+      title: pin?.title ?? null,
       toolCalls: input.toolCalls,
       createdAt: now,
       updatedAt: now,
@@ -118,12 +126,14 @@ export class ShareLinkStore {
       next.scope = 'live';
       next.sha = null;
       next.turn = null;
+      next.title = null;
     } else if (input.live === false && record.scope === 'live') {
       next.scope = 'session';
     }
     if (input.pin && next.scope !== 'live') {
       next.sha = input.pin.sha;
       next.turn = input.pin.turn;
+      next.title = input.pin.title ?? null;
     }
     if (next.scope !== 'live' && next.sha === null) throw new ShareError('BAD_REQUEST', 'a pinned link needs a turn commit to point at');
     if (input.expires !== undefined) next.expiresAt = expiryFrom(next.updatedAt, input.expires);

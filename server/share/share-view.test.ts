@@ -158,7 +158,7 @@ describe('what a share link shows', () => {
 });
 
 describe('a pinned link and the title (issue 27 item 10)', () => {
-  it('shows the title its commit holds: a rename after the pin does not show; a live link follows it', async () => {
+  it('shows the title it was pinned with: a rename after the pin does not show, one before it does; a live link follows it', async () => {
     const owner = callerFor(OWNER);
     await owner.session.create({ id: 'titled', title: 'Title when pinned' });
     await turn('titled', 'tq1', 'ta1');
@@ -174,6 +174,12 @@ describe('a pinned link and the title (issue 27 item 10)', () => {
     expect((await visitor().share.view({ id: pinned.id })).title).toBe('Title when pinned');
     await owner.share.update({ id: pinned.id, toLatest: true });
     expect((await visitor().share.view({ id: pinned.id })).title).toBe('Renamed after the pin');
+    // Renamed, then shared (or Update pressed) before any turn: the link shows the title its owner sees.
+    await owner.session.update({ id: 'titled', title: 'Renamed, then shared' });
+    const renamedFirst = await owner.share.create({ sessionId: 'titled' });
+    expect((await visitor().share.view({ id: renamedFirst.id })).title).toBe('Renamed, then shared');
+    await owner.share.update({ id: pinned.id, toLatest: true });
+    expect((await visitor().share.view({ id: pinned.id })).title).toBe('Renamed, then shared');
   });
 });
 

@@ -125,14 +125,14 @@ async function readView(link: ShareLink, store: SessionStore, window: SharedWind
   const pin = link.scope === 'live' ? await newestTurn(store, link.sessionId) : { sha: link.sha!, turn: link.turn! };
   let messages: BranchMessage[] = [];
   let at: number | null = null;
-  // A live link follows the session, its title too; a pinned one shows the title its commit holds,
-  // not one given since (issue 27 item 10).
+  // A live link follows the session, its title too; a pinned one shows the title it was pinned
+  // with (a link made before links kept it: its commit's), not one given since (issue 27 item 10).
   let title = link.scope === 'live' ? (store.getRow(link.sessionId)?.title ?? '') : '';
   if (pin) {
     const snapshot = await store.branchAt(link.sessionId, pin.sha);
     at = snapshot.createdAt;
     messages = snapshot.messages;
-    if (link.scope !== 'live') title = snapshot.title;
+    if (link.scope !== 'live') title = link.title ?? snapshot.title;
     if (link.scope === 'turn') {
       // Only what this turn added: the branch at the turn before it is taken away.
       const before = snapshot.previous ? new Set((await store.branchAt(link.sessionId, snapshot.previous.sha)).messages.map((m) => m.id)) : new Set<string>();

@@ -1,6 +1,6 @@
 import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
-import { ShareError, type ShareLink } from '@/lib/share/index';
+import { ShareError, type PinnedTurn, type ShareLink } from '@/lib/share/index';
 import type { SessionStore } from '@/lib/store/index';
 import { getShareLinks, getSharingMode, getUserStore } from '@/server/runtime';
 import { commitOfTurn, newestTurn, sharedView } from '@/server/share/share-view';
@@ -22,10 +22,15 @@ function refuseWhenOff(): void {
   }
 }
 
-async function pinNewest(store: SessionStore, sessionId: string) {
+/** A pin with the title the owner sees now: the link keeps it, whatever the session is renamed to later. */
+function titled(store: SessionStore, sessionId: string, pin: PinnedTurn): PinnedTurn {
+  return { ...pin, title: store.getRow(sessionId)?.title ?? '' };
+}
+
+async function pinNewest(store: SessionStore, sessionId: string): Promise<PinnedTurn> {
   const pin = await newestTurn(store, sessionId);
   if (!pin) throw new ShareError('BAD_REQUEST', 'this session has no finished turn yet: there is nothing to share');
-  return pin;
+  return titled(store, sessionId, pin);
 }
 
 /**
@@ -63,10 +68,11 @@ export const shareRouter = createTRPCRouter({
       refuseWhenOff();
       refuseTokens(ctx.via);
       if (input.turn !== undefined && input.scope !== 'turn') throw new TRPCError({ code: 'BAD_REQUEST', message: 'turn goes with scope "turn" only' });
-      let pin = null;
+      let pin: PinnedTurn | null = null;
       if (input.scope === 'turn' && input.turn !== undefined) {
-        pin = await commitOfTurn(ctx.store, ctx.sessionId, input.turn);
-        if (!pin) throw new TRPCError({ code: 'NOT_FOUND', message: `no turn ${input.turn} in this session` });
+        const turn = await commitOfTurn(ctx.store, ctx.sessionId, input.turn);
+        if (!turn) throw new TRPCError({ code: 'NOT_FOUND', message: `no turn ${input.turn} in this session` });
+        pin = titled(ctx.store, ctx.sessionId, turn);
       } else if (input.scope !== 'live') {
         pin = await pinNewest(ctx.store, ctx.sessionId);
       }
