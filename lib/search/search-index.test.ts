@@ -26,16 +26,19 @@ describe('SearchIndex', () => {
   it('on a full disk keeps what it has and its queued writes, and writes them once there is room', async () => {
     const { store, index } = await indexedStore();
     const before = await conversation(store, 'Before', [['the quokka question', 'the quokka answer']]);
+    const { row: duringRow } = await store.createSession({ title: 'During' });
+    // the new session's own read (its feed record) is written before the disk fills
+    await index.caughtUp();
     index.flush();
     // SQLite's own page limit answers SQLITE_FULL, as a full disk does.
     const db = (index as unknown as { db: { exec(sql: string): void; prepare(sql: string): { get(): Record<string, unknown> | undefined } } }).db;
     const pages = Number(db.prepare('PRAGMA page_count').get()!['page_count']);
     db.exec(`PRAGMA max_page_count = ${pages}`);
-    const during = await conversation(
-      store,
-      'During',
-      Array.from({ length: 20 }, (_, i): [string, string] => [`the wombat question ${i} ${'filler words '.repeat(2000)}`, `the wombat answer ${i}`]),
-    );
+    const during = { ids: [] as string[] };
+    for (let i = 0; i < 20; i++) {
+      during.ids.push((await store.appendMessage(duringRow.id, { role: 'user', content: `the wombat question ${i} ${'filler words '.repeat(2000)}` })).id);
+      during.ids.push((await store.appendMessage(duringRow.id, { role: 'assistant', content: `the wombat answer ${i}` })).id);
+    }
     index.flush();
     expect(index.search('quokka').hits.map((hit) => hit.messageId)).toEqual(before.ids.slice().reverse());
     expect(index.search('wombat').hits).toEqual([]);
