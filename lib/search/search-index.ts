@@ -10,8 +10,7 @@
  */
 import { rmSync, statSync } from 'node:fs';
 import { isDiskFull } from '../fs/disk-full.js';
-import type { ChangeFeed, ChangeNotice, ChangeRecord } from '../store/changes/change-feed.js';
-import type { Message, SessionRow } from '../store/index.js';
+import type { ChangeFeed, ChangeNotice, ChangeRecord, Message, SessionRow } from '../store/index.js';
 import { nodeDocument, sessionDocument, type DocumentKind, type SearchDocument } from './documents.js';
 import { SearchInputError } from './errors.js';
 import { holdsShortTerms, parseQuery } from './query.js';

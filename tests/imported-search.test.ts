@@ -7,13 +7,13 @@ import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { importInputs, inputsFromPaths } from '../import/run.js';
-import { importStateDir } from '../import/openprogram.js';
-import { FIXTURES, fixture } from '../import/testing/fixtures.js';
-import { makeOpenProgramState } from '../import/testing/openprogram-state.js';
-import { SessionStore } from '../store/index.js';
-import { SearchIndex } from './search-index.js';
-import { storeSource } from './store-source.js';
+import { importInputs, inputsFromPaths } from '../lib/import/run.js';
+import { importStateDir } from '../lib/import/openprogram.js';
+import { FIXTURES, fixture } from '../lib/import/testing/fixtures.js';
+import { makeOpenProgramState } from '../lib/import/testing/openprogram-state.js';
+import { SessionStore } from '../lib/store/index.js';
+import { SearchIndex } from '../lib/search/search-index.js';
+import { storeSource } from '../lib/search/store-source.js';
 
 const CLAUDE_ID = 'cc-3f6c1d2e-8a4b-4c7d-9e1f-2a3b4c5d6e7f';
 /** U1 of the Claude Code fixture: "The test in tests/test_dates.py is failing. Can you find out why?" */
