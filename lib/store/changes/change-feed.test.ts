@@ -69,3 +69,28 @@ describe('ChangeFeed', () => {
     feed.close();
   });
 });
+
+describe('ChangeFeed on a failing disk', () => {
+  it('a record it cannot write yet is kept, told to consumers at once, and written before the next one', () => {
+    const dir = stateDir();
+    const feed = new ChangeFeed(dir);
+    feed.append('a', 'created');
+    const seen: string[] = [];
+    feed.subscribe(({ record }) => seen.push(record.sessionId));
+    // As ENOSPC would: the open segment refuses writes.
+    const internals = feed as unknown as { fd: number };
+    const fd = internals.fd;
+    internals.fd = -1;
+    expect(() => feed.append('b', 'nodes', { nodeIds: ['n1'] })).not.toThrow();
+    expect(seen).toEqual(['b']);
+    expect(feed.readAfter(0)!.map((record) => record.sessionId)).toEqual(['a', 'b']);
+    internals.fd = fd;
+    feed.append('c', 'deleted');
+    feed.close();
+    expect(new ChangeFeed(dir).readAfter(0)!.map((record) => [record.seq, record.sessionId])).toEqual([
+      [1, 'a'],
+      [2, 'b'],
+      [3, 'c'],
+    ]);
+  });
+});

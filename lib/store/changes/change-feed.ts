@@ -68,6 +68,8 @@ export class ChangeFeed {
   private needsNewline = false;
   private syncTimer: NodeJS.Timeout | null = null;
   private readonly listeners = new Set<(notice: ChangeNotice) => void>();
+  /** lines a failed write (a full disk) left in memory: written before the next, retried on the timer */
+  private unwritten = '';
   private closed = false;
 
   constructor(stateDir: string) {
@@ -98,17 +100,20 @@ export class ChangeFeed {
     return this.segments[0] ?? this.last + 1;
   }
 
-  /** Appends one record (written now, made durable within SYNC_MS) and tells this process's consumers. */
+  /**
+   * Appends one record (written now, made durable within SYNC_MS) and tells this process's
+   * consumers. Never throws for the disk: the write it describes is done, so a record that cannot
+   * be written yet (a full disk) is kept and written before the next one; consumers in this
+   * process are told at once either way.
+   */
   append(sessionId: string, kind: ChangeKind, extra: { nodeIds?: string[]; message?: AppendedMessage } = {}): ChangeRecord {
-    if (this.closed) throw new Error('the change feed is closed');
     const record: ChangeRecord = { seq: this.last + 1, sessionId, kind, ...(extra.nodeIds ? { nodeIds: extra.nodeIds } : {}) };
-    if (this.fd === null || this.segmentBytes >= SEGMENT_BYTES) this.rotate(record.seq);
-    const line = `${this.needsNewline ? '\n' : ''}${JSON.stringify(record)}\n`;
-    writeSync(this.fd!, line);
-    this.needsNewline = false;
-    this.segmentBytes += Buffer.byteLength(line);
     this.last = record.seq;
-    this.scheduleSync();
+    if (!this.closed) {
+      this.unwritten += `${JSON.stringify(record)}\n`;
+      this.writeUnwritten(record.seq);
+      this.scheduleSync();
+    }
     const notice: ChangeNotice = extra.message ? { record, message: extra.message } : { record };
     for (const listener of this.listeners) listener(notice);
     return record;
@@ -132,6 +137,11 @@ export class ChangeFeed {
         const record = line ? parseRecord(line) : null;
         if (record && record.seq > seq) records.push(record);
       }
+    }
+    // Kept in memory until the disk has room: theirs too.
+    for (const line of this.unwritten.split('\n')) {
+      const record = line ? parseRecord(line) : null;
+      if (record && record.seq > seq && record.seq > (records.at(-1)?.seq ?? 0)) records.push(record);
     }
     return records;
   }
@@ -159,6 +169,7 @@ export class ChangeFeed {
       clearTimeout(this.syncTimer);
       this.syncTimer = null;
     }
+    this.writeUnwritten(this.last + 1);
     if (this.fd !== null) {
       try {
         fdatasyncSync(this.fd);
@@ -177,9 +188,38 @@ export class ChangeFeed {
     this.fd = null;
   }
 
+  /** What is kept in memory, to the active segment (a new one from `nextSeq` past SEGMENT_BYTES). */
+  private writeUnwritten(nextSeq: number): boolean {
+    if (!this.unwritten) return true;
+    try {
+      if (this.fd === null || this.segmentBytes >= SEGMENT_BYTES) this.rotate(this.firstUnwritten() ?? nextSeq);
+      const text = `${this.needsNewline ? '\n' : ''}${this.unwritten}`;
+      const bytes = Buffer.from(text);
+      let at = 0;
+      while (at < bytes.length) at += writeSync(this.fd!, bytes, at);
+      this.needsNewline = false;
+      this.segmentBytes += bytes.length;
+      this.unwritten = '';
+      return true;
+    } catch {
+      // A short write may have left part of a line: the next write starts a fresh one.
+      this.needsNewline = true;
+      return false;
+    }
+  }
+
+  private firstUnwritten(): number | null {
+    const first = this.unwritten.slice(0, this.unwritten.indexOf('\n'));
+    return first ? (parseRecord(first)?.seq ?? null) : null;
+  }
+
   private rotate(firstSeq: number): void {
     if (this.fd !== null) {
-      this.syncNow();
+      try {
+        fdatasyncSync(this.fd);
+      } catch {
+        // the records are written; only their durability waits for the next sync
+      }
       closeSync(this.fd);
       this.fd = null;
     }
@@ -198,9 +238,13 @@ export class ChangeFeed {
     if (this.syncTimer) return;
     this.syncTimer = setTimeout(() => {
       this.syncTimer = null;
+      if (!this.writeUnwritten(this.last + 1)) {
+        this.scheduleSync();
+        return;
+      }
       const fd = this.fd;
       if (fd !== null) fdatasync(fd, () => undefined);
-    }, SYNC_MS);
+    }, this.unwritten ? 1_000 : SYNC_MS);
     this.syncTimer.unref?.();
   }
 
