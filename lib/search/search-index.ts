@@ -37,6 +37,8 @@ const DEFAULT_AUTOMERGE = 4;
 const MERGE_PAGES = 500;
 /** sessions read again at once (a created or imported one, or one the feed names on catching up) */
 const FULL_READS = 4;
+/** how long close() waits for those reads (they wait for room on a full disk) */
+const CLOSE_WAIT_MS = 5_000;
 
 /** What the index is built from and checks hits against: the user's own session store. */
 export interface SearchSource {
@@ -46,6 +48,8 @@ export interface SearchSource {
   row(sessionId: string): SessionRow | null;
   /** every node of the session, by seq */
   nodes(sessionId: string): Promise<Message[]>;
+  /** these nodes of the session, whole (a large message, whose live notice is only its stub) */
+  nodesById?(sessionId: string, ids: readonly string[]): Promise<Message[]>;
   /**
    * The user's change feed (DESIGN §3): followed live and read on from the saved position at
    * open, so whatever wrote the history (this process or another) is indexed. Without it the
@@ -101,8 +105,8 @@ type Operation =
   | { type: 'node'; seq: number; sessionId: string; message: Message }
   | { type: 'session'; seq: number; sessionId: string }
   | { type: 'delete'; seq: number; sessionId: string }
-  /** read the whole session again: created, imported, or named by the feed on catching up */
-  | { type: 'full'; seq: number; sessionId: string };
+  /** read the session again: whole (created, imported, named on catching up), or these nodes (`nodeIds`) */
+  | { type: 'full'; seq: number; sessionId: string; nodeIds?: string[] };
 
 const SCHEMA = `
   CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -221,6 +225,7 @@ export class SearchIndex {
     this.seen = Math.max(this.seen, record.seq);
     const { seq, sessionId } = record;
     if (record.kind === 'nodes' && message) this.enqueue({ type: 'node', seq, sessionId, message });
+    else if (record.kind === 'nodes' && record.nodeIds && this.source.nodesById) this.enqueue({ type: 'full', seq, sessionId, nodeIds: record.nodeIds });
     else if (record.kind === 'nodes' || record.kind === 'created') this.enqueue({ type: 'full', seq, sessionId });
     else if (record.kind === 'session') this.enqueue({ type: 'session', seq, sessionId });
     else this.enqueue({ type: 'delete', seq, sessionId });
@@ -334,8 +339,13 @@ export class SearchIndex {
   /** Writes what is queued; the file is marked whole unless a rebuild is unfinished. */
   async close(): Promise<void> {
     if (this.closed) return;
-    // Whole-session reads under way are written first; left unwritten they would be read again next time.
-    while (this.fullsDrained) await this.fullsDrained;
+    // Whole-session reads under way are written first; left unwritten they would be read again next
+    // time. Not waited for without end: on a full disk they wait for room.
+    if (this.fullsDrained) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([this.fullsDrained, new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_WAIT_MS)))]);
+      clearTimeout(timer);
+    }
     if (this.closed) return;
     this.stop();
     await this.rebuilding?.catch(() => undefined);
@@ -373,7 +383,7 @@ export class SearchIndex {
   private enqueue(operation: Operation): void {
     if (this.closed) return;
     if (operation.type === 'full') {
-      this.queueFull(operation.sessionId, operation.seq);
+      this.queueFull(operation.sessionId, operation.seq, operation.nodeIds);
       return;
     }
     this.queue.push(operation);
@@ -462,17 +472,24 @@ export class SearchIndex {
 
   // --- whole-session reads ---------------------------------------------------------------------
 
-  private readonly fullState = new Map<string, { running: boolean; again: boolean }>();
+  /**
+   * `ids`: the nodes the next read takes, null for the whole session. `again`: what to read once
+   * more after the read under way (undefined: nothing), for a change that may have come too late for it.
+   */
+  private readonly fullState = new Map<string, { running: boolean; ids: Set<string> | null; again?: Set<string> | null }>();
 
-  private queueFull(sessionId: string, seq: number): void {
+  private queueFull(sessionId: string, seq: number, nodeIds?: string[]): void {
+    const wanted = nodeIds ? new Set(nodeIds) : null;
+    const merge = (into: Set<string> | null | undefined): Set<string> | null => (into === null || wanted === null ? null : new Set([...(into ?? []), ...wanted]));
     const state = this.fullState.get(sessionId);
     if (state) {
-      // Waiting: that read sees this change too. Running: it may have read too early; read once more.
-      if (state.running) state.again = true;
+      // Waiting: that read takes this change too. Running: it may have read too early; read once more.
+      if (state.running) state.again = merge(state.again);
+      else state.ids = merge(state.ids);
       return;
     }
     this.fulls.set(sessionId, seq);
-    this.fullState.set(sessionId, { running: false, again: false });
+    this.fullState.set(sessionId, { running: false, ids: wanted });
     this.fullsWaiting.push(sessionId);
     this.fullProgress.total++;
     this.fullsDrained ??= new Promise((resolve) => (this.drainFulls = resolve));
@@ -485,17 +502,21 @@ export class SearchIndex {
       const state = this.fullState.get(sessionId)!;
       state.running = true;
       this.fullsRunning++;
-      void this.readWhole(sessionId).then((retry) => {
+      const ids = state.ids;
+      void this.readWhole(sessionId, ids).then((retry) => {
         this.fullsRunning--;
         state.running = false;
         if (this.closed) return this.endFull(sessionId);
         if (retry) {
+          state.ids = ids === null || state.again === null ? null : new Set([...ids, ...(state.again ?? [])]);
+          state.again = undefined;
           setTimeout(() => {
             this.fullsWaiting.push(sessionId);
             this.pumpFulls();
           }, DISK_FULL_RETRY_MS).unref?.();
-        } else if (state.again) {
-          state.again = false;
+        } else if (state.again !== undefined) {
+          state.ids = state.again;
+          state.again = undefined;
           this.fullsWaiting.push(sessionId);
         } else {
           this.endFull(sessionId);
@@ -519,9 +540,10 @@ export class SearchIndex {
     }
   }
 
-  /** The session's row and every node, written in one transaction; true: the disk was full, try later. */
-  private async readWhole(sessionId: string): Promise<boolean> {
-    const nodes = await this.source.nodes(sessionId).catch(() => null);
+  /** The session's row and its nodes (`ids`, or all), written in one transaction; true: the disk was full, try later. */
+  private async readWhole(sessionId: string, ids: Set<string> | null): Promise<boolean> {
+    const read = ids && this.source.nodesById ? this.source.nodesById(sessionId, [...ids]) : this.source.nodes(sessionId);
+    const nodes = await read.catch(() => null);
     // Recreated meanwhile (or closed): the rebuild reads this session itself.
     if (this.closed || !this.db || this.pendingOpen) return false;
     // Writes queued before this read (a delete of the same id) go first.

@@ -23,7 +23,7 @@ import { appendRecordNode } from './session/append-node.js';
 import { countSessions, getRow, getSession, listAgents, listSessions } from './operations/list-sessions.js';
 import { setArchived, updateSession, type UpdateSessionInput } from './operations/update-session.js';
 import { deleteSession } from './operations/delete-session.js';
-import { getBranch, getNodes, listBranches, listNodes, type NodePage } from './operations/read-branch.js';
+import { getBranch, getNodes, getNodesById, listBranches, listNodes, type NodePage } from './operations/read-branch.js';
 import { retry, setHead } from './operations/move-head.js';
 import {
   beginTurn,
@@ -274,6 +274,10 @@ export class SessionStore {
   async getNodes(sessionId: string): Promise<Message[]> {
     return getNodes(this.ctx, sessionId);
   }
+  /** The nodes of these ids, whole (the search index reads a large message the feed named). */
+  async getNodesById(sessionId: string, ids: readonly string[]): Promise<Message[]> {
+    return getNodesById(this.ctx, sessionId, ids);
+  }
   /** message.nodes: by seq, a page at a time. */
   async listNodes(sessionId: string, options: { limit?: number; cursor?: string | null } = {}): Promise<NodePage> {
     return listNodes(this.ctx, sessionId, options);
@@ -486,7 +490,11 @@ export class SessionStore {
  * proxy, import, `--watch`, migration) emits its store events, so none can pass the feed by.
  */
 function recordChange(changes: ChangeFeed, event: StoreEvent): void {
-  if (event.type === 'message_appended') changes.append(event.data.sessionId, 'nodes', { nodeIds: [event.data.message.id], message: event.data.message });
+  if (event.type === 'message_appended') {
+    const { message } = event.data;
+    // A large message's event carries its stub: consumers read the node itself.
+    changes.append(event.data.sessionId, 'nodes', { nodeIds: [message.id], ...(message.truncated ? {} : { message }) });
+  }
   else if (event.type === 'session_created') changes.append(event.data.id, 'created');
   else if (event.type === 'session_updated') {
     if ('title' in event.data) changes.append(event.data.id, 'session');
