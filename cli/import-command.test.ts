@@ -112,6 +112,8 @@ describe('cli import', () => {
     mkdirSync(projects, { recursive: true });
     const transcript = join(projects, SESSION_FILE);
     copyFileSync(join(FIXTURES, 'claude-code', '-home-user-proj', SESSION_FILE), transcript);
+    // An index made before: what --watch writes must reach it (issue 28).
+    expect((await cli(dir, 'sessions', 'search', 'marimba')).code).toBe(0);
     const backend = LocalBackend.open(dir, null);
     const out: string[] = [];
     const controller = new AbortController();
@@ -119,7 +121,7 @@ describe('cli import', () => {
       const watching = runImport(backend, [join(dir, 'claude-projects')], { json: true, watch: true, progressBar: false, watchIntervalMs: 100, signal: controller.signal }, { out: (line) => out.push(line), err: () => {} });
       await expect.poll(() => out.length).toBe(1);
       expect(JSON.parse(out[0]!)).toMatchObject({ added: 1 });
-      const line = { type: 'user', uuid: 'cc000000-0000-4000-8000-000000000077', parentUuid: 'cc000000-0000-4000-8000-000000000023', sessionId: '3f6c1d2e-8a4b-4c7d-9e1f-2a3b4c5d6e7f', timestamp: '2026-11-20T11:00:00.000Z', message: { role: 'user', content: 'and one more' } };
+      const line = { type: 'user', uuid: 'cc000000-0000-4000-8000-000000000077', parentUuid: 'cc000000-0000-4000-8000-000000000023', sessionId: '3f6c1d2e-8a4b-4c7d-9e1f-2a3b4c5d6e7f', timestamp: '2026-11-20T11:00:00.000Z', message: { role: 'user', content: 'and one more about the marimba' } };
       appendFileSync(transcript, `${JSON.stringify(line)}\n`);
       await expect.poll(() => out.length, { timeout: 5000 }).toBe(2);
       expect(JSON.parse(out[1]!)).toMatchObject({ updated: 1, added: 0 });
@@ -129,5 +131,21 @@ describe('cli import', () => {
       controller.abort();
       await backend.close();
     }
+    // The grown line's words are found without a reindex (issue 28).
+    const found = await cli(dir, 'sessions', 'search', 'marimba', '--json');
+    expect(found.code).toBe(0);
+    expect(found.out.join('\n')).toContain('"messageId":"cc000000-0000-4000-8000-000000000077"');
+  });
+
+  it('a word only in an imported message body is found by `sessions search` without a reindex, the index made before the import (issue 28)', async () => {
+    const dir = await dataDir();
+    // The index exists and was closed whole, as after any earlier search or a server run.
+    expect((await cli(dir, 'sessions', 'search', 'test_dates')).err.join('\n')).toMatch(/No message matches "test_dates".$/);
+    expect((await cli(dir, 'import', '--json', join(FIXTURES, 'claude-code'))).code).toBe(0);
+    const found = await cli(dir, 'sessions', 'search', 'test_dates', '--json');
+    expect(found.code).toBe(0);
+    const hits = found.out.join('\n');
+    expect(hits).toContain('"sessionId":"cc-3f6c1d2e-8a4b-4c7d-9e1f-2a3b4c5d6e7f"');
+    expect(hits).toContain('"messageId":"cc000000-0000-4000-8000-000000000001"');
   });
 });

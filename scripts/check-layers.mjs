@@ -107,7 +107,8 @@ export const STORE_ORDER = [
   ['errors.ts', 'ids.ts', 'types.ts', 'events.ts', 'text.ts', 'time.ts', 'json-depth.ts'],
   ['git/'],
   ['repo/', 'dag/'],
-  ['registry/', 'titles/', 'projects/', 'recovery/'],
+  // changes/: the change feed (DESIGN §3), appended by session-store.ts and the session steps
+  ['registry/', 'titles/', 'projects/', 'recovery/', 'changes/'],
   // the session cache and locks, and what operations share
   ['session/'],
   ['operations/'],

@@ -210,10 +210,11 @@ export function getUserStore(userId: string): Promise<UserStore> {
           console.error('[share] could not remove the links of a deleted session:', error);
         }
       });
-      // Attached before any request can write: no append is missed. Opening a valid index takes
+      // The index follows the store's change feed (users/<id>/changes/) and reads on from its
+      // saved position in it, so a write made while it was closed (`cli import` with the server
+      // stopped) or never written (a kill) is caught up. Opening a valid index takes
       // milliseconds; one that must be rebuilt is filled in the background.
       const search = SearchIndex.open({ path: join(dataDir, 'users', userId, 'search.sqlite'), source: storeSource(store) }).then((index) => {
-        index.attach(store.events);
         runtime().openedIndexes.push(index);
         return index;
       });
@@ -241,6 +242,16 @@ export async function getUserSearch(userId: string): Promise<SearchIndex> {
   const search = runtime().searchIndexes.get(userId);
   if (!search) throw new Error(`no search index for ${userId}`);
   return search;
+}
+
+/** How long a search waits for the index to read sessions just written whole (an import). */
+const SEARCH_SETTLE_MS = 2_000;
+
+/** getUserSearch for a query: what was imported before it is in what it reads. */
+export async function getSettledSearch(userId: string): Promise<SearchIndex> {
+  const index = await getUserSearch(userId);
+  await index.settled(SEARCH_SETTLE_MS);
+  return index;
 }
 
 /** The user's redaction setting (on unless they turned it off in Settings) as the store's hook. */

@@ -10,15 +10,18 @@
  */
 import { rmSync, statSync } from 'node:fs';
 import { isDiskFull } from '../fs/disk-full.js';
-import type { Message, SessionRow, StoreEvents } from '../store/index.js';
+import type { ChangeFeed, ChangeNotice, ChangeRecord, Message, SessionRow } from '../store/index.js';
 import { nodeDocument, sessionDocument, type DocumentKind, type SearchDocument } from './documents.js';
 import { SearchInputError } from './errors.js';
 import { holdsShortTerms, parseQuery } from './query.js';
 import { snippetOf, type SnippetSegment } from './snippet.js';
 import { openSqlite, type SqlDatabase, type SqliteDriver } from './sqlite.js';
 
-/** Bumped when the tables change: a file of another version is rebuilt. */
-export const SCHEMA_VERSION = 1;
+/**
+ * Bumped when the tables change: a file of another version is rebuilt. 2: the change feed's
+ * position (meta feed_seq); a version-1 file may lack imported messages (issue 28), so it is rebuilt.
+ */
+export const SCHEMA_VERSION = 2;
 export const SEARCH_LIMIT_DEFAULT = 20;
 export const SEARCH_LIMIT_MAX = 100;
 const FLUSH_MS = 50;
@@ -32,6 +35,10 @@ const REBUILD_BATCH = 25;
 const DEFAULT_AUTOMERGE = 4;
 /** pages of segments merged per slice after a rebuild */
 const MERGE_PAGES = 500;
+/** sessions read again at once (a created or imported one, or one the feed names on catching up) */
+const FULL_READS = 4;
+/** how long close() waits for those reads (they wait for room on a full disk) */
+const CLOSE_WAIT_MS = 5_000;
 
 /** What the index is built from and checks hits against: the user's own session store. */
 export interface SearchSource {
@@ -41,6 +48,14 @@ export interface SearchSource {
   row(sessionId: string): SessionRow | null;
   /** every node of the session, by seq */
   nodes(sessionId: string): Promise<Message[]>;
+  /** these nodes of the session, whole (a large message, whose live notice is only its stub) */
+  nodesById?(sessionId: string, ids: readonly string[]): Promise<Message[]>;
+  /**
+   * The user's change feed (DESIGN §3): followed live and read on from the saved position at
+   * open, so whatever wrote the history (this process or another) is indexed. Without it the
+   * index follows nothing and a file not closed cleanly is rebuilt.
+   */
+  changes?: Pick<ChangeFeed, 'lastSeq' | 'readAfter' | 'subscribe' | 'release'>;
 }
 
 export type IndexState = 'ready' | 'catching_up';
@@ -85,7 +100,13 @@ export interface SearchIndexOptions {
   onError?: (error: unknown) => void;
 }
 
-type Operation = { type: 'node'; sessionId: string; message: Message } | { type: 'session'; sessionId: string } | { type: 'delete'; sessionId: string };
+/** `seq`: the change-feed record it comes from (0 without a feed) */
+type Operation =
+  | { type: 'node'; seq: number; sessionId: string; message: Message }
+  | { type: 'session'; seq: number; sessionId: string }
+  | { type: 'delete'; seq: number; sessionId: string }
+  /** read the session again: whole (created, imported, named on catching up), or these nodes (`nodeIds`) */
+  | { type: 'full'; seq: number; sessionId: string; nodeIds?: string[] };
 
 const SCHEMA = `
   CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -149,6 +170,15 @@ export class SearchIndex {
   private progress = { done: 0, total: 0 };
   private closed = false;
   private readonly detach: Array<() => void> = [];
+  /** the newest feed record this index has been told of (live or on catching up) */
+  private seen = 0;
+  /** whole-session reads waiting or running: session id → the oldest record they stand for */
+  private readonly fulls = new Map<string, number>();
+  private readonly fullsWaiting: string[] = [];
+  private fullsRunning = 0;
+  private fullProgress = { done: 0, total: 0 };
+  private fullsDrained: Promise<void> | null = null;
+  private drainFulls: (() => void) | null = null;
 
   private constructor(options: SearchIndexOptions) {
     this.path = options.path;
@@ -165,25 +195,40 @@ export class SearchIndex {
   }
 
   get status(): IndexStatus {
-    return { state: this.rebuilding ? 'catching_up' : 'ready', ...this.progress };
+    if (this.rebuilding) return { state: 'catching_up', ...this.progress };
+    if (this.fulls.size > 0) return { state: 'catching_up', ...this.fullProgress };
+    return { state: 'ready', ...this.progress };
   }
 
-  /** Resolves when no rebuild is under way (tests, the CLI, shutdown). */
+  /** Resolves when no rebuild and no whole-session read is under way (tests, the CLI, a search after an import). */
   async caughtUp(): Promise<void> {
-    while (this.rebuilding) await this.rebuilding;
+    while (this.rebuilding || this.fullsDrained) await (this.rebuilding ?? this.fullsDrained);
   }
 
-  /** Store events → queued writes: the listener only pushes, so an append never waits for SQLite. */
-  attach(events: StoreEvents): void {
-    this.detach.push(
-      events.on('event', (event) => {
-        if (event.type === 'message_appended') this.enqueue({ type: 'node', sessionId: event.data.sessionId, message: event.data.message });
-        else if (event.type === 'session_created') this.enqueue({ type: 'session', sessionId: event.data.id });
-        else if (event.type === 'session_updated') {
-          if ('title' in event.data) this.enqueue({ type: 'session', sessionId: event.data.id });
-        } else if (event.type === 'session_deleted') this.enqueue({ type: 'delete', sessionId: event.data.id });
-      }),
-    );
+  /**
+   * Up to `maxMs` for the whole-session reads under way (an import that just answered): a search
+   * right after it finds what it wrote. A long catch-up is not waited for; the status says so.
+   */
+  async settled(maxMs: number): Promise<void> {
+    if (!this.fullsDrained) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([this.fullsDrained, new Promise<void>((resolve) => (timer = setTimeout(resolve, maxMs)))]);
+    clearTimeout(timer);
+  }
+
+  /** Feed records → queued writes: the listener only pushes, so an append never waits for SQLite. */
+  private follow(changes: NonNullable<SearchSource['changes']>): void {
+    this.detach.push(changes.subscribe((notice) => this.take(notice)));
+  }
+
+  private take({ record, message }: ChangeNotice): void {
+    this.seen = Math.max(this.seen, record.seq);
+    const { seq, sessionId } = record;
+    if (record.kind === 'nodes' && message) this.enqueue({ type: 'node', seq, sessionId, message });
+    else if (record.kind === 'nodes' && record.nodeIds && this.source.nodesById) this.enqueue({ type: 'full', seq, sessionId, nodeIds: record.nodeIds });
+    else if (record.kind === 'nodes' || record.kind === 'created') this.enqueue({ type: 'full', seq, sessionId });
+    else if (record.kind === 'session') this.enqueue({ type: 'session', seq, sessionId });
+    else this.enqueue({ type: 'delete', seq, sessionId });
   }
 
   /** Writes everything queued now, in one transaction. */
@@ -294,6 +339,14 @@ export class SearchIndex {
   /** Writes what is queued; the file is marked whole unless a rebuild is unfinished. */
   async close(): Promise<void> {
     if (this.closed) return;
+    // Whole-session reads under way are written first; left unwritten they would be read again next
+    // time. Not waited for without end: on a full disk they wait for room.
+    if (this.fullsDrained) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([this.fullsDrained, new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_WAIT_MS)))]);
+      clearTimeout(timer);
+    }
+    if (this.closed) return;
     this.stop();
     await this.rebuilding?.catch(() => undefined);
     this.finish();
@@ -321,6 +374,7 @@ export class SearchIndex {
     if (!db) return;
     try {
       if (!this.unfinishedRebuild) db.prepare("UPDATE meta SET value = '1' WHERE key = 'complete'").run();
+      if (!this.unfinishedRebuild) this.savePosition(db);
     } finally {
       db.close();
     }
@@ -328,6 +382,10 @@ export class SearchIndex {
 
   private enqueue(operation: Operation): void {
     if (this.closed) return;
+    if (operation.type === 'full') {
+      this.queueFull(operation.sessionId, operation.seq, operation.nodeIds);
+      return;
+    }
     this.queue.push(operation);
     if (this.queue.length >= FLUSH_AT) this.flush();
     else if (!this.timer) {
@@ -357,16 +415,189 @@ export class SearchIndex {
         complete = false;
       }
     }
-    if (!complete) {
+    const changes = this.source.changes;
+    // What the feed still holds after the saved position: null when there is none or it is gone.
+    let missed: ChangeRecord[] | null = null;
+    if (complete && changes) {
+      const at = Number(this.db!.prepare("SELECT value FROM meta WHERE key = 'feed_seq'").get()?.['value'] ?? -1);
+      missed = Number.isSafeInteger(at) && at >= 0 ? changes.readAfter(at) : null;
+    }
+    if (!complete || (changes && !missed)) {
       this.recreate();
       await this.pendingOpen;
+      if (changes) this.startFollowing(changes);
       void this.startRebuild();
     } else {
       this.configure(this.db!);
-      // In use: a process killed before close() leaves it unmarked, and the next open rebuilds it,
-      // since writes still queued when it died are in the sessions but not in the file.
-      this.db!.prepare("UPDATE meta SET value = '0' WHERE key = 'complete'").run();
       this.inode = statSync(this.path).ino;
+      if (changes) {
+        // Nothing is lost with the file open: what a killed process had queued is in the feed after
+        // the position saved with the last write, and the next open reads it from there.
+        this.startFollowing(changes);
+        this.catchUp(missed!);
+      } else {
+        // In use: a process killed before close() leaves it unmarked, and the next open rebuilds it,
+        // since writes still queued when it died are in the sessions but not in the file.
+        this.db!.prepare("UPDATE meta SET value = '0' WHERE key = 'complete'").run();
+      }
+    }
+  }
+
+  /** Live from now on: in the same tick as reading the feed's end, so no record falls between. */
+  private startFollowing(changes: NonNullable<SearchSource['changes']>): void {
+    this.seen = changes.lastSeq;
+    this.follow(changes);
+  }
+
+  /** The feed's records since the saved position, as writes: each session named read again once. */
+  private catchUp(records: ChangeRecord[]): void {
+    const sessions = new Map<string, { first: number; deleted: number | null; whole: boolean; row: boolean }>();
+    for (const record of records) {
+      const seen = sessions.get(record.sessionId) ?? { first: record.seq, deleted: null, whole: false, row: false };
+      if (record.kind === 'deleted') seen.deleted ??= record.seq;
+      else if (record.kind === 'session') seen.row = true;
+      else seen.whole = true;
+      sessions.set(record.sessionId, seen);
+    }
+    for (const [sessionId, seen] of sessions) {
+      if (seen.deleted !== null) this.enqueue({ type: 'delete', seq: seen.deleted, sessionId });
+      const exists = this.source.row(sessionId) !== null;
+      if (exists && (seen.whole || seen.deleted !== null)) this.enqueue({ type: 'full', seq: seen.first, sessionId });
+      else if (exists && seen.row) this.enqueue({ type: 'session', seq: seen.first, sessionId });
+    }
+    this.flush();
+    // Nothing to do: the position moves to the feed's end at once.
+    if (records.length > 0) this.savePosition();
+  }
+
+  // --- whole-session reads ---------------------------------------------------------------------
+
+  /**
+   * `ids`: the nodes the next read takes, null for the whole session. `again`: what to read once
+   * more after the read under way (undefined: nothing), for a change that may have come too late for it.
+   */
+  private readonly fullState = new Map<string, { running: boolean; ids: Set<string> | null; again?: Set<string> | null }>();
+
+  private queueFull(sessionId: string, seq: number, nodeIds?: string[]): void {
+    const wanted = nodeIds ? new Set(nodeIds) : null;
+    const merge = (into: Set<string> | null | undefined): Set<string> | null => (into === null || wanted === null ? null : new Set([...(into ?? []), ...wanted]));
+    const state = this.fullState.get(sessionId);
+    if (state) {
+      // Waiting: that read takes this change too. Running: it may have read too early; read once more.
+      if (state.running) state.again = merge(state.again);
+      else state.ids = merge(state.ids);
+      return;
+    }
+    this.fulls.set(sessionId, seq);
+    this.fullState.set(sessionId, { running: false, ids: wanted });
+    this.fullsWaiting.push(sessionId);
+    this.fullProgress.total++;
+    this.fullsDrained ??= new Promise((resolve) => (this.drainFulls = resolve));
+    this.pumpFulls();
+  }
+
+  private pumpFulls(): void {
+    while (this.fullsRunning < FULL_READS && this.fullsWaiting.length > 0) {
+      const sessionId = this.fullsWaiting.shift()!;
+      const state = this.fullState.get(sessionId)!;
+      state.running = true;
+      this.fullsRunning++;
+      const ids = state.ids;
+      void this.readWhole(sessionId, ids).then((retry) => {
+        this.fullsRunning--;
+        state.running = false;
+        if (this.closed) return this.endFull(sessionId);
+        if (retry) {
+          state.ids = ids === null || state.again === null ? null : new Set([...ids, ...(state.again ?? [])]);
+          state.again = undefined;
+          setTimeout(() => {
+            this.fullsWaiting.push(sessionId);
+            this.pumpFulls();
+          }, DISK_FULL_RETRY_MS).unref?.();
+        } else if (state.again !== undefined) {
+          state.ids = state.again;
+          state.again = undefined;
+          this.fullsWaiting.push(sessionId);
+        } else {
+          this.endFull(sessionId);
+          this.savePosition();
+        }
+        this.pumpFulls();
+      });
+    }
+  }
+
+  private endFull(sessionId: string): void {
+    if (!this.fullState.delete(sessionId)) return;
+    this.fulls.delete(sessionId);
+    this.fullProgress.done++;
+    if (this.fulls.size === 0) {
+      this.fullProgress = { done: 0, total: 0 };
+      const drain = this.drainFulls;
+      this.fullsDrained = null;
+      this.drainFulls = null;
+      drain?.();
+    }
+  }
+
+  /** The session's row and its nodes (`ids`, or all), written in one transaction; true: the disk was full, try later. */
+  private async readWhole(sessionId: string, ids: Set<string> | null): Promise<boolean> {
+    const read = ids && this.source.nodesById ? this.source.nodesById(sessionId, [...ids]) : this.source.nodes(sessionId);
+    const nodes = await read.catch(() => null);
+    // Recreated meanwhile (or closed): the rebuild reads this session itself.
+    if (this.closed || !this.db || this.pendingOpen) return false;
+    // Writes queued before this read (a delete of the same id) go first.
+    this.flush();
+    if (!this.db || !this.fileIsOurs()) return false;
+    // Checked in the same tick as the write: a session deleted while it was read stays out.
+    const row = this.source.row(sessionId);
+    if (!row || !nodes) return false;
+    const db = this.db;
+    try {
+      this.inTransaction(db, () => {
+        db.prepare("DELETE FROM docs WHERE session_id = ? AND node_id = ''").run(sessionId);
+        const own = sessionDocument(row);
+        if (own) this.insert(db, own);
+        for (const message of nodes) this.insert(db, nodeDocument(sessionId, message));
+      });
+    } catch (error) {
+      if (isDiskFull(error)) return true;
+      this.failed(error);
+    }
+    return false;
+  }
+
+  /** Every record up to here is in the file, none of a queued write or a read under way. */
+  private position(): number {
+    let low = this.seen + 1;
+    for (const op of this.queue) low = Math.min(low, op.seq);
+    for (const seq of this.fulls.values()) low = Math.min(low, seq);
+    return low - 1;
+  }
+
+  /** The feed position into meta, inside the caller's transaction (writePosition) or on its own. */
+  private savePosition(db: SqlDatabase | null = this.db): void {
+    if (!this.source.changes || !db) return;
+    try {
+      this.releaseFeed(this.writePosition(db));
+    } catch (error) {
+      // kept in memory: the next write saves it, and an older one only means reading more again
+      if (!isDiskFull(error)) this.onError(error);
+    }
+  }
+
+  private writePosition(db: SqlDatabase): number {
+    const at = this.position();
+    if (this.source.changes) db.prepare("INSERT INTO meta (key, value) VALUES ('feed_seq', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(String(at));
+    return at;
+  }
+
+  /** Once the position is committed: the feed's segments wholly before it can go. */
+  private releaseFeed(at: number): void {
+    try {
+      this.source.changes?.release(at);
+    } catch {
+      // segments left are read again at most
     }
   }
 
@@ -457,6 +688,15 @@ export class SearchIndex {
       await this.mergeSegments(generation);
       if (generation !== this.generation || this.closed) return;
       this.unfinishedRebuild = false;
+      if (this.source.changes) {
+        // Whole from here on: opened again, it reads on from the feed rather than rebuilding.
+        const db = this.database();
+        const at = db.transaction(() => {
+          db.prepare("UPDATE meta SET value = '1' WHERE key = 'complete'").run();
+          return this.writePosition(db);
+        });
+        this.releaseFeed(at);
+      }
     })();
     const tracked = run
       .catch((error: unknown) => {
@@ -516,6 +756,7 @@ export class SearchIndex {
     const db = this.database();
     // A session's document is written once a batch, from its row as it is now.
     const sessions = new Set<string>();
+    let at = 0;
     this.inTransaction(db, () => {
       for (const operation of batch) {
         if (operation.type === 'node') this.insert(db, nodeDocument(operation.sessionId, operation.message));
@@ -531,7 +772,9 @@ export class SearchIndex {
         const own = row && sessionDocument(row);
         if (own) this.insert(db, own);
       }
+      at = this.writePosition(db);
     });
+    this.releaseFeed(at);
   }
 }
 

@@ -4,8 +4,10 @@ import type { SearchSource } from './search-index.js';
 const PAGE = 200;
 
 /** A user's session store as what their index is built from and checks its hits against. */
-export function storeSource(store: Pick<SessionStore, 'listSessions' | 'getRow' | 'getNodes'>): SearchSource {
+export function storeSource(store: Pick<SessionStore, 'listSessions' | 'getRow' | 'getNodes'> & Partial<Pick<SessionStore, 'changes' | 'getNodesById'>>): SearchSource {
   return {
+    // The feed every write of the store lands in: the index follows it and reads on from it at open.
+    ...(store.changes ? { changes: store.changes } : {}),
     sessionIds() {
       const ids: string[] = [];
       let cursor: string | null = null;
@@ -19,5 +21,6 @@ export function storeSource(store: Pick<SessionStore, 'listSessions' | 'getRow' 
     },
     row: (sessionId) => store.getRow(sessionId),
     nodes: (sessionId) => store.getNodes(sessionId),
+    ...(store.getNodesById ? { nodesById: (sessionId: string, ids: readonly string[]) => store.getNodesById!(sessionId, ids) } : {}),
   };
 }

@@ -1,5 +1,6 @@
 export { SessionStore, type SessionStoreOptions } from './session-store.js';
 export { StoreEvents, type StoreEvent, type StoreEventMap, type StoreEventType } from './events.js';
+export { ChangeFeed, CHANGES_DIR, type ChangeKind, type ChangeNotice, type ChangeRecord } from './changes/change-feed.js';
 export * from './errors.js';
 export * from './types.js';
 export { isSessionId, SESSION_ID_PATTERN, NODE_ID_PATTERN, PROJECT_ID_PATTERN, COMMIT_ID_PATTERN, RESERVED_SESSION_IDS } from './ids.js';

@@ -3,7 +3,8 @@ import { join, resolve } from 'node:path';
 import { LRUCache } from 'lru-cache';
 import { DIR_MODE } from '../fs/atomic-write.js';
 import { KeyedLock } from '../fs/keyed-lock.js';
-import { StoreEvents } from './events.js';
+import { StoreEvents, type StoreEvent } from './events.js';
+import { ChangeFeed } from './changes/change-feed.js';
 import { Registry } from './registry/registry.js';
 import { DEBOUNCE_MS, RegistryWriter } from './registry/index-file.js';
 import { loadLocations } from './session/locations.js';
@@ -22,7 +23,7 @@ import { appendRecordNode } from './session/append-node.js';
 import { countSessions, getRow, getSession, listAgents, listSessions } from './operations/list-sessions.js';
 import { setArchived, updateSession, type UpdateSessionInput } from './operations/update-session.js';
 import { deleteSession } from './operations/delete-session.js';
-import { getBranch, getNodes, listBranches, listNodes, type NodePage } from './operations/read-branch.js';
+import { getBranch, getNodes, getNodesById, listBranches, listNodes, type NodePage } from './operations/read-branch.js';
 import { retry, setHead } from './operations/move-head.js';
 import {
   beginTurn,
@@ -117,6 +118,8 @@ function cacheCapFromEnv(): number {
  */
 export class SessionStore {
   readonly events: StoreEvents;
+  /** users/<id>/changes/ (DESIGN §3): what the search index and later consumers read from */
+  readonly changes: ChangeFeed;
   readonly startup: StartupReport;
   private readonly ctx: StoreContext;
   private closed = false;
@@ -127,6 +130,7 @@ export class SessionStore {
   private constructor(ctx: StoreContext, startup: StartupReport, turnIdleMs: number) {
     this.ctx = ctx;
     this.events = ctx.events;
+    this.changes = ctx.changes;
     this.startup = startup;
     this.turnIdleMs = turnIdleMs;
     // Checked often enough that a turn ends within a quarter of the limit past it, at most once a minute.
@@ -155,6 +159,7 @@ export class SessionStore {
         compactIntervalMs: options.compactIntervalMs,
       }),
       events: new StoreEvents(),
+      changes: new ChangeFeed(stateDir),
       locks: new KeyedLock(),
       cache: new LRUCache<string, OpenSession>({
         max: options.cacheCap ?? cacheCapFromEnv(),
@@ -176,9 +181,15 @@ export class SessionStore {
       redactor: options.redactor ?? null,
       background: new Set(),
     };
+    // Before anything can write (start-up itself resumes migrations): every event is a record.
+    ctx.events.on('event', (event) => recordChange(ctx.changes, event));
     try {
-      return new SessionStore(ctx, await startUp(ctx), options.turnIdleMs ?? turnIdleMsFromEnv());
+      const startup = await startUp(ctx);
+      // What a crash cut short between its files and its event: read again whole.
+      for (const id of new Set([...startup.reconciled, ...startup.migrations.resumed])) ctx.changes.append(id, ctx.registry.has(id) ? 'created' : 'deleted');
+      return new SessionStore(ctx, startup, options.turnIdleMs ?? turnIdleMsFromEnv());
     } catch (error) {
+      ctx.changes.close();
       await ctx.writer.abandon();
       throw error;
     }
@@ -262,6 +273,10 @@ export class SessionStore {
   }
   async getNodes(sessionId: string): Promise<Message[]> {
     return getNodes(this.ctx, sessionId);
+  }
+  /** The nodes of these ids, whole (the search index reads a large message the feed named). */
+  async getNodesById(sessionId: string, ids: readonly string[]): Promise<Message[]> {
+    return getNodesById(this.ctx, sessionId, ids);
   }
   /** message.nodes: by seq, a page at a time. */
   async listNodes(sessionId: string, options: { limit?: number; cursor?: string | null } = {}): Promise<NodePage> {
@@ -445,7 +460,9 @@ export class SessionStore {
   }
   /** For signal handlers: no awaiting, nothing left in memory only. */
   flushSync(): void {
-    if (!this.closed) this.ctx.writer.flushSync();
+    if (this.closed) return;
+    this.ctx.writer.flushSync();
+    this.ctx.changes.syncNow();
   }
   /** Background work done: model titles, repacks, the registry snapshot after a rebuild. */
   async idle(): Promise<void> {
@@ -459,10 +476,27 @@ export class SessionStore {
     if (this.idleTimer) clearInterval(this.idleTimer);
     // Background log writes and compaction finish, then index.json gets everything and the log empties.
     await this.ctx.writer.close();
+    this.ctx.changes.close();
   }
   /** Test and benchmark access to internals that have no API (cache size, registry writes). */
   get internals(): { cacheSize: number; registryWrites: number; registryCompactions: number; repacks: number } {
     const { writer } = this.ctx;
     return { cacheSize: this.ctx.cache.size, registryWrites: writer.writes, registryCompactions: writer.compactions, repacks: this.ctx.repack.repacks };
   }
+}
+
+/**
+ * The one place a write of the history becomes a change-feed record: every writer (API, chat,
+ * proxy, import, `--watch`, migration) emits its store events, so none can pass the feed by.
+ */
+function recordChange(changes: ChangeFeed, event: StoreEvent): void {
+  if (event.type === 'message_appended') {
+    const { message } = event.data;
+    // A large message's event carries its stub: consumers read the node itself.
+    changes.append(event.data.sessionId, 'nodes', { nodeIds: [message.id], ...(message.truncated ? {} : { message }) });
+  }
+  else if (event.type === 'session_created') changes.append(event.data.id, 'created');
+  else if (event.type === 'session_updated') {
+    if ('title' in event.data) changes.append(event.data.id, 'session');
+  } else if (event.type === 'session_deleted') changes.append(event.data.id, 'deleted');
 }

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { SEARCH_LIMIT_MAX, type SearchHit } from '@/lib/search/index';
 import type { BranchMessage, SessionRow } from '@/lib/store/index';
 import { nodeIdInput, sessionIdInput } from '@/server/api/schemas';
-import { getUserSearch, getUserStore } from '@/server/runtime';
+import { getSettledSearch, getUserStore } from '@/server/runtime';
 
 const scopeInput = z.enum(['active', 'archived', 'all']);
 const READ_PAGE_MAX = 200;
@@ -71,7 +71,7 @@ export function createMcpServer(userId: string): McpServer {
     },
     async ({ query, scope, limit, cursor }) => {
       try {
-        const page = (await getUserSearch(userId)).search(query, { scope, limit, cursor });
+        const page = (await getSettledSearch(userId)).search(query, { scope, limit, cursor });
         return json({
           hits: page.hits.map((hit) => ({
             sessionId: hit.sessionId,

@@ -20,7 +20,6 @@ export function indexedStoresPerTest(): () => Promise<IndexedStore> {
     const temp = await openTempStore();
     const path = join(temp.dir, 'search.sqlite');
     const index = await SearchIndex.open({ path, source: storeSource(temp.store), onError: () => undefined });
-    index.attach(temp.store.events);
     await index.caughtUp();
     cleanups.push(async () => {
       await index.close();

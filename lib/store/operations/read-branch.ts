@@ -20,6 +20,17 @@ export function getNodes(ctx: Parameters<typeof withSession>[0], sessionId: stri
   return withSession(ctx, sessionId, (session) => session.graph.bySeq.map((node) => toMessage(session.graph.full(node))));
 }
 
+/** The nodes of these ids, whole, by seq; an id the session does not have is left out. */
+export function getNodesById(ctx: Parameters<typeof withSession>[0], sessionId: string, ids: readonly string[]): Promise<Message[]> {
+  return withSession(ctx, sessionId, (session) =>
+    ids
+      .map((id) => session.graph.get(id))
+      .filter((node) => node !== undefined)
+      .sort((a, b) => a.seq - b.seq)
+      .map((node) => toMessage(session.graph.full(node))),
+  );
+}
+
 export interface NodePage {
   messages: Message[];
   nextCursor: string | null;

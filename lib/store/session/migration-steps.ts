@@ -153,6 +153,8 @@ export async function locateMigration(ctx: StoreContext, entry: MigrationEntry):
   forgetMigration(ctx.sessionsDir, entry.sessionId);
   rmSync(stagedPaths(ctx, entry.sessionId).root, { recursive: true, force: true });
   if (isNew) ctx.events.emit('session_created', toRow(ctx, row));
+  // A session replaced whole by its move in: no event says so, the feed must.
+  else ctx.changes.append(entry.sessionId, 'created');
 }
 
 export interface ReconcileReport {

@@ -3,6 +3,7 @@ import type { Registry } from '../registry/registry.js';
 import type { RegistryWriter } from '../registry/index-file.js';
 import type { LocationsState } from './locations.js';
 import type { StoreEvents } from '../events.js';
+import type { ChangeFeed } from '../changes/change-feed.js';
 import type { KeyedLock } from '../../fs/keyed-lock.js';
 import type { RepackQueue } from '../repo/repack.js';
 import type { CommitState } from '../repo/session-git.js';
@@ -46,6 +47,8 @@ export interface StoreContext extends LocationsState {
   registry: Registry;
   writer: RegistryWriter;
   events: StoreEvents;
+  /** users/<id>/changes/: every write of the history, appended from the events (SessionStore.open) */
+  changes: ChangeFeed;
   locks: KeyedLock;
   cache: LRUCache<string, OpenSession>;
   repack: RepackQueue;

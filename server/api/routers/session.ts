@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { runBulk, SESSION_STATUSES, type SessionStore } from '@/lib/store/index';
 import { MAX_QUERY_CHARS, SEARCH_LIMIT_MAX } from '@/lib/search/index';
 import { getChatDispatcher } from '@/server/chat/runtime';
-import { getUserSearch } from '@/server/runtime';
+import { getSettledSearch, getUserSearch } from '@/server/runtime';
 import { createTRPCRouter, sessionProcedure, storeProcedure } from '../trpc';
 import { cursorInput, labelInput, limitInput, pathInput, projectIdInput, sessionIdInput } from '../schemas';
 
@@ -94,7 +94,7 @@ export const sessionRouter = createTRPCRouter({
         })
         .strict(),
     )
-    .query(async ({ ctx, input: { direction: _direction, q, ...options } }) => (await getUserSearch(ctx.user.id)).search(q, options)),
+    .query(async ({ ctx, input: { direction: _direction, q, ...options } }) => (await getSettledSearch(ctx.user.id)).search(q, options)),
 
   /** The caller's index: ready, or catching up (a rebuild under way, sessions done of total). */
   searchStatus: storeProcedure.query(async ({ ctx }) => (await getUserSearch(ctx.user.id)).status),
