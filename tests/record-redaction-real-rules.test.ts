@@ -33,7 +33,6 @@ describe('secrets out of titles, names and meta with the real rules (issue 27 it
   it('reach neither the session files, the registry, git objects nor the search index', async () => {
     const temp = await openTempStore({ redactor: redactMessage });
     const index = await SearchIndex.open({ path: join(temp.dir, 'search.sqlite'), source: storeSource(temp.store), onError: () => undefined });
-    index.attach(temp.store.events);
     await index.caughtUp();
     cleanups.push(async () => {
       await index.close();
