@@ -1,4 +1,4 @@
-import type { BranchMessage, Message, SessionDetail } from '../store/index.js';
+import { reasoningOf, type BranchMessage, type Message, type SessionDetail } from '../store/index.js';
 import { belowTurnHeadings } from './content-headings.js';
 import type { ExportSource } from './source.js';
 
@@ -32,7 +32,7 @@ export class ExportTooLargeError extends Error {
 export interface MarkdownOptions {
   /** tool calls and their results (default on) */
   toolCalls: boolean;
-  /** `metadata.reasoning` of assistant messages (default off) */
+  /** the reasoning of assistant messages, whichever way they came in (`reasoningOf`; default off) */
   reasoning: boolean;
   /** where an attachment of this session is downloaded */
   attachmentUrl: (sessionId: string, file: string) => string;
@@ -79,8 +79,8 @@ function toolCallPart(call: Message): string {
 
 function messagePart(sessionId: string, message: BranchMessage, options: MarkdownOptions): string {
   let out = `## ${ROLE_LABEL[message.role]} · ${isoTime(message.createdAt)}\n\n`;
-  const reasoning = message.metadata['reasoning'];
-  if (options.reasoning && typeof reasoning === 'string' && reasoning) {
+  const reasoning = options.reasoning ? reasoningOf(message.metadata) : null;
+  if (reasoning) {
     out += `> **Reasoning**\n>\n${belowTurnHeadings(reasoning).split('\n').map((line) => `> ${line}`).join('\n')}\n\n`;
   }
   if (message.content) out += `${belowTurnHeadings(message.content)}\n\n`;
