@@ -226,17 +226,19 @@ test('Codex exec through the proxy is a session of its own, marked Codex', async
       '',
     ].join('\n'),
   );
-  const run = await runAgent(CODEX, ['exec', '--skip-git-repo-check', 'hello from codex'], { HOME: home, CODEX_HOME: home, ENTITY_MEMORY_TOKEN: 'sk-own-openai-key' }, work).done;
+  // The upstream ends its stream 100 ms after response.completed: Codex may hang up first, and the turn is still complete.
+  const run = await runAgent(CODEX, ['exec', '--skip-git-repo-check', 'hello from codex [[linger:100]]'], { HOME: home, CODEX_HOME: home, ENTITY_MEMORY_TOKEN: 'sk-own-openai-key' }, work).done;
   expect(run.code, run.output).toBe(0);
-  expect(run.output).toContain('You said: hello from codex');
+  expect(run.output).toContain('You said: hello from codex [[linger:100]]');
   await expect.poll(async () => (await query<{ rows: unknown[] }>(user.api, 'session.list', { source: 'proxy:codex' })).data.rows.length).toBe(1);
   const [row] = (await query<{ rows: { id: string; title: string; preview: string }[] }>(user.api, 'session.list', { source: 'proxy:codex' })).data.rows;
   expect(row!.id).toMatch(/^codex-[0-9a-f-]{36}$/);
   const branch = await query<{ role: string; content: string; metadata: Record<string, unknown> }[]>(user.api, 'message.branch', { sessionId: row!.id });
   expect(branch.data.map((message) => [message.role, message.content])).toEqual([
-    ['user', 'hello from codex'],
-    ['assistant', 'You said: hello from codex'],
+    ['user', 'hello from codex [[linger:100]]'],
+    ['assistant', 'You said: hello from codex [[linger:100]]'],
   ]);
+  await expect.poll(async () => (await query<{ status: string }>(user.api, 'session.get', { id: row!.id })).data?.status).toBe('idle');
   expect(String(branch.data[0]!.metadata['system_reminders'])).toContain('<environment_context>');
   // the agent's own key passed through and is stored nowhere
   await expectNowhereOnDisk(['sk-own-openai-key'], { gitRoots: userFolders(user.id) });
@@ -307,4 +309,27 @@ test('a text document sent as base64 through the proxy is an attachment with its
   expect(texts).toEqual([small.replace(PLANTED_KEY, '[REDACTED:anthropic]'), large.replace(PLANTED_KEY, '[REDACTED:anthropic]')]);
   expect((await query<{ redacted: number }>(user.api, 'session.get', { id: 'documents' })).data.redacted).toBeGreaterThanOrEqual(2);
   await expectNowhereOnDisk([PLANTED_KEY, Buffer.from(small).toString('base64')]);
+});
+
+test('a client that hangs up once response.completed arrived, while the upstream lingers, leaves a complete turn, not a cancelled one', async ({ user }) => {
+  const mine = await createToken(user.api, 'hang-up');
+  const openai = new OpenAI({ apiKey: 'sk-own', baseURL: `${BASE_URL}/proxy/openai/v1`, defaultHeaders: { 'x-entity-memory-token': mine.token, 'x-entity-memory-session': 'hang-up' }, maxRetries: 0 });
+  const controller = new AbortController();
+  const stream = await openai.responses.create({ model: 'gpt-test', input: 'all there [[linger:5000]]', stream: true }, { signal: controller.signal });
+  const seen: string[] = [];
+  try {
+    for await (const event of stream) {
+      seen.push(event.type);
+      if (event.type === 'response.completed') controller.abort();
+    }
+  } catch {
+    // the abort ends the loop, long before the upstream's stream would end
+  }
+  expect(seen.at(-1)).toBe('response.completed');
+  await expect.poll(async () => (await query<{ messages: unknown[] }>(user.api, 'message.nodes', { sessionId: 'hang-up' })).data?.messages.length ?? 0).toBe(2);
+  expect((await query<{ status: string }>(user.api, 'session.get', { id: 'hang-up' })).data.status).toBe('idle');
+  const nodes = (await query<{ messages: { content: string; metadata: { proxy?: { outcome: string }; error?: string } }[] }>(user.api, 'message.nodes', { sessionId: 'hang-up' })).data.messages;
+  expect(nodes[1]!.content).toBe('You said: all there [[linger:5000]]');
+  expect(nodes[1]!.metadata.proxy?.outcome).toBe('complete');
+  expect(nodes[1]!.metadata.error).toBeUndefined();
 });

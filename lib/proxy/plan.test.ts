@@ -55,6 +55,21 @@ describe('planning an exchange (what the planning thread does)', () => {
     expect(planExchange({ ...exchange(request), outcome: 'client_gone', contentType: 'text/event-stream', bytes: sse(started) }).outcome).toBe('client_gone');
   });
 
+  it('an exchange whose terminal event arrived is complete, whoever closed first (issue 28: Codex hangs up on response.completed)', () => {
+    const request = { model: 'm', input: 'hi' };
+    const sse = (events: [string, unknown][]) => Buffer.from(events.map(([name, data]) => `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`).join(''));
+    const response = { id: 'resp_1', object: 'response', status: 'completed', model: 'm', output: [{ id: 'msg_1', type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Done', annotations: [] }] }] };
+    const whole = sse([['response.created', { type: 'response.created', response: { ...response, status: 'in_progress', output: [] } }], ['response.completed', { type: 'response.completed', response }]]);
+    const cut = sse([['response.created', { type: 'response.created', response: { ...response, status: 'in_progress', output: [] } }], ['response.output_text.delta', { type: 'response.output_text.delta', output_index: 0, item_id: 'msg_1', delta: 'Do' }]]);
+    const responses = (bytes: Buffer, outcome: ExchangeBytes['outcome'], truncated?: boolean): ExchangeBytes => ({ ...exchange(request), wire: 'responses', upstream: 'openai', contentType: 'text/event-stream', bytes, outcome, ...(truncated ? { truncated } : {}) });
+    for (const closedFirst of ['client_gone', 'timeout', 'deadline'] as const) {
+      expect(planExchange(responses(whole, closedFirst)).outcome, closedFirst).toBe('complete');
+      expect(planExchange(responses(cut, closedFirst)).outcome, closedFirst).toBe(closedFirst);
+    }
+    // an answer the copy cut off is not known whole, whatever its bytes end with
+    expect(planExchange(responses(whole, 'client_gone', true)).outcome).toBe('client_gone');
+  });
+
   it('names only the headers that say which session and agent (no key leaves the request path)', () => {
     expect(IDENTITY_HEADERS).not.toContain('authorization');
     expect(IDENTITY_HEADERS).not.toContain('x-api-key');

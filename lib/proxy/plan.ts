@@ -47,9 +47,18 @@ export interface PlannedExchange {
 
 const NOTHING: Omit<PlannedExchange, 'outcome'> = { record: false, sessionId: null, agent: null, parsed: null, reply: null, fingerprints: [], replyFingerprint: null };
 
-/** Forwarding only sees a 2xx that ended: an error reported inside it is read off the reply. */
+/** Who ended an exchange whose answer may already be whole: the client, the upstream, the deadline. */
+const CLOSED_EARLY: ReadonlySet<ExchangeOutcome> = new Set(['client_gone', 'timeout', 'deadline']);
+
+/**
+ * Forwarding only sees how the exchange ended; the reply says whether the answer was whole. Its
+ * terminal event (`message_stop`, `response.completed`, `[DONE]`) arrived: complete, whoever
+ * closed first (Codex hangs up on `response.completed` while an upstream may end its stream a
+ * little later). An error reported inside a 2xx is read off the reply too.
+ */
 function outcomeOf(exchange: ExchangeBytes, reply: AssembledReply | null): ExchangeOutcome {
-  return exchange.outcome === 'complete' && reply?.error && !unreadable(exchange) ? 'error_event' : exchange.outcome;
+  const outcome = CLOSED_EARLY.has(exchange.outcome) && reply?.finished && !exchange.truncated ? 'complete' : exchange.outcome;
+  return outcome === 'complete' && reply?.error && !unreadable(exchange) ? 'error_event' : outcome;
 }
 
 /** The last fingerprint of a chain, or `start` when it has none. */

@@ -11,6 +11,8 @@
  * - `[[title-wait:MS]]` / `[[title-fail]]` the same for the title request only.
  * - `[[thinking:TEXT]]` (Messages and Responses only) a thinking block before the answer.
  * - `[[fail:event]]` (Messages and Responses only) a 200 stream that ends in an error event.
+ * - `[[linger:MS]]` (Messages and Responses only) the stream stays open MS after its terminal
+ *   event (`message_stop`, `response.completed`), as real upstreams' can.
  *
  * Anything else: "You said: <last user message>"; a title request: "Title: "<First Four Words>"".
  */
@@ -28,6 +30,8 @@ export interface Script {
   delayMs: number | null;
   waitMs: number;
   fail: 'status' | 'stream' | 'event' | 'once' | null;
+  /** ms the stream stays open after its terminal event */
+  lingerMs: number;
   /** the text the script was read from (what `[[fail:once]]` remembers) */
   text: string;
 }
@@ -63,10 +67,10 @@ export function scriptOf(body: Body): Script {
   const text = scriptText(body);
   const title = isTitleRequest(body);
   if (title) {
-    return { title, delayMs: null, waitMs: number(text, /\[\[title-wait:(\d+)\]\]/) ?? 0, fail: /\[\[title-fail\]\]/.test(text) ? 'status' : null, text };
+    return { title, delayMs: null, waitMs: number(text, /\[\[title-wait:(\d+)\]\]/) ?? 0, fail: /\[\[title-fail\]\]/.test(text) ? 'status' : null, lingerMs: 0, text };
   }
   const fail = /\[\[fail:stream\]\]/.test(text) ? 'stream' : /\[\[fail:event\]\]/.test(text) ? 'event' : /\[\[fail:once\]\]/.test(text) ? 'once' : /\[\[fail\]\]/.test(text) ? 'status' : null;
-  return { title, delayMs: number(text, /\[\[delay:(\d+)\]\]/), waitMs: number(text, /\[\[wait:(\d+)\]\]/) ?? 0, fail, text };
+  return { title, delayMs: number(text, /\[\[delay:(\d+)\]\]/), waitMs: number(text, /\[\[wait:(\d+)\]\]/) ?? 0, fail, lingerMs: number(text, /\[\[linger:(\d+)\]\]/) ?? 0, text };
 }
 
 /** The tool calls a message asks for, in order. */

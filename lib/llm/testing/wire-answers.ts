@@ -88,6 +88,7 @@ export async function answerAnthropic(body: AnthropicRequest, out: Out): Promise
   }
   await send('message_delta', { delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: outputTokens } });
   await send('message_stop', {});
+  if (script.lingerMs > 0) await new Promise((resolve) => setTimeout(resolve, script.lingerMs));
   out.end();
 }
 
@@ -163,5 +164,6 @@ export async function answerResponses(body: ResponsesRequest, out: Out): Promise
     await send('response.output_item.done', { output_index: outputIndex, item });
   }
   await send('response.completed', { response: response('completed', items, true) });
+  if (script.lingerMs > 0) await new Promise((resolve) => setTimeout(resolve, script.lingerMs));
   out.end();
 }
