@@ -81,6 +81,26 @@ describe('ChatGPT exports', () => {
     expect(sessions.map((session) => session.turns.flat().map((node) => node.content))).toEqual([['hello']]);
   });
 
+  it('without current_node, the branch ends at the newest leaf the root reaches; a node cut off from the root is kept off it', async () => {
+    const message = (id: string, role: string, time: number, text: string) => ({ id, author: { role }, create_time: time, content: { content_type: 'text', parts: [text] } });
+    const conversation = {
+      id: 'no-current',
+      title: 'no current node',
+      create_time: 1794988800,
+      mapping: {
+        r: { id: 'r', message: null, parent: null, children: ['u1'] },
+        u1: { id: 'u1', parent: 'r', children: ['a1'], message: message('u1', 'user', 1794988801, 'question') },
+        a1: { id: 'a1', parent: 'u1', children: [], message: message('a1', 'assistant', 1794988802, 'answer') },
+        // newer, but its parent is not in the mapping
+        lost: { id: 'lost', parent: 'gone', children: [], message: message('lost', 'assistant', 1794988900, 'cut off') },
+      },
+    };
+    const { sessions } = await collect(parseChatGpt(chunked(JSON.stringify([conversation]), 4096), { file: 'conversations.json' }));
+    const [session] = sessions;
+    expect(branchOf(session!).map((node) => node.content)).toEqual(['question', 'answer']);
+    expect(session!.turns.flat().map((node) => node.content)).toContain('cut off');
+  });
+
   it('a truncated file is a file-level error; a file that is no array is refused', async () => {
     await expect(collect(parseChatGpt(createReadStream(fixture('chatgpt', 'broken-truncated.json')), { file: 'broken-truncated.json' }))).rejects.toBeInstanceOf(TruncatedArrayError);
     await expect(collect(parseChatGpt(chunked('{"not": "an array"}', 8), { file: 'x.json' }))).rejects.toBeInstanceOf(NotThisFormatError);

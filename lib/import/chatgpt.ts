@@ -206,10 +206,21 @@ export function parseConversation(raw: unknown): ParsedSession | { reason: strin
   const currentNode = typeof raw['current_node'] === 'string' ? shown(raw['current_node']) : null;
   let headId = currentNode && emitted.has(nodeIdOf(currentNode)) ? nodeIdOf(currentNode) : null;
   if (!headId) {
-    // No current_node: the newest shown node that nothing follows.
+    // No current_node: the newest shown node that nothing follows, among those the root reaches. A
+    // node whose parent is missing from the mapping is kept, off the branch: it is cut off from
+    // the conversation, and as the head it would be shown as the whole of it.
+    const rooted = new Set<string>();
+    const reach = [...nodes.values()].filter((node) => node.parent === null);
+    while (reach.length > 0) {
+      const node = reach.pop()!;
+      if (rooted.has(nodeIdOf(node.id))) continue;
+      rooted.add(nodeIdOf(node.id));
+      reach.push(...(children.get(node.id) ?? []));
+    }
     const followed = new Set([...emitted.values()].map((node) => node.parentId));
     const leaves = [...emitted.values()].filter((node) => node.role !== 'tool' && !followed.has(node.id));
-    headId = leaves.sort((a, b) => a.createdAt - b.createdAt).pop()?.id ?? null;
+    const reachable = leaves.filter((node) => rooted.has(node.id));
+    headId = (reachable.length > 0 ? reachable : leaves).sort((a, b) => a.createdAt - b.createdAt).pop()?.id ?? null;
   }
   const meta: Record<string, unknown> = {};
   if (model ?? raw['default_model_slug']) meta['model'] = model ?? raw['default_model_slug'];
