@@ -60,7 +60,7 @@ class ChunkChannel implements AsyncIterable<Uint8Array> {
 }
 
 /** Packed bytes handed to the unzipper at once: what one push can unpack (synchronously) is at most about 1,032 times this. */
-const PUSH_BYTES = 16 * 1024;
+const PUSH_BYTES = 4 * 1024;
 
 type Decoder = { ondata: (error: Error | null, data: Uint8Array, final: boolean) => void; push(chunk: Uint8Array, final: boolean): void };
 type DecoderClass = (new (name: string, size?: number, originalSize?: number) => Decoder) & { compression: number };
