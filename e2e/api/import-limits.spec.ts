@@ -1,5 +1,6 @@
-import { zipSync } from 'fflate';
-import { bearer, createToken, expect, query, test } from '../fixtures';
+import http from 'node:http';
+import { Zip, ZipDeflate, zipSync } from 'fflate';
+import { BASE_URL, bearer, createToken, expect, query, test } from '../fixtures';
 
 /**
  * Issue 27.5 through the built server: a state-directory zip bomb sent to POST /api/import is
@@ -27,4 +28,52 @@ test('a zip bomb uploaded to /api/import is a 413 that names the limit; nothing 
   const ok = await user.api.post('/api/import?name=proj/after-bomb.jsonl', { headers: { ...bearer(token), 'content-type': 'application/octet-stream' }, data: Buffer.from(`${JSON.stringify(line)}\n`) });
   expect(ok.status()).toBe(200);
   expect(await ok.json()).toMatchObject({ added: 1, skipped: [] });
+});
+
+/** POST with node's http client: the answer, or the socket error a client sees when the server resets it. */
+function postRaw(path: string, headers: Record<string, string>, body: Buffer, agent: http.Agent): Promise<{ status: number; text: string } | { error: string }> {
+  return new Promise((resolve) => {
+    let settled = false;
+    const req = http.request(`${BASE_URL}${path}`, { method: 'POST', agent, headers: { ...headers, 'content-length': String(body.length) } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => ((settled = true), resolve({ status: res.statusCode ?? 0, text })));
+      res.on('error', (error) => settled || ((settled = true), resolve({ error: error.message })));
+    });
+    req.on('error', (error) => settled || ((settled = true), resolve({ error: (error as NodeJS.ErrnoException).code ?? error.message })));
+    req.end(body);
+  });
+}
+
+/** A state zip of one entry of `bytes` zeros, streamed into deflate (about a thousandth of it packed). */
+function zeroBomb(bytes: number): Promise<Buffer> {
+  const parts: Uint8Array[] = [];
+  return new Promise((resolve, reject) => {
+    const zip = new Zip((error, chunk, final) => {
+      if (error) return reject(error);
+      parts.push(chunk);
+      if (final) resolve(Buffer.concat(parts));
+    });
+    const entry = new ZipDeflate('state/sessions/bomb/.git/objects/ab/cdef', { level: 9 });
+    zip.add(entry);
+    const block = new Uint8Array(4 * 1024 * 1024);
+    for (let sent = 0; sent < bytes; sent += block.length) entry.push(block, sent + block.length >= bytes);
+    zip.end();
+  });
+}
+
+test('a refusal in the middle of a large upload reaches the client, on a kept-alive connection too: the 413, not a reset', async ({ user }) => {
+  test.setTimeout(120_000);
+  const { token } = await createToken(user.api);
+  const bomb = await zeroBomb(1024 * 1024 * 1024);
+  expect(bomb.length).toBeGreaterThan(512 * 1024);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    const answer = await postRaw('/api/import?name=state.zip', { ...bearer(token), 'content-type': 'application/octet-stream' }, bomb, agent);
+    expect(answer, `attempt ${attempt}`).toMatchObject({ status: 413 });
+    expect('text' in answer ? answer.text : '').toMatch(/OPENPROGRAM_IMPORT_ZIP_MAX_RATIO/);
+  }
+  agent.destroy();
+  expect((await user.api.get('/api/health')).status()).toBe(200);
 });

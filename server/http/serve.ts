@@ -52,6 +52,20 @@ async function sendResponse(res: http.ServerResponse, response: Response, extra:
   res.writeHead(response.status, headers).end(body);
 }
 
+/**
+ * The rest of a body answered before it was read (a refusal mid-upload): read and dropped, for at
+ * most 30 s, so the client that is still sending gets to read the answer; closing with bytes
+ * unread would reset the connection under it.
+ */
+function drainUnread(req: http.IncomingMessage): void {
+  if (req.complete || req.destroyed) return;
+  const stop = setTimeout(() => req.destroy(), 30_000);
+  stop.unref();
+  req.once('end', () => clearTimeout(stop));
+  req.once('close', () => clearTimeout(stop));
+  req.resume();
+}
+
 const API_HEADERS: Record<string, string> = { ...STATIC_SECURITY_HEADERS, 'content-security-policy': NON_PAGE_CSP };
 
 await startServer();
@@ -147,8 +161,11 @@ function route(req: http.IncomingMessage, res: http.ServerResponse): void {
   }
   if (req.method === 'POST' && (url === '/api/import' || url.startsWith('/api/import?'))) {
     // Straight from the socket: an export of hundreds of MB streams into the parser, never buffered.
-    importUpload(requestHeaders(req.headers), new URL(url, 'http://localhost'), req)
-      .then((response) => sendResponse(res, response, API_HEADERS))
+    // Not destroyed when the import stops reading early (a zip past its limits, a refused file):
+    // a destroyed socket is reset, and the client would get EPIPE instead of the refusal.
+    importUpload(requestHeaders(req.headers), new URL(url, 'http://localhost'), req.iterator({ destroyOnReturn: false }))
+      .then((response) => sendResponse(res, response, req.complete ? API_HEADERS : { ...API_HEADERS, connection: 'close' }))
+      .then(() => drainUnread(req))
       .catch((error: unknown) => {
         console.error('[import]', error);
         if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'the import failed; see the server log' }));
