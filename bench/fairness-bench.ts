@@ -88,10 +88,10 @@ async function startUpstream(bigBytes: number): Promise<ChildProcess> {
 }
 
 /** One request, its status and (up to `keep` characters of) its text; the rest is read and dropped. */
-function request(method: 'GET' | 'POST', path: string, headers: Record<string, string>, body?: Buffer | string, keep = 4000): Promise<{ status: number; text: string; bytes: number }> {
+function request(method: 'GET' | 'POST', path: string, headers: Record<string, string>, body?: Buffer | string, keep = 4000, retry = true): Promise<{ status: number; text: string; bytes: number }> {
   return new Promise((resolve, reject) => {
     let answered = false;
-    const req = http.request(`${BASE}${path}`, { method, agent, headers: { ...headers, ...(body !== undefined ? { 'content-length': String(Buffer.byteLength(body)) } : {}) } }, (res) => {
+    const req = http.request(`${BASE}${path}`, { method, agent: retry ? agent : false, headers: { ...headers, ...(body !== undefined ? { 'content-length': String(Buffer.byteLength(body)) } : {}) } }, (res) => {
       answered = true;
       let text = '';
       let bytes = 0;
@@ -106,7 +106,9 @@ function request(method: 'GET' | 'POST', path: string, headers: Record<string, s
       // A server that refuses a large body answers before reading it all and closes: our write
       // fails while its answer is on the way. That answer is the result, not the write's error.
       if (answered) return;
-      if (error.code === 'EPIPE' || error.code === 'ECONNRESET') setTimeout(() => (answered ? undefined : reject(error)), 2_000);
+      // A kept-alive socket the server closed while idle (its keep-alive timeout; the zip bomb
+      // takes seconds to make) fails the first write: once more on a new connection.
+      if ((error.code === 'EPIPE' || error.code === 'ECONNRESET') && retry) request(method, path, headers, body, keep, false).then(resolve, reject);
       else reject(error);
     });
     req.end(body);
