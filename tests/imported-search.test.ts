@@ -90,7 +90,7 @@ describe('imported messages are found', () => {
     expect(read).toContain(CLAUDE_ID);
   });
 
-  it('after an index that was killed with reads under way: the next open catches up from its position', async () => {
+  it('after an index that was killed with reads under way: the next open rebuilds it, and finds the import', async () => {
     const stateDir = join(temp(), 'state');
     const store = await openStore(stateDir);
     const { row: earlier } = await store.createSession({ title: 'indexed before' });
@@ -104,8 +104,9 @@ describe('imported messages are found', () => {
     const next = await openIndex(store, { ...source, nodes: (id) => (read.push(id), source.nodes(id)) });
     await next.caughtUp();
     expect(found(next, CLAUDE_WORD)).toContainEqual([CLAUDE_ID, CLAUDE_MESSAGE]);
-    // Not a rebuild: what was written before its last position is not read again.
-    expect(read).not.toContain(earlier.id);
+    // A rebuild, not a catch-up from the feed: a write acknowledged just before a kill may have no
+    // record yet (the crash test found such messages missed for good), so a killed file is read anew.
+    expect(read).toContain(earlier.id);
   });
 
   it('moved in by the OpenProgram importer (the .migration journal)', { timeout: 60_000 }, async () => {

@@ -51,9 +51,9 @@ export interface SearchSource {
   /** these nodes of the session, whole (a large message, whose live notice is only its stub) */
   nodesById?(sessionId: string, ids: readonly string[]): Promise<Message[]>;
   /**
-   * The user's change feed (DESIGN §3): followed live and read on from the saved position at
-   * open, so whatever wrote the history (this process or another) is indexed. Without it the
-   * index follows nothing and a file not closed cleanly is rebuilt.
+   * The user's change feed (DESIGN §3): followed live, and read on from the saved position when a
+   * cleanly closed file is opened, so whatever wrote the history (this process or another) is
+   * indexed. A file not closed cleanly is rebuilt, feed or not.
    */
   changes?: Pick<ChangeFeed, 'lastSeq' | 'readAfter' | 'subscribe' | 'release'>;
 }
@@ -430,15 +430,14 @@ export class SearchIndex {
     } else {
       this.configure(this.db!);
       this.inode = statSync(this.path).ino;
+      // In use: a process killed before close() leaves it unmarked, and the next open rebuilds it.
+      // The feed is not enough after a kill: a write acknowledged just before it may have no record
+      // yet (the crash test found messages missed for good), so only a cleanly closed file (another
+      // process's import meanwhile, `cli import` with the server stopped) is caught up from the feed.
+      this.db!.prepare("UPDATE meta SET value = '0' WHERE key = 'complete'").run();
       if (changes) {
-        // Nothing is lost with the file open: what a killed process had queued is in the feed after
-        // the position saved with the last write, and the next open reads it from there.
         this.startFollowing(changes);
         this.catchUp(missed!);
-      } else {
-        // In use: a process killed before close() leaves it unmarked, and the next open rebuilds it,
-        // since writes still queued when it died are in the sessions but not in the file.
-        this.db!.prepare("UPDATE meta SET value = '0' WHERE key = 'complete'").run();
       }
     }
   }
@@ -689,12 +688,9 @@ export class SearchIndex {
       if (generation !== this.generation || this.closed) return;
       this.unfinishedRebuild = false;
       if (this.source.changes) {
-        // Whole from here on: opened again, it reads on from the feed rather than rebuilding.
+        // The position from here on; the file is marked whole by close() only (a kill meanwhile: rebuilt).
         const db = this.database();
-        const at = db.transaction(() => {
-          db.prepare("UPDATE meta SET value = '1' WHERE key = 'complete'").run();
-          return this.writePosition(db);
-        });
+        const at = db.transaction(() => this.writePosition(db));
         this.releaseFeed(at);
       }
     })();
