@@ -15,7 +15,7 @@
  * the cap it should be) throws: no figure is reported for an attack that did not happen.
  * Needs `npm run build` first.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import http from 'node:http';
 import { join } from 'node:path';
@@ -26,13 +26,13 @@ import { ShareLinkStore } from '../lib/share/index.js';
 import { SessionStore } from '../lib/store/index.js';
 import { hostileMessages } from '../e2e/fixtures/hostile-messages.js';
 import { benchRequest } from './http-client.js';
+import { startLoopbackUpstream } from './loopback-upstream.js';
 import { scratchDir } from './scratch.js';
 import { BASE, startServer } from './server-bench.js';
 import { p99 } from './store-bench.js';
 
 const SCALE = Number(process.env['BENCH_FAIRNESS_SCALE'] ?? 1);
 const MB = 1024 * 1024;
-const UPSTREAM_PORT = Number(process.env['BENCH_FAIRNESS_UPSTREAM_PORT'] ?? 3196);
 /** each attack goes on (repeated) at least this long, and the lister takes at least MIN_SAMPLES */
 const MIN_MS = 3_000;
 const MIN_SAMPLES = 30;
@@ -40,52 +40,6 @@ const HELD = Math.max(16, Math.round(256 * Math.min(1, SCALE * 4)));
 const SLOW_PAGES = 2;
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
-
-/**
- * The upstream: answers by the request's `model`: `bench-small` a short Messages answer,
- * `bench-big` an SSE stream of `bytes` of text deltas, `bench-hold` nothing until the client goes.
- */
-const UPSTREAM = `
-const http = require('node:http');
-const [port, bigBytes] = process.argv.slice(1).map(Number);
-http.createServer((req, res) => {
-  const chunks = [];
-  req.on('data', (c) => chunks.push(c));
-  req.on('end', () => {
-    let model = '';
-    try { model = JSON.parse(Buffer.concat(chunks).toString()).model; } catch {}
-    if (model === 'bench-hold') { res.writeHead(200, { 'content-type': 'text/event-stream' }); res.flushHeaders(); return; }
-    if (model === 'bench-big') {
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.write('event: message_start\\ndata: {"type":"message_start","message":{"id":"m","type":"message","role":"assistant","model":"bench-big","content":[],"usage":{"input_tokens":1,"output_tokens":1}}}\\n\\n');
-      res.write('event: content_block_start\\ndata: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}\\n\\n');
-      const delta = 'event: content_block_delta\\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"' + 'x'.repeat(64 * 1024) + '"}}\\n\\n';
-      let sent = 0;
-      const pump = () => {
-        while (sent < bigBytes) {
-          sent += delta.length;
-          if (!res.write(delta)) return void res.once('drain', pump);
-        }
-        res.end('event: content_block_stop\\ndata: {"type":"content_block_stop","index":0}\\n\\nevent: message_stop\\ndata: {"type":"message_stop"}\\n\\n');
-      };
-      res.on('close', () => (sent = bigBytes + 1));
-      return pump();
-    }
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: 'm', type: 'message', role: 'assistant', model, content: [{ type: 'text', text: 'ok' }], stop_reason: 'end_turn', usage: { input_tokens: 1, output_tokens: 1 } }));
-  });
-}).listen(port, '127.0.0.1', () => console.log('upstream ready'));
-`;
-
-async function startUpstream(bigBytes: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['-e', UPSTREAM, String(UPSTREAM_PORT), String(bigBytes)], { stdio: ['ignore', 'pipe', 'inherit'] });
-  await new Promise<void>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`the bench upstream exited (${code})`)));
-    child.stdout!.on('data', (chunk: Buffer) => {
-      if (chunk.toString().includes('upstream ready')) resolve();
-    });
-  });
-  return child;
-}
 
 /** One request, its status and (up to `keep` characters of) its text; the rest is read and dropped. */
 function request(method: 'GET' | 'POST', path: string, headers: Record<string, string>, body?: Buffer | string, keep = 4000, retry = true): Promise<{ status: number; text: string; bytes: number }> {
@@ -193,7 +147,7 @@ export async function benchFairness(): Promise<Record<string, number>> {
   const proxyHeaders = (session: string) => ({ 'content-type': 'application/json', 'x-api-key': 'sk-bench', 'anthropic-version': '2023-06-01', 'x-entity-memory-token': abuser.token, 'x-entity-memory-session': session });
   let exchange = 0;
   const proxied = async (model: string, content: string): Promise<{ status: number; text: string; bytes: number }> =>
-    request('POST', '/proxy/anthropic/v1/messages', proxyHeaders(`fair-${++exchange}`), JSON.stringify({ model, max_tokens: 10, stream: model === 'bench-big', messages: [{ role: 'user', content }] }));
+    request('POST', '/proxy/anthropic/v1/messages', proxyHeaders(`fair-${++exchange}`), JSON.stringify({ model, max_tokens: 10, stream: model === 'big', messages: [{ role: 'user', content }] }));
 
   const bigBytes = Math.round(250 * MB * SCALE);
   let upstream: ChildProcess | null = null;
@@ -201,14 +155,15 @@ export async function benchFairness(): Promise<Record<string, number>> {
   const figures: Record<string, number> = {};
   const held: http.ClientRequest[] = [];
   try {
-    upstream = await startUpstream(bigBytes);
-    server = await startServer(dataDir, { OPENPROGRAM_PROXY_ANTHROPIC_URL: `http://127.0.0.1:${UPSTREAM_PORT}`, OPENPROGRAM_SHARING: 'public' });
+    const started = await startLoopbackUpstream(bigBytes);
+    upstream = started.child;
+    server = await startServer(dataDir, { OPENPROGRAM_PROXY_ANTHROPIC_URL: `http://127.0.0.1:${started.port}`, OPENPROGRAM_SHARING: 'public' });
     // A crash of this process (an unhandled rejection) skips the finally below: never leave the ports taken.
     const children = [upstream, server];
     process.once('exit', () => children.forEach((child) => child.exitCode === null && child.kill('SIGKILL')));
     for (let n = 0; n < 20; n++) await list();
     // The proxy reaches the upstream (else every proxy figure below would time a refusal).
-    const probe = await proxied('bench-small', 'hello');
+    const probe = await proxied('small', 'hello');
     if (probe.status !== 200 || !probe.text.includes('"ok"')) throw new Error(`the proxy did not reach the bench upstream: ${probe.status} ${probe.text.slice(0, 200)}`);
 
     const quiet: number[] = [];
@@ -218,13 +173,13 @@ export async function benchFairness(): Promise<Record<string, number>> {
     // 1. Redaction: 1 MB of private-key headers without an END.
     const pem = '-----BEGIN RSA PRIVATE KEY-----\n'.repeat(Math.ceil((MB * SCALE) / 32));
     figures['other_user_session_list_p99_ms_during_redact'] = await during(async () => {
-      const answer = await proxied('bench-small', pem);
+      const answer = await proxied('small', pem);
       if (answer.status !== 200) throw new Error(`redact attack: the proxy answered ${answer.status} ${answer.text.slice(0, 200)}`);
     });
 
     // 2. A big answer streamed through the proxy, read whole by the client.
     figures['other_user_session_list_p99_ms_during_proxy_big_answer'] = await during(async () => {
-      const answer = await proxied('bench-big', 'stream me a lot');
+      const answer = await proxied('big', 'stream me a lot');
       if (answer.status !== 200 || answer.bytes < bigBytes) throw new Error(`big answer attack: ${answer.status}, ${answer.bytes} of ${bigBytes} bytes`);
     });
 
@@ -232,7 +187,7 @@ export async function benchFairness(): Promise<Record<string, number>> {
     let opened = 0;
     await new Promise<void>((resolve, reject) => {
       for (let n = 0; n < HELD; n++) {
-        const body = JSON.stringify({ model: 'bench-hold', max_tokens: 10, stream: true, messages: [{ role: 'user', content: `hold ${n}` }] });
+        const body = JSON.stringify({ model: 'hold', max_tokens: 10, stream: true, messages: [{ role: 'user', content: `hold ${n}` }] });
         const req = http.request(`${BASE}/proxy/anthropic/v1/messages`, { method: 'POST', agent: false, headers: { ...proxyHeaders(`held-${n}`), 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
           res.resume();
           // A fixed server refuses past a per-user cap (429): that is the attack met, not a setup failure.

@@ -10,63 +10,19 @@
  * fails (the upstream not reached, the answer not whole, a held exchange refused other than by
  * the per-user cap's 429) throws: no figure for an attack that did not happen. Needs `npm run build`.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import http from 'node:http';
 import { join } from 'node:path';
 import { AuthStore } from '../lib/auth/index.js';
 import { benchRequest } from './http-client.js';
+import { startLoopbackUpstream } from './loopback-upstream.js';
 import { scratchDir } from './scratch.js';
 import { BASE, startServer, treeRssMb } from './server-bench.js';
 
 const SCALE = Number(process.env['BENCH_PROXY_ABUSE_SCALE'] ?? 1);
 const MB = 1024 * 1024;
 const HELD = 256;
-
-/** Answers by `model`: `big` an SSE stream of `bytes` of text deltas, `hold` nothing until the client goes, else a short answer. Listens on a free port and prints it. */
-const UPSTREAM = `
-const http = require('node:http');
-const bigBytes = Number(process.argv[1]);
-const server = http.createServer((req, res) => {
-  const chunks = [];
-  req.on('data', (c) => chunks.push(c));
-  req.on('end', () => {
-    let model = '';
-    try { model = JSON.parse(Buffer.concat(chunks).toString()).model; } catch {}
-    if (model === 'hold') { res.writeHead(200, { 'content-type': 'text/event-stream' }); res.flushHeaders(); return; }
-    if (model === 'big') {
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.write('event: message_start\\ndata: {"type":"message_start","message":{"id":"m","type":"message","role":"assistant","model":"big","content":[],"usage":{"input_tokens":1,"output_tokens":1}}}\\n\\n');
-      res.write('event: content_block_start\\ndata: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}\\n\\n');
-      const delta = 'event: content_block_delta\\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"' + 'x'.repeat(64 * 1024) + '"}}\\n\\n';
-      let sent = 0;
-      const pump = () => {
-        while (sent < bigBytes) {
-          sent += delta.length;
-          if (!res.write(delta)) return void res.once('drain', pump);
-        }
-        res.end('event: content_block_stop\\ndata: {"type":"content_block_stop","index":0}\\n\\nevent: message_stop\\ndata: {"type":"message_stop"}\\n\\n');
-      };
-      res.on('close', () => (sent = bigBytes + 1));
-      return pump();
-    }
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: 'm', type: 'message', role: 'assistant', model, content: [{ type: 'text', text: 'ok' }], stop_reason: 'end_turn', usage: { input_tokens: 1, output_tokens: 1 } }));
-  });
-});
-server.listen(0, '127.0.0.1', () => console.log('upstream ready ' + server.address().port));
-`;
-
-async function startUpstream(bigBytes: number): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, ['-e', UPSTREAM, String(bigBytes)], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`the bench upstream exited (${code})`)));
-    child.stdout!.on('data', (chunk: Buffer) => {
-      const match = /upstream ready (\d+)/.exec(chunk.toString());
-      if (match) resolve(Number(match[1]));
-    });
-  });
-  return { child, port };
-}
 
 /** A POST through the proxy, read whole and dropped: status and byte count. */
 function proxied(headers: Record<string, string>, body: string): Promise<{ status: number; bytes: number; head: string }> {
@@ -114,7 +70,7 @@ export async function benchProxyAbuse(): Promise<Record<string, number>> {
   let peak = 0;
   let sampler: NodeJS.Timeout | null = null;
   try {
-    const started = await startUpstream(bigBytes);
+    const started = await startLoopbackUpstream(bigBytes);
     upstream = started.child;
     server = await startServer(dataDir, { OPENPROGRAM_PROXY_ANTHROPIC_URL: `http://127.0.0.1:${started.port}` });
     const pid = server.pid!;
