@@ -67,3 +67,15 @@ export function ToolCall({ call }: { call: Pick<ToolCallMessage, 'name' | 'input
     </details>
   );
 }
+
+/** A message's tool calls, one under another; nothing when it made none. */
+export function ToolCalls({ calls }: { calls: ReadonlyArray<Pick<ToolCallMessage, 'id' | 'name' | 'input' | 'content'>> }) {
+  if (calls.length === 0) return null;
+  return (
+    <div className="mt-3 space-y-2">
+      {calls.map((call) => (
+        <ToolCall key={call.id} call={call} />
+      ))}
+    </div>
+  );
+}

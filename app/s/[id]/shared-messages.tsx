@@ -4,7 +4,7 @@ import { MarkdownBody } from '@/components/markdown/markdown-body';
 import { PlainTextBody } from '@/components/markdown/plain-text-body';
 import { AttachmentLinks } from '@/components/session/attachment-links';
 import { MessageArticle } from '@/components/session/message-article';
-import { ToolCall } from '@/components/session/tool-call';
+import { ToolCalls } from '@/components/session/tool-call';
 import type { RenderedMessage } from '@/components/session/types';
 import type { RenderedMarkdown } from '@/server/render/markdown';
 import { renderSharedPage } from '@/server/share/share-render';
@@ -48,13 +48,7 @@ function renderedMessages(id: string, view: SharedView, bodies: RenderedMarkdown
         message={message}
         footer={
           <>
-            {message.toolCalls.length > 0 ? (
-              <div className="mt-3 space-y-2">
-                {message.toolCalls.map((call) => (
-                  <ToolCall key={call.id} call={call} />
-                ))}
-              </div>
-            ) : null}
+            <ToolCalls calls={message.toolCalls} />
             <AttachmentLinks base={attachmentBase} attachments={message.attachments} />
           </>
         }

@@ -8,7 +8,7 @@ import { AttachmentLinks } from '@/components/session/attachment-links';
 import { attachmentsOf } from '@/components/session/attachments-of';
 import { BranchSwitcher } from '@/components/session/branch-switcher';
 import { MessageArticle } from '@/components/session/message-article';
-import { ToolCall } from '@/components/session/tool-call';
+import { ToolCalls } from '@/components/session/tool-call';
 import type { BranchMessage, RenderedMessage } from '@/components/session/types';
 import { renderMarkdown } from '@/server/render/markdown';
 
@@ -34,13 +34,7 @@ async function renderOne(sessionId: string, viewerId: string, message: BranchMes
       current={message.id === currentId}
       footer={
         <>
-          {message.toolCalls.length > 0 ? (
-            <div className="mt-3 space-y-2">
-              {message.toolCalls.map((call) => (
-                <ToolCall key={call.id} call={call} />
-              ))}
-            </div>
-          ) : null}
+          <ToolCalls calls={message.toolCalls} />
           <AttachmentLinks base={`/api/attachments/${encodeURIComponent(sessionId)}`} attachments={attachments} />
           {fork || action || copyable ? (
             <div className="mt-2 flex flex-wrap items-center gap-2">
