@@ -6,17 +6,18 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { authenticateRequest } from '@/server/auth/request-auth';
-import { getAuthStore } from '@/server/runtime';
-import { createMcpServer } from './tools';
+import { createCaller } from '@/server/api/root';
+import { createTRPCContext } from '@/server/api/trpc';
+import { createMcpServer, type McpCaller } from './tools';
 
-type McpAuth = { ok: true; userId: string } | { ok: false; status: 401; message: string };
+type McpAuth = { ok: true; api: McpCaller } | { ok: false; status: 401; message: string };
 
+/** The token's user as an API caller (the same context as a Bearer call to /api/trpc). */
 export async function authenticateMcp(headers: Headers): Promise<McpAuth> {
   if (!headers.get('authorization')) return { ok: false, status: 401, message: 'send Authorization: Bearer <API token>' };
-  const outcome = await authenticateRequest(headers, getAuthStore());
-  if (outcome.kind !== 'ok') return { ok: false, status: 401, message: outcome.kind === 'invalid' ? outcome.message : 'send Authorization: Bearer <API token>' };
-  return { ok: true, userId: outcome.auth.user.id };
+  const ctx = await createTRPCContext({ headers });
+  if (!ctx.user) return { ok: false, status: 401, message: ctx.authError ?? 'send Authorization: Bearer <API token>' };
+  return { ok: true, api: createCaller(ctx) };
 }
 
 function refusalBody(message: string): string {
@@ -32,7 +33,7 @@ export async function serveMcpNode(req: IncomingMessage, res: ServerResponse, he
     res.writeHead(auth.status, REFUSAL_HEADERS).end(refusalBody(auth.message));
     return;
   }
-  const server = createMcpServer(auth.userId);
+  const server = createMcpServer(auth.api);
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   res.on('close', () => {
     void transport.close();
@@ -46,7 +47,7 @@ export async function serveMcpNode(req: IncomingMessage, res: ServerResponse, he
 export async function handleMcpRequest(request: Request): Promise<Response> {
   const auth = await authenticateMcp(request.headers);
   if (!auth.ok) return new Response(refusalBody(auth.message), { status: auth.status, headers: REFUSAL_HEADERS });
-  const server = createMcpServer(auth.userId);
+  const server = createMcpServer(auth.api);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);
   try {

@@ -3,8 +3,11 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { SEARCH_LIMIT_MAX, type SearchHit } from '@/lib/search/index';
 import type { BranchMessage, SessionRow } from '@/lib/store/index';
+import type { createCaller } from '@/server/api/root';
 import { nodeIdInput, sessionIdInput } from '@/server/api/schemas';
-import { getSettledSearch, getUserStore } from '@/server/runtime';
+
+/** The API as the token's user: every tool goes through the procedures, their checks and error mapping. */
+export type McpCaller = ReturnType<typeof createCaller>;
 
 const scopeInput = z.enum(['active', 'archived', 'all']);
 const READ_PAGE_MAX = 200;
@@ -17,6 +20,7 @@ function json(value: unknown): CallToolResult {
 
 /** A refusal the model can read and act on (an unknown id, a bad cursor), not a protocol error. */
 function refusal(error: unknown): CallToolResult {
+  // A procedure's TRPCError carries the code name the API answers with.
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string' && ['NOT_FOUND', 'BAD_REQUEST'].includes(code)) {
     return { isError: true, content: [{ type: 'text', text: (error as Error).message }] };
@@ -49,10 +53,11 @@ function messageSummary(message: BranchMessage) {
 }
 
 /**
- * The MCP tools of one user (DESIGN §10: agents search their own memory). Built per request for
- * the token's user: every tool reads that user's store and index only.
+ * The MCP tools of one user (DESIGN §10: agents search their own memory). Built per request with
+ * the caller of the token's user: every tool calls the same procedures as the HTTP API, so it reads
+ * that user's store and index only and passes the same checks (a moved user, a frozen one, a bad id).
  */
-export function createMcpServer(userId: string): McpServer {
+export function createMcpServer(api: McpCaller): McpServer {
   const server = new McpServer({ name: 'entity-memory', version: '0.1.0' });
 
   server.registerTool(
@@ -71,7 +76,7 @@ export function createMcpServer(userId: string): McpServer {
     },
     async ({ query, scope, limit, cursor }) => {
       try {
-        const page = (await getSettledSearch(userId)).search(query, { scope, limit, cursor });
+        const page = await api.session.search({ q: query, scope, limit, cursor });
         return json({
           hits: page.hits.map((hit) => ({
             sessionId: hit.sessionId,
@@ -106,7 +111,7 @@ export function createMcpServer(userId: string): McpServer {
     },
     async ({ scope, query, limit, cursor }) => {
       try {
-        const page = (await getUserStore(userId)).listSessions({ scope, q: query || undefined, limit, cursor });
+        const page = await api.session.list({ scope, q: query || undefined, limit, cursor });
         return json({ sessions: page.rows.map(sessionSummary), nextCursor: page.nextCursor });
       } catch (error) {
         return refusal(error);
@@ -131,20 +136,18 @@ export function createMcpServer(userId: string): McpServer {
     },
     async ({ sessionId, messageId, before, headId, limit = 30 }) => {
       try {
-        const store = await getUserStore(userId);
-        const row = store.getRow(sessionId);
-        if (!row) return { isError: true, content: [{ type: 'text', text: `unknown session: ${sessionId}` }] };
+        const session = await api.session.get({ id: sessionId });
         let messages: BranchMessage[];
         let tip = headId ?? null;
         if (messageId && !before) {
-          const around = await store.getBranchAround(sessionId, messageId, limit);
+          const around = await api.message.around({ sessionId, messageId, limit });
           messages = around.messages;
           tip = around.headId;
-        } else messages = await store.getBranchWindow(sessionId, { headId, before, limit });
+        } else messages = await api.message.branch({ sessionId, headId, before, limit });
         const oldest = messages[0];
         return json({
-          session: sessionSummary(row),
-          headId: tip ?? (await store.getSession(sessionId)).headId,
+          session: sessionSummary(session),
+          headId: tip ?? session.headId,
           messages: messages.map(messageSummary),
           olderBefore: oldest?.parentId ? oldest.id : null,
         });

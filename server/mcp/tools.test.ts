@@ -1,0 +1,84 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { UserRecord } from '@/lib/auth/index';
+
+// The runtime reads its environment once: set it before importing anything that opens stores.
+process.env.OPENPROGRAM_DATA_DIR = join(mkdtempSync(join(tmpdir(), 'em-mcp-tools-')), 'data');
+let api: typeof import('@/server/api/root');
+let tools: typeof import('./tools');
+let gate: typeof import('@/server/cluster/user-gate');
+
+const ALICE = 'a1a1a1a1a1a1a1a1';
+const BOB = 'b2b2b2b2b2b2b2b2';
+
+function user(id: string): UserRecord {
+  return { id, email: `${id}@unit.test`, passwordHash: 'x', admin: false, disabled: false, sessionVersion: 1, createdAt: 0, updatedAt: 0 };
+}
+const callerFor = (id: string) => api.createCaller({ headers: new Headers(), user: user(id), via: 'token', authError: null, ip: null, responseCookies: [], answer: { headers: {} } });
+
+/** An MCP client talking to the tools of one user's caller, in memory. */
+async function mcpFor(id: string): Promise<Client> {
+  const server = tools.createMcpServer(callerFor(id));
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name: 'unit', version: '0' });
+  await client.connect(clientSide);
+  return client;
+}
+
+const textOf = (result: Awaited<ReturnType<Client['callTool']>>) => (result.content as Array<{ text: string }>)[0]!.text;
+
+beforeAll(async () => {
+  api = await import('@/server/api/root');
+  tools = await import('./tools');
+  gate = await import('@/server/cluster/user-gate');
+  const alice = callerFor(ALICE);
+  await alice.session.create({ id: 'mcp-one', title: 'Feathered serpent' });
+  await alice.turn.begin({ sessionId: 'mcp-one' });
+  await alice.message.append({ sessionId: 'mcp-one', message: { role: 'user', content: 'tell me about quetzalcoatl' } });
+  await alice.message.append({ sessionId: 'mcp-one', message: { role: 'assistant', content: 'a deity' } });
+  await alice.turn.finalize({ sessionId: 'mcp-one' });
+});
+
+afterAll(() => gate.getUserGate().clearMoved(ALICE));
+
+describe('MCP tools call the procedures', () => {
+  it('read a session of the caller, and refuse another user\'s like a missing one, with the API\'s message', async () => {
+    const alice = await mcpFor(ALICE);
+    const read = JSON.parse(textOf(await alice.callTool({ name: 'read_session', arguments: { sessionId: 'mcp-one' } }))) as { messages: Array<{ content: string }> };
+    expect(read.messages.map((m) => m.content)).toEqual(['tell me about quetzalcoatl', 'a deity']);
+
+    const bob = await mcpFor(BOB);
+    const foreign = await bob.callTool({ name: 'read_session', arguments: { sessionId: 'mcp-one' } });
+    const missing = await bob.callTool({ name: 'read_session', arguments: { sessionId: 'never-made' } });
+    expect(foreign.isError).toBe(true);
+    // The same refusal for both, as the API gives (NOT_FOUND from sessionProcedure), so an id's existence never shows.
+    expect(textOf(foreign)).toBe(textOf(missing).replace('never-made', 'mcp-one'));
+    await expect(callerFor(BOB).session.get({ id: 'mcp-one' })).rejects.toThrow(textOf(foreign));
+  });
+
+  it('answer nothing for a user this instance no longer owns (the procedures\' 421 check)', async () => {
+    const alice = await mcpFor(ALICE);
+    gate.getUserGate().markMoved(ALICE, { id: 'instance-b', url: 'http://b.invalid', epoch: 2 });
+    try {
+      for (const [name, args] of [
+        ['search_sessions', { query: 'quetzalcoatl' }],
+        ['list_sessions', {}],
+        ['read_session', { sessionId: 'mcp-one' }],
+      ] as const) {
+        const outcome = await alice.callTool({ name, arguments: args }).then(
+          (result) => ({ refused: result.isError === true, text: textOf(result) }),
+          (error: Error) => ({ refused: true, text: error.message }),
+        );
+        expect(outcome, name).toMatchObject({ refused: true });
+        expect(outcome.text, name).toContain('instance-b');
+      }
+    } finally {
+      gate.getUserGate().clearMoved(ALICE);
+    }
+  });
+});
