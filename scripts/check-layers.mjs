@@ -15,8 +15,10 @@ import ts from 'typescript';
 // The rules, as data. A file belongs to the first layer one of whose `paths` it starts with.
 // `packages`: the npm packages it may import ('*' = any package declared in package.json).
 // `imports`: the repo paths it may import (a folder ends with '/'); `{ path, typeOnly: true }`
-// admits `import type` only; `imports: '*'` is a free layer (tests, benches, tooling) that may
-// import anything, past any index.ts. Node built-ins are allowed unless `builtins: false`.
+// admits `import type` only; `excludes`: folders under an allowed prefix that stay out of reach
+// (a higher layer nested in a lower one's folder); `imports: '*'` is a free layer (tests, benches,
+// tooling) that may import anything, past any index.ts. Node built-ins are allowed unless
+// `builtins: false`. Apart from the layers, no value import may close a circle (rule `cycle`).
 // ---------------------------------------------------------------------------------------------
 const ANY = '*';
 
@@ -53,7 +55,8 @@ export const LAYERS = [
   // cluster mode (DESIGN §11): Postgres backends of lib/auth, user_shard, the control channel, HAProxy's map
   // moving a user (DESIGN §11): the journal, rsync, the verify (through the store), the directory and control ports
   { layer: 'lib/cluster/move', paths: ['lib/cluster/move/'], packages: ['pg'], imports: ['lib/cluster/', 'lib/store/', 'lib/fs/', 'lib/errors/'] },
-  { layer: 'lib/cluster', paths: ['lib/cluster/'], packages: ['pg'], imports: ['lib/cluster/', 'lib/auth/', 'lib/fs/', 'lib/errors/'] },
+  // the rest of lib/cluster stays below move/: `excludes` closes the prefix gap (lib/cluster/ contains move/)
+  { layer: 'lib/cluster', paths: ['lib/cluster/'], packages: ['pg'], imports: ['lib/cluster/', 'lib/auth/', 'lib/fs/', 'lib/errors/'], excludes: ['lib/cluster/move/'] },
   { layer: 'lib/process', paths: ['lib/process/'], packages: [], imports: ['lib/process/'] },
   // the recording proxy's wire formats: requests read into steps, replies reassembled, fingerprints
   { layer: 'lib/proxy', paths: ['lib/proxy/'], packages: [], imports: ['lib/proxy/'] },
@@ -231,8 +234,9 @@ function storeEntry(file) {
   return inner.includes('/') ? `${inner.split('/')[0]}/` : inner;
 }
 
-function allows(entries, target, typeOnly) {
+function allows(entries, target, typeOnly, excludes = []) {
   if (entries === ANY) return true;
+  if (excludes.some((folder) => target.startsWith(folder))) return false;
   return entries.some((entry) => {
     const path = typeof entry === 'string' ? entry : entry.path;
     const matches = target === path || (path.endsWith('/') && target.startsWith(path));
@@ -270,6 +274,7 @@ export function findViolations(root) {
   const declared = declaredPackages(root);
   const violations = [];
   const report = (from, to, rule, detail) => violations.push({ from, to, rule, detail });
+  const valueEdges = [];
   for (const from of listSources(root)) {
     const layer = layerOf(from);
     if (!layer) {
@@ -312,7 +317,8 @@ export function findViolations(root) {
         continue;
       }
       if (layer.imports === ANY) continue;
-      if (!allows(layer.imports, to, typeOnly) && !(isTest && allows(TEST_IMPORTS, to, typeOnly))) {
+      if (!typeOnly && !isTest) valueEdges.push([from, to]);
+      if (!allows(layer.imports, to, typeOnly, layer.excludes) && !(isTest && allows(TEST_IMPORTS, to, typeOnly))) {
         const typeRule = layer.imports.find((entry) => typeof entry !== 'string' && to === entry.path);
         if (typeRule) report(from, to, 'type-only', `${layer.layer} may take only types from ${to}`);
         else report(from, to, 'layer', `${layer.layer} may not import ${layerOf(to)?.layer ?? to}`);
@@ -335,7 +341,90 @@ export function findViolations(root) {
       if (index) report(from, to, 'index', `reaches past ${index}`);
     }
   }
+  for (const circle of valueCycles(valueEdges)) {
+    report(circle[0], circle[1], 'cycle', `a circle of value imports: ${[...circle, circle[0]].join(' → ')}`);
+  }
   return violations;
+}
+
+/**
+ * Every circle of value imports among the non-test sources, one per strongly connected component
+ * (Tarjan), as the files of one shortest loop through its first file: a circle means each side loads
+ * the other at start-up, so the two are one layer in fact, whatever the rules say.
+ */
+export function valueCycles(edges) {
+  const next = new Map();
+  for (const [from, to] of edges) {
+    if (!next.has(from)) next.set(from, new Set());
+    next.get(from).add(to);
+  }
+  const order = new Map();
+  const low = new Map();
+  const stack = [];
+  const onStack = new Set();
+  const components = [];
+  let counter = 0;
+  const connect = (start) => {
+    // Iterative Tarjan: the import graph is deep enough to overflow a recursive one.
+    const work = [[start, [...(next.get(start) ?? [])], 0]];
+    order.set(start, counter);
+    low.set(start, counter++);
+    stack.push(start);
+    onStack.add(start);
+    while (work.length > 0) {
+      const frame = work[work.length - 1];
+      const [node, targets] = frame;
+      if (frame[2] < targets.length) {
+        const target = targets[frame[2]++];
+        if (!order.has(target)) {
+          order.set(target, counter);
+          low.set(target, counter++);
+          stack.push(target);
+          onStack.add(target);
+          work.push([target, [...(next.get(target) ?? [])], 0]);
+        } else if (onStack.has(target)) low.set(node, Math.min(low.get(node), order.get(target)));
+        continue;
+      }
+      work.pop();
+      if (work.length > 0) {
+        const parent = work[work.length - 1][0];
+        low.set(parent, Math.min(low.get(parent), low.get(node)));
+      }
+      if (low.get(node) === order.get(node)) {
+        const component = [];
+        let member;
+        do {
+          member = stack.pop();
+          onStack.delete(member);
+          component.push(member);
+        } while (member !== node);
+        if (component.length > 1) components.push(component);
+      }
+    }
+  };
+  for (const node of [...next.keys()].sort()) if (!order.has(node)) connect(node);
+  return components.map((component) => shortestLoop(next, new Set(component), [...component].sort()[0]));
+}
+
+function shortestLoop(next, members, start) {
+  const cameFrom = new Map([[start, null]]);
+  const queue = [start];
+  while (queue.length > 0) {
+    const node = queue.shift();
+    for (const target of next.get(node) ?? []) {
+      if (!members.has(target)) continue;
+      if (target === start) {
+        const loop = [];
+        for (let at = node; at !== null; at = cameFrom.get(at)) loop.unshift(at);
+        return loop;
+      }
+      if (!cameFrom.has(target)) {
+        cameFrom.set(target, node);
+        queue.push(target);
+      }
+    }
+  }
+  return [start];
 }
 
 const key = (edge) => `${edge.from}\u0000${edge.to}\u0000${edge.rule}`;

@@ -118,11 +118,38 @@ describe('scripts/check-layers.mjs', () => {
       },
       'lib/store/operations/create-session.ts → lib/store/testing/temp-store.ts (test-helper: source code never imports tests or their helpers)',
     ],
+    [
+      'lib/cluster importing its move/ folder (a prefix of an allowed folder is not enough)',
+      {
+        'lib/cluster/move/ports.ts': 'export class MoveError extends Error {}\n',
+        'lib/cluster/shard-directory.ts': "import { MoveError } from './move/ports.js';\nexport { MoveError };\n",
+      },
+      'lib/cluster/shard-directory.ts → lib/cluster/move/ports.ts (layer: lib/cluster may not import lib/cluster/move)',
+    ],
+    [
+      'a circle of value imports, even where each edge keeps the layers',
+      {
+        'server/runtime.ts': "import { gate } from './cluster/user-gate';\nexport const dataDir = () => '/data';\nexport { gate };\n",
+        'server/cluster/user-gate.ts': "import { dataDir } from '@/server/runtime';\nexport const gate = () => dataDir();\n",
+      },
+      'server/cluster/user-gate.ts → server/runtime.ts (cycle: a circle of value imports: server/cluster/user-gate.ts → server/runtime.ts → server/cluster/user-gate.ts)',
+    ],
   ])('fails on %s, naming the edge and the rule', (_name, files, edge) => {
     const run = check(tree({ ...CLEAN, ...files }));
     expect(run.out).toContain(`BACK EDGE ${edge}`);
     expect(run.out).toMatch(/1 edge\(s\) against the layer rules, 0 allowlisted, 1 not allowed/);
     expect(run.code).toBe(1);
+  });
+
+  it('lets a type-only import close a circle (types are gone at run time)', () => {
+    const run = check(
+      tree({
+        ...CLEAN,
+        'server/runtime.ts': "import { gate } from './cluster/user-gate';\nexport type DataDir = string;\nexport { gate };\n",
+        'server/cluster/user-gate.ts': "import type { DataDir } from '@/server/runtime';\nexport const gate = (dir: DataDir) => dir;\n",
+      }),
+    );
+    expect(run.out.trim()).toBe('0 edge(s) against the layer rules, 0 allowlisted, 0 not allowed');
   });
 
   it('passes an allowlisted back edge, and says when an entry has gone stale', () => {

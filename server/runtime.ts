@@ -10,7 +10,7 @@ import { redactMessage } from '@/lib/redact/index';
 import { parseSharingMode, shareClock, ShareLinkStore, type SharingMode } from '@/lib/share/index';
 import { clusterConfigFromEnv } from '@/lib/cluster/db';
 import { startClusterNode, type ClusterNode } from '@/lib/cluster/node';
-import { getUserGate } from '@/server/cluster/user-gate';
+import { UserGate } from '@/lib/cluster/move/index';
 
 /**
  * Process-wide singletons, kept on globalThis: Next may load this module once for route handlers
@@ -24,6 +24,8 @@ interface Runtime {
   auth: AuthStore;
   /** cluster mode (OPENPROGRAM_CLUSTER_DB): Postgres, the replicas, the control channel; null for the embedded default */
   cluster: ClusterNode | null;
+  /** frozen and moved-away users (a move's gate), its markers under `<data>/cluster/` */
+  userGate: UserGate;
   hub: EventHub;
   userStores: Map<string, Promise<UserStore>>;
   /** one background repack queue for every user's store, so repacks never pile up */
@@ -107,6 +109,7 @@ function createRuntime(dataDir: string, auth: AuthStore, cluster: ClusterNode | 
     dataDir,
     auth,
     cluster,
+    userGate: new UserGate(dataDir),
     hub: new EventHub({ maxStreamsPerUser: streamCapFromEnv() }),
     userStores: new Map(),
     repackQueue: new RepackQueue(),
@@ -125,6 +128,11 @@ function createRuntime(dataDir: string, auth: AuthStore, cluster: ClusterNode | 
   current.auth.users.onAccessChange((userId) => hub.revalidate(userId));
   holder[KEY] = current;
   return current;
+}
+
+/** This process's move gate: frozen and moved-away users (server/cluster/user-gate.ts answers for it). */
+export function getUserGate(): UserGate {
+  return runtime().userGate;
 }
 
 /** The cluster node in cluster mode, else null (the embedded default). */

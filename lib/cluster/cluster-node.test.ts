@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPool, type Pool } from './db.js';
 import { startClusterNode, type ClusterNode } from './node.js';
-import { ShardConflictError } from './move/index.js';
+import { ShardConflictError } from './shard-directory-port.js';
 import { ShardDirectory } from './shard-directory.js';
 import { startTestPostgres, type TestPostgres } from './testing/postgres.js';
 

@@ -1,9 +1,9 @@
 import { notifyControl } from './control-channel.js';
 import { inTransaction, type Pool, type PoolClient } from './db.js';
-import { ShardConflictError, type InstanceInfo, type ShardDirectoryPort, type ShardOwner, type ShardState } from './move/index.js';
+import { ShardConflictError, type InstanceInfo, type ShardDirectoryPort, type ShardOwner, type ShardState } from './shard-directory-port.js';
 
 // One definition for both directories (this one and move/file-directory.ts): the engine sees no difference.
-export type { ShardOwner, ShardState } from './move/index.js';
+export type { ShardOwner, ShardState } from './shard-directory-port.js';
 
 export interface InstanceRow {
   id: string;

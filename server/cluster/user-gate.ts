@@ -1,15 +1,9 @@
 import { join } from 'node:path';
-import { UserGate, type UserAvailability } from '@/lib/cluster/move/index';
-import { getDataDir } from '@/server/runtime';
+import type { UserAvailability } from '@/lib/cluster/move/index';
+import { getUserGate } from '@/server/runtime';
 
-const KEY = Symbol.for('entity-memory.user-gate');
-const holder = globalThis as typeof globalThis & { [KEY]?: UserGate };
-
-/** This process's gate (frozen and moved-away users), its markers under `<data>/cluster/`. */
-export function getUserGate(): UserGate {
-  holder[KEY] ??= new UserGate(getDataDir());
-  return holder[KEY];
-}
+// The gate is a field of the runtime (one per process, on globalThis), so runtime.ts needs nothing from here.
+export { getUserGate };
 
 /**
  * The hook every request path (and the core branch's ownership check) asks: may this instance

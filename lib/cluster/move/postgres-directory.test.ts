@@ -3,14 +3,14 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ControlListener, type ControlMessage } from './control-channel.js';
-import { createPool, migrate, type Pool } from './db.js';
-import { HaproxyMapSync } from './haproxy-map.js';
-import { MoveEngine, MoveJournal, openMover, ShardConflictError } from './move/index.js';
-import { seedUser, USER } from './move/testing/fixture.js';
-import { LocalInstance } from './move/testing/local-instance.js';
-import { ShardDirectory } from './shard-directory.js';
-import { startTestPostgres, type TestPostgres } from './testing/postgres.js';
+import { ControlListener, type ControlMessage } from '../control-channel.js';
+import { createPool, migrate, type Pool } from '../db.js';
+import { HaproxyMapSync } from '../haproxy-map.js';
+import { MoveEngine, MoveJournal, openMover, ShardConflictError } from './index.js';
+import { seedUser, USER } from './testing/fixture.js';
+import { LocalInstance } from './testing/local-instance.js';
+import { ShardDirectory } from '../shard-directory.js';
+import { startTestPostgres, type TestPostgres } from '../testing/postgres.js';
 
 async function eventually(check: () => boolean, what: string): Promise<void> {
   const deadline = Date.now() + 5_000;
