@@ -54,7 +54,8 @@ export const LAYERS = [
   },
   // cluster mode (DESIGN §11): Postgres backends of lib/auth, user_shard, the control channel, HAProxy's map
   // moving a user (DESIGN §11): the journal, rsync, the verify (through the store), the directory and control ports
-  { layer: 'lib/cluster/move', paths: ['lib/cluster/move/'], packages: ['pg'], imports: ['lib/cluster/', 'lib/store/', 'lib/fs/', 'lib/errors/'] },
+  // (the control contract: zod schemas of the instance endpoint's bodies, user ids as lib/auth has them)
+  { layer: 'lib/cluster/move', paths: ['lib/cluster/move/'], packages: ['pg', 'zod'], imports: ['lib/cluster/', 'lib/store/', 'lib/auth/', 'lib/fs/', 'lib/errors/'] },
   // the rest of lib/cluster stays below move/: `excludes` closes the prefix gap (lib/cluster/ contains move/)
   { layer: 'lib/cluster', paths: ['lib/cluster/'], packages: ['pg'], imports: ['lib/cluster/', 'lib/auth/', 'lib/fs/', 'lib/errors/'], excludes: ['lib/cluster/move/'] },
   { layer: 'lib/process', paths: ['lib/process/'], packages: [], imports: ['lib/process/'] },

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PAGES, ROUTES, SERVE_PATHS, SERVER_ACTIONS, type SurfaceIds } from '../e2e/fixtures/surface-matrix';
@@ -10,8 +10,9 @@ function filesUnder(dir: string): string[] {
 
 /**
  * Every prefix serve.ts's router tests `url` against, before Next: string literals, and constants
- * it imports (`url.startsWith(PROXY_PREFIX)`), each read from the module that exports it, so a
- * new way in through a new constant needs a row too. A query-string form (`'/mcp?'`) counts as its path.
+ * it imports (`url.startsWith(PROXY_PREFIX)`), each read from the module that defines it (through
+ * re-exports and index.ts files), so a new way in through a new constant needs a row too. A
+ * query-string form (`'/mcp?'`) counts as its path.
  */
 function servePrefixes(): string[] {
   const serve = readFileSync('server/http/serve.ts', 'utf8');
@@ -21,14 +22,22 @@ function servePrefixes(): string[] {
       prefixes.push(m[1].replace(/\?$/, ''));
       continue;
     }
-    const name = m[2]!;
-    const from = new RegExp(`import\\s*\\{[^}]*\\b${name}\\b[^}]*\\}\\s*from\\s*'([^']+)'`).exec(serve)?.[1];
-    if (!from) continue;
-    const file = `${from.replace(/^@\//, '').replace(/^\.\//, 'server/http/')}.ts`;
-    const value = new RegExp(`export const ${name}\\s*=\\s*'([^']+)'`).exec(readFileSync(file, 'utf8'))?.[1];
+    const value = importedConstant('server/http/serve.ts', serve, m[2]!);
     if (value !== undefined) prefixes.push(value);
   }
   return prefixes;
+}
+
+/** The string a module's import of `name` resolves to, following `export { name } from` chains. */
+function importedConstant(file: string, text: string, name: string, depth = 0): string | undefined {
+  if (depth > 5) return undefined;
+  const from = new RegExp(`(?:import|export)\\s*\\{[^}]*\\b${name}\\b[^}]*\\}\\s*from\\s*'([^']+)'`).exec(text)?.[1];
+  if (!from) return undefined;
+  const base = from.startsWith('@/') ? from.slice(2) : join(file, '..', from).replace(/\.js$/, '');
+  const target = [`${base}.ts`, `${base}/index.ts`].find((candidate) => existsSync(candidate));
+  if (!target) return undefined;
+  const source = readFileSync(target, 'utf8');
+  return new RegExp(`export const ${name}\\s*=\\s*'([^']+)'`).exec(source)?.[1] ?? importedConstant(target, source, name, depth + 1);
 }
 
 const IDS: SurfaceIds = { session: 's', project: 'p', sha: 'a'.repeat(40), attachment: 'x.txt', share: 'l' };

@@ -24,7 +24,7 @@ import { serveProxy } from '@/server/proxy/handler';
 import { PROXY_PREFIX } from '@/server/proxy/routes';
 import { serveExport } from './export';
 import { NON_PAGE_CSP, STATIC_SECURITY_HEADERS } from './security-headers';
-import { answerControl, CONTROL_PREFIX } from '@/server/cluster/control-http';
+import { answerControl, CONTROL_PREFIX } from '@/server/cluster/control-server';
 
 const { values } = parseArgs({
   args: process.argv.slice(2),

@@ -4,7 +4,8 @@ export { MoveEngine, type MoveEngineOptions, type MoveProgress } from './engine.
 export { FileShardDirectory, type DirectoryDocument } from './file-directory.js';
 export { InstanceControl, pathOfLocation, type InstanceRuntimePort } from './instance-control.js';
 export { UserGate, UserFrozenError, FROZEN_RETRY_AFTER_SECONDS, type UserAvailability } from './user-gate.js';
-export { HttpInstanceControl, CLUSTER_SECRET_HEADER } from './http-control.js';
+export { ControlClient } from './control-client.js';
+export { CLUSTER_SECRET_HEADER, CONTROL_OPERATIONS, CONTROL_PREFIX, isControlOperation, runControlOperation, type ControlOperation } from './control-contract.js';
 export { rsyncUser } from './rsync.js';
 export { headsOf } from './repos.js';
 export { verifyUserCopy } from './verify.js';

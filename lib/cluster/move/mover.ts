@@ -3,7 +3,7 @@ import { createPool } from '../db.js';
 import { ShardDirectory } from '../shard-directory.js';
 import { MoveEngine, type MoveProgress } from './engine.js';
 import { FileShardDirectory } from './file-directory.js';
-import { HttpInstanceControl } from './http-control.js';
+import { ControlClient } from './control-client.js';
 import { MoveJournal } from './journal.js';
 import { MoveError, type ShardDirectoryPort } from './ports.js';
 
@@ -56,7 +56,7 @@ export function openMover({ dataDir, env, directory, onProgress }: MoverEnvironm
     control: async (id) => {
       const instance = await shards.instance(id);
       if (!instance) throw new MoveError(`no instance ${id} in the shard directory`, 'bad_input');
-      return new HttpInstanceControl(instance.url, secret);
+      return new ControlClient(instance.url, secret);
     },
     onProgress,
     close,
