@@ -2,7 +2,7 @@
 export interface Edge {
   from: string;
   to: string;
-  rule: 'layer' | 'package' | 'type-only' | 'store-order' | 'peer' | 'index' | 'test-helper' | 'unplaced' | 'unresolved';
+  rule: 'layer' | 'package' | 'type-only' | 'store-order' | 'peer' | 'index' | 'test-helper' | 'unplaced' | 'unresolved' | 'cycle';
   detail: string;
 }
 export interface CheckResult {

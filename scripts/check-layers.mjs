@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The layer rules of DESIGN §1 and STYLE.md, checked on the import graph: every .ts/.tsx/.mjs
 // file is parsed with the TypeScript compiler, its specifiers resolved (`@/` is the repo root),
-// and every edge that runs against the rules below is printed as `from → to (rule)`. Edges listed
+// and every edge that runs against the rules (scripts/layer-rules.mjs) is printed as `from → to (rule)`. Edges listed
 // in scripts/layer-allowlist.json (each with its reason) are tolerated; any other one exits 1.
 //
 //   node scripts/check-layers.mjs [--root DIR] [--allowlist FILE] [--print-allowlist]
@@ -10,128 +10,10 @@ import { builtinModules } from 'node:module';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import { valueCycles } from './import-cycles.mjs';
+import { ANY, INDEX_ROOTS, LAYERS, PEERLESS_FOLDERS, STORE_ORDER, STORE_ROOT, TEST_FILE, TEST_IMPORTS } from './layer-rules.mjs';
 
-// ---------------------------------------------------------------------------------------------
-// The rules, as data. A file belongs to the first layer one of whose `paths` it starts with.
-// `packages`: the npm packages it may import ('*' = any package declared in package.json).
-// `imports`: the repo paths it may import (a folder ends with '/'); `{ path, typeOnly: true }`
-// admits `import type` only; `excludes`: folders under an allowed prefix that stay out of reach
-// (a higher layer nested in a lower one's folder); `imports: '*'` is a free layer (tests, benches,
-// tooling) that may import anything, past any index.ts. Node built-ins are allowed unless
-// `builtins: false`. Apart from the layers, no value import may close a circle (rule `cycle`).
-// ---------------------------------------------------------------------------------------------
-const ANY = '*';
-
-export const LAYERS = [
-  { layer: 'lib/fs', paths: ['lib/fs/'], packages: [], imports: ['lib/fs/'] },
-  // the typed-error base of lib/store and lib/auth
-  { layer: 'lib/errors', paths: ['lib/errors/'], packages: [], imports: ['lib/errors/'] },
-  {
-    layer: 'lib/store',
-    paths: ['lib/store/'],
-    packages: ['isomorphic-git', 'lru-cache', 'zod', 'fflate'],
-    imports: ['lib/store/', 'lib/fs/', 'lib/errors/'],
-  },
-  // share links: their records, ids, expiry and who may open them; no session content
-  { layer: 'lib/share', paths: ['lib/share/'], packages: [], imports: ['lib/share/', 'lib/fs/', 'lib/errors/'] },
-  { layer: 'lib/auth', paths: ['lib/auth/'], packages: [], imports: ['lib/auth/', 'lib/fs/', 'lib/errors/'] },
-  // the full-text index: derived from the store's sessions, never imported by it
-  {
-    layer: 'lib/search',
-    paths: ['lib/search/'],
-    packages: ['better-sqlite3', 'mdast-util-from-markdown', 'mdast-util-gfm', 'micromark-extension-gfm'],
-    imports: ['lib/search/', 'lib/store/', 'lib/fs/', 'lib/errors/'],
-  },
-  { layer: 'lib/llm', paths: ['lib/llm/'], packages: [], imports: ['lib/llm/'] },
-  // secrets out of text: secretlint's rules as a library
-  { layer: 'lib/redact', paths: ['lib/redact/'], packages: ['@secretlint/secretlint-rule-preset-recommend'], imports: ['lib/redact/'] },
-  // other tools' transcripts in: parsers above the store, never imported by it
-  {
-    layer: 'lib/import',
-    paths: ['lib/import/'],
-    packages: ['fflate'],
-    imports: ['lib/import/', 'lib/store/', 'lib/redact/', 'lib/fs/', 'lib/errors/'],
-  },
-  // cluster mode (DESIGN §11): Postgres backends of lib/auth, user_shard, the control channel, HAProxy's map
-  // moving a user (DESIGN §11): the journal, rsync, the verify (through the store), the directory and control ports
-  // (the control contract: zod schemas of the instance endpoint's bodies, user ids as lib/auth has them)
-  { layer: 'lib/cluster/move', paths: ['lib/cluster/move/'], packages: ['pg', 'zod'], imports: ['lib/cluster/', 'lib/store/', 'lib/auth/', 'lib/fs/', 'lib/errors/'] },
-  // the rest of lib/cluster stays below move/: `excludes` closes the prefix gap (lib/cluster/ contains move/)
-  { layer: 'lib/cluster', paths: ['lib/cluster/'], packages: ['pg'], imports: ['lib/cluster/', 'lib/auth/', 'lib/fs/', 'lib/errors/'], excludes: ['lib/cluster/move/'] },
-  { layer: 'lib/process', paths: ['lib/process/'], packages: [], imports: ['lib/process/'] },
-  // the recording proxy's wire formats: requests read into steps, replies reassembled, fingerprints
-  { layer: 'lib/proxy', paths: ['lib/proxy/'], packages: [], imports: ['lib/proxy/'] },
-  // the agent's file tools: confinement on real paths, node built-ins only
-  { layer: 'lib/tools', paths: ['lib/tools/'], packages: [], imports: ['lib/tools/'] },
-  // export: Markdown, JSON, bundle and zip of sessions, streamed from the store's public surface
-  { layer: 'lib/export', paths: ['lib/export/'], packages: ['fflate'], imports: ['lib/export/', 'lib/store/'] },
-  { layer: 'server', paths: ['server/'], packages: ANY, imports: ['server/', 'lib/'] },
-  // trpc/server.tsx is the server-only caller; the rest is what client components may use.
-  { layer: 'trpc', paths: ['trpc/'], packages: ANY, imports: ['trpc/', 'server/'] },
-  {
-    layer: 'app',
-    paths: ['app/', 'pages/', 'proxy.ts', 'instrumentation.ts'],
-    packages: ANY,
-    imports: ['app/', 'server/', 'components/', 'trpc/'],
-  },
-  {
-    layer: 'components',
-    paths: ['components/'],
-    packages: ANY,
-    // client code: it runs in the browser, where node's modules do not exist
-    builtins: false,
-    imports: [
-      'components/',
-      'trpc/client.ts',
-      'trpc/live-events.ts',
-      'trpc/query-client.ts',
-      { path: 'trpc/types.ts', typeOnly: true },
-    ],
-  },
-  // The CLI works on the data directory through lib/*, or on the HTTP API with the router's types.
-  { layer: 'cli', paths: ['cli/'], packages: ANY, imports: ['cli/', 'lib/', { path: 'trpc/types.ts', typeOnly: true }] },
-  { layer: 'e2e', paths: ['e2e/'], packages: ANY, imports: ANY },
-  { layer: 'bench', paths: ['bench/'], packages: ANY, imports: ANY },
-  { layer: 'scripts', paths: ['scripts/'], packages: ANY, imports: ANY },
-  { layer: 'tests', paths: ['tests/'], packages: ANY, imports: ANY },
-  {
-    layer: 'config',
-    paths: ['next.config.ts', 'playwright.config.ts', 'playwright.cluster.config.ts', 'vitest.config.ts', 'postcss.config.mjs'],
-    packages: ANY,
-    imports: ANY,
-  },
-];
-
-/**
- * Inside lib/store, lowest first (STYLE.md): a file may import its own level and the ones below,
- * never a higher one. Entries are paths relative to lib/store/ (a folder ends with '/').
- */
-export const STORE_ROOT = 'lib/store/';
-export const STORE_ORDER = [
-  ['errors.ts', 'ids.ts', 'types.ts', 'events.ts', 'text.ts', 'time.ts', 'json-depth.ts'],
-  ['git/'],
-  ['repo/', 'dag/'],
-  // changes/: the change feed (DESIGN §3), appended by session-store.ts and the session steps
-  ['registry/', 'titles/', 'projects/', 'recovery/', 'changes/'],
-  // the session cache and locks, and what operations share
-  ['session/'],
-  ['operations/'],
-  ['session-store.ts', 'index.ts'],
-  ['testing/'],
-];
-
-/**
- * Folders of independent entries: a file there never imports its neighbour (one operation per
- * file, as isomorphic-git's src/api/; what two operations share lives in a folder below).
- */
-export const PEERLESS_FOLDERS = ['lib/store/operations/'];
-
-/** A folder under these roots with an index.ts is entered through it from outside the folder. */
-export const INDEX_ROOTS = ['lib/'];
-
-/** Tests and their helpers: also vitest and the dev dependencies, and the store's order and the index rule do not apply. */
-export const TEST_FILE = /(\.test\.tsx?$)|(\/testing\/)/;
-export const TEST_IMPORTS = ['e2e/fixtures/'];
+export { LAYERS, STORE_ORDER, STORE_ROOT, PEERLESS_FOLDERS, INDEX_ROOTS, TEST_FILE, TEST_IMPORTS };
 
 const SOURCE_EXTENSIONS = ['.ts', '.tsx', '.mjs'];
 const SKIP_DIRS = new Set(['node_modules', '.next', '.git', 'test-results', 'playwright-report']);
@@ -346,86 +228,6 @@ export function findViolations(root) {
     report(circle[0], circle[1], 'cycle', `a circle of value imports: ${[...circle, circle[0]].join(' → ')}`);
   }
   return violations;
-}
-
-/**
- * Every circle of value imports among the non-test sources, one per strongly connected component
- * (Tarjan), as the files of one shortest loop through its first file: a circle means each side loads
- * the other at start-up, so the two are one layer in fact, whatever the rules say.
- */
-export function valueCycles(edges) {
-  const next = new Map();
-  for (const [from, to] of edges) {
-    if (!next.has(from)) next.set(from, new Set());
-    next.get(from).add(to);
-  }
-  const order = new Map();
-  const low = new Map();
-  const stack = [];
-  const onStack = new Set();
-  const components = [];
-  let counter = 0;
-  const connect = (start) => {
-    // Iterative Tarjan: the import graph is deep enough to overflow a recursive one.
-    const work = [[start, [...(next.get(start) ?? [])], 0]];
-    order.set(start, counter);
-    low.set(start, counter++);
-    stack.push(start);
-    onStack.add(start);
-    while (work.length > 0) {
-      const frame = work[work.length - 1];
-      const [node, targets] = frame;
-      if (frame[2] < targets.length) {
-        const target = targets[frame[2]++];
-        if (!order.has(target)) {
-          order.set(target, counter);
-          low.set(target, counter++);
-          stack.push(target);
-          onStack.add(target);
-          work.push([target, [...(next.get(target) ?? [])], 0]);
-        } else if (onStack.has(target)) low.set(node, Math.min(low.get(node), order.get(target)));
-        continue;
-      }
-      work.pop();
-      if (work.length > 0) {
-        const parent = work[work.length - 1][0];
-        low.set(parent, Math.min(low.get(parent), low.get(node)));
-      }
-      if (low.get(node) === order.get(node)) {
-        const component = [];
-        let member;
-        do {
-          member = stack.pop();
-          onStack.delete(member);
-          component.push(member);
-        } while (member !== node);
-        if (component.length > 1) components.push(component);
-      }
-    }
-  };
-  for (const node of [...next.keys()].sort()) if (!order.has(node)) connect(node);
-  return components.map((component) => shortestLoop(next, new Set(component), [...component].sort()[0]));
-}
-
-function shortestLoop(next, members, start) {
-  const cameFrom = new Map([[start, null]]);
-  const queue = [start];
-  while (queue.length > 0) {
-    const node = queue.shift();
-    for (const target of next.get(node) ?? []) {
-      if (!members.has(target)) continue;
-      if (target === start) {
-        const loop = [];
-        for (let at = node; at !== null; at = cameFrom.get(at)) loop.unshift(at);
-        return loop;
-      }
-      if (!cameFrom.has(target)) {
-        cameFrom.set(target, node);
-        queue.push(target);
-      }
-    }
-  }
-  return [start];
 }
 
 const key = (edge) => `${edge.from}\u0000${edge.to}\u0000${edge.rule}`;
