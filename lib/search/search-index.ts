@@ -8,149 +8,28 @@
  * Writes are queued and applied in one transaction a little later (or before the next search), so
  * appending a message never waits for the index.
  */
-import { rmSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { isDiskFull } from '../fs/disk-full.js';
-import type { ChangeFeed, ChangeNotice, ChangeRecord, Message, SessionRow } from '../store/index.js';
-import { nodeDocument, sessionDocument, type DocumentKind, type SearchDocument } from './documents.js';
+import type { ChangeNotice, ChangeRecord } from '../store/index.js';
 import { SearchInputError } from './errors.js';
-import { holdsShortTerms, parseQuery } from './query.js';
-import { snippetOf, type SnippetSegment } from './snippet.js';
+import { applyOperations, catchUpOperations, operationOfNotice, recordsAfterPosition, releaseFeed, writeSessionDocuments, type Operation } from './feed-operations.js';
+import { configureIndexFile, inFtsTransaction, markWhole, openEmptyIndexFile, SCHEMA_VERSION, validateIndexFile, writeFeedPosition } from './fts-file.js';
+import { fillFromSessions } from './rebuild.js';
+import { readHits, searchRequest } from './search-query.js';
+import { WholeSessionReads } from './whole-reads.js';
+import type { IndexStatus, SearchIndexOptions, SearchOptions, SearchPage, SearchSource } from './search-types.js';
 import { openSqlite, type SqlDatabase, type SqliteDriver } from './sqlite.js';
 
-/**
- * Bumped when the tables change: a file of another version is rebuilt. 2: the change feed's
- * position (meta feed_seq); a version-1 file may lack imported messages (issue 28), so it is rebuilt.
- */
-export const SCHEMA_VERSION = 2;
-export const SEARCH_LIMIT_DEFAULT = 20;
-export const SEARCH_LIMIT_MAX = 100;
+export { SCHEMA_VERSION };
+export { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX } from './search-types.js';
+export type { IndexState, IndexStatus, SearchHit, SearchIndexOptions, SearchOptions, SearchPage, SearchSource } from './search-types.js';
 const FLUSH_MS = 50;
 /** a queue this long is written at once instead of waiting for the timer */
 const FLUSH_AT = 2_000;
 /** how long a write that met a full disk waits before it is tried again */
 const DISK_FULL_RETRY_MS = 1_000;
-/** sessions read between two rebuild transactions */
-const REBUILD_BATCH = 25;
-/** FTS5's own default; a rebuild turns merging off and back on */
-const DEFAULT_AUTOMERGE = 4;
-/** pages of segments merged per slice after a rebuild */
-const MERGE_PAGES = 500;
-/** sessions read again at once (a created or imported one, or one the feed names on catching up) */
-const FULL_READS = 4;
 /** how long close() waits for those reads (they wait for room on a full disk) */
 const CLOSE_WAIT_MS = 5_000;
-
-/** What the index is built from and checks hits against: the user's own session store. */
-export interface SearchSource {
-  /** every session id, oldest updated first (so that newer sessions get the higher row ids) */
-  sessionIds(): string[];
-  /** the session's row now, or null once it is deleted */
-  row(sessionId: string): SessionRow | null;
-  /** every node of the session, by seq */
-  nodes(sessionId: string): Promise<Message[]>;
-  /** these nodes of the session, whole (a large message, whose live notice is only its stub) */
-  nodesById?(sessionId: string, ids: readonly string[]): Promise<Message[]>;
-  /**
-   * The user's change feed (DESIGN §3): followed live, and read on from the saved position when a
-   * cleanly closed file is opened, so whatever wrote the history (this process or another) is
-   * indexed. A file not closed cleanly is rebuilt, feed or not.
-   */
-  changes?: Pick<ChangeFeed, 'lastSeq' | 'readAfter' | 'subscribe' | 'release'>;
-}
-
-export type IndexState = 'ready' | 'catching_up';
-
-export interface IndexStatus {
-  state: IndexState;
-  /** sessions read so far by the rebuild under way, and how many it has to read */
-  done: number;
-  total: number;
-}
-
-export interface SearchHit {
-  sessionId: string;
-  /** the conversation message to open at; null for a title hit */
-  messageId: string | null;
-  kind: DocumentKind;
-  title: string;
-  preview: string | null;
-  channel: string | null;
-  snippet: SnippetSegment[];
-  archived: boolean;
-  updatedAt: number;
-}
-
-export interface SearchPage {
-  hits: SearchHit[];
-  nextCursor: string | null;
-  status: IndexStatus;
-}
-
-export interface SearchOptions {
-  scope?: 'active' | 'archived' | 'all';
-  limit?: number;
-  cursor?: string | null;
-}
-
-export interface SearchIndexOptions {
-  path: string;
-  source: SearchSource;
-  driver?: SqliteDriver;
-  /** where a failed background write or rebuild is reported (default console.error) */
-  onError?: (error: unknown) => void;
-}
-
-/** `seq`: the change-feed record it comes from (0 without a feed) */
-type Operation =
-  | { type: 'node'; seq: number; sessionId: string; message: Message }
-  | { type: 'session'; seq: number; sessionId: string }
-  | { type: 'delete'; seq: number; sessionId: string }
-  /** read the session again: whole (created, imported, named on catching up), or these nodes (`nodeIds`) */
-  | { type: 'full'; seq: number; sessionId: string; nodeIds?: string[] };
-
-const SCHEMA = `
-  CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-  CREATE TABLE docs (
-    id INTEGER PRIMARY KEY,
-    session_id TEXT NOT NULL,
-    node_id TEXT NOT NULL,
-    anchor_id TEXT,
-    kind TEXT NOT NULL,
-    text TEXT NOT NULL,
-    UNIQUE (session_id, node_id)
-  );
-  CREATE VIRTUAL TABLE fts USING fts5(text, content='docs', content_rowid='id', tokenize='trigram');
-  CREATE TRIGGER docs_ad AFTER DELETE ON docs BEGIN INSERT INTO fts(fts, rowid, text) VALUES ('delete', old.id, old.text); END;
-  INSERT INTO meta (key, value) VALUES ('complete', '0');
-  PRAGMA user_version = ${SCHEMA_VERSION};
-`;
-
-function encodeCursor(id: number): string {
-  return Buffer.from(JSON.stringify(['fts', id])).toString('base64url');
-}
-
-function decodeCursor(cursor: string): number {
-  try {
-    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(value) && value.length === 2 && value[0] === 'fts' && Number.isSafeInteger(value[1]) && value[1] > 0) return value[1];
-  } catch {
-    // fall through
-  }
-  throw new SearchInputError('invalid cursor');
-}
-
-/** LIKE pattern of a substring, with LIKE's own wildcards taken literally. */
-function likePattern(term: string): string {
-  return `%${term.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-}
-
-interface DocRow {
-  id: number;
-  session_id: string;
-  anchor_id: string | null;
-  kind: DocumentKind;
-  text: string;
-}
 
 export class SearchIndex {
   readonly path: string;
@@ -172,13 +51,13 @@ export class SearchIndex {
   private readonly detach: Array<() => void> = [];
   /** the newest feed record this index has been told of (live or on catching up) */
   private seen = 0;
-  /** whole-session reads waiting or running: session id → the oldest record they stand for */
-  private readonly fulls = new Map<string, number>();
-  private readonly fullsWaiting: string[] = [];
-  private fullsRunning = 0;
-  private fullProgress = { done: 0, total: 0 };
-  private fullsDrained: Promise<void> | null = null;
-  private drainFulls: (() => void) | null = null;
+  /** sessions read again whole (or some of their nodes), a few at a time */
+  private readonly fullReads = new WholeSessionReads({
+    read: (sessionId, ids) => this.readWhole(sessionId, ids),
+    stopped: () => this.closed,
+    onRead: () => this.savePosition(),
+    retryMs: DISK_FULL_RETRY_MS,
+  });
 
   private constructor(options: SearchIndexOptions) {
     this.path = options.path;
@@ -196,13 +75,13 @@ export class SearchIndex {
 
   get status(): IndexStatus {
     if (this.rebuilding) return { state: 'catching_up', ...this.progress };
-    if (this.fulls.size > 0) return { state: 'catching_up', ...this.fullProgress };
+    if (this.fullReads.size > 0) return { state: 'catching_up', ...this.fullReads.progress };
     return { state: 'ready', ...this.progress };
   }
 
   /** Resolves when no rebuild and no whole-session read is under way (tests, the CLI, a search after an import). */
   async caughtUp(): Promise<void> {
-    while (this.rebuilding || this.fullsDrained) await (this.rebuilding ?? this.fullsDrained);
+    while (this.rebuilding || this.fullReads.drained) await (this.rebuilding ?? this.fullReads.drained);
   }
 
   /**
@@ -210,10 +89,7 @@ export class SearchIndex {
    * right after it finds what it wrote. A long catch-up is not waited for; the status says so.
    */
   async settled(maxMs: number): Promise<void> {
-    if (!this.fullsDrained) return;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([this.fullsDrained, new Promise<void>((resolve) => (timer = setTimeout(resolve, maxMs)))]);
-    clearTimeout(timer);
+    await this.fullReads.settled(maxMs);
   }
 
   /** Feed records → queued writes: the listener only pushes, so an append never waits for SQLite. */
@@ -221,15 +97,11 @@ export class SearchIndex {
     this.detach.push(changes.subscribe((notice) => this.take(notice)));
   }
 
-  private take({ record, message }: ChangeNotice): void {
-    this.seen = Math.max(this.seen, record.seq);
-    const { seq, sessionId } = record;
-    if (record.kind === 'nodes' && message) this.enqueue({ type: 'node', seq, sessionId, message });
-    else if (record.kind === 'nodes' && record.nodeIds && this.source.nodesById) this.enqueue({ type: 'full', seq, sessionId, nodeIds: record.nodeIds });
-    else if (record.kind === 'nodes' || record.kind === 'created') this.enqueue({ type: 'full', seq, sessionId });
-    else if (record.kind === 'session') this.enqueue({ type: 'session', seq, sessionId });
-    else this.enqueue({ type: 'delete', seq, sessionId });
+  private take(notice: ChangeNotice): void {
+    this.seen = Math.max(this.seen, notice.record.seq);
+    this.enqueue(operationOfNotice(notice, this.source.nodesById !== undefined));
   }
+
 
   /** Writes everything queued now, in one transaction. */
   flush(): void {
@@ -270,64 +142,18 @@ export class SearchIndex {
 
   /** Up to `limit` hits, newest first, a session's hits side by side, paged by `cursor`. */
   search(q: string, options: SearchOptions = {}): SearchPage {
-    const limit = options.limit ?? SEARCH_LIMIT_DEFAULT;
-    if (!Number.isInteger(limit) || limit < 1 || limit > SEARCH_LIMIT_MAX) throw new SearchInputError(`limit must be an integer from 1 to ${SEARCH_LIMIT_MAX}`);
-    const scope = options.scope ?? 'all';
-    if (!['active', 'archived', 'all'].includes(scope)) throw new SearchInputError('scope must be active, archived or all');
-    const parsed = parseQuery(q);
-    let before = options.cursor ? decodeCursor(options.cursor) : Number.MAX_SAFE_INTEGER;
+    const request = searchRequest(q, options);
     this.flush();
     if (this.db && !this.fileIsOurs()) this.restart();
     if (!this.db) return { hits: [], nextCursor: null, status: this.status };
-    const hits: SearchHit[] = [];
-    let nextCursor: string | null = null;
     try {
-      const db = this.database();
-      // Read in chunks: hits of deleted sessions or of another scope are skipped, not counted.
-      const chunk = Math.max(limit * 2, 64);
-      scan: for (;;) {
-        const rows = (
-          parsed.match
-            ? db
-                .prepare(
-                  `SELECT d.id, d.session_id, d.anchor_id, d.kind, d.text FROM docs d
-                   WHERE d.id IN (SELECT rowid FROM fts WHERE fts MATCH ? AND rowid < ? ORDER BY rowid DESC LIMIT ?)
-                   ORDER BY d.id DESC`,
-                )
-                .all(parsed.match, before, chunk)
-            : db.prepare(`SELECT id, session_id, anchor_id, kind, text FROM docs WHERE id < ? AND text LIKE ? ESCAPE '\\' ORDER BY id DESC LIMIT ?`).all(before, likePattern(parsed.short[0]!), chunk)
-        ) as unknown as DocRow[];
-        for (const doc of rows) {
-          before = doc.id;
-          const row = this.source.row(doc.session_id);
-          if (!row) continue;
-          if (scope === 'active' && row.archived) continue;
-          if (scope === 'archived' && !row.archived) continue;
-          if (!holdsShortTerms(doc.text, parsed.short)) continue;
-          hits.push({
-            sessionId: doc.session_id,
-            messageId: doc.anchor_id,
-            kind: doc.kind,
-            title: row.title,
-            preview: row.preview,
-            channel: row.channel,
-            snippet: snippetOf(doc.text, parsed.terms, { markdown: doc.kind === 'user' || doc.kind === 'assistant' || doc.kind === 'system' }),
-            archived: row.archived,
-            updatedAt: row.updatedAt,
-          });
-          if (hits.length === limit) {
-            nextCursor = encodeCursor(doc.id);
-            break scan;
-          }
-        }
-        if (rows.length < chunk) break;
-      }
+      const { hits, nextCursor } = readHits(this.database(), (id) => this.source.row(id), request);
+      return { hits, nextCursor, status: this.status };
     } catch (error) {
       if (error instanceof SearchInputError) throw error;
       this.failed(error);
       return { hits: [], nextCursor: null, status: this.status };
     }
-    return { hits: groupBySession(hits), nextCursor, status: this.status };
   }
 
   /** Empties the index and fills it again from the sessions; `onProgress` after each batch. */
@@ -341,11 +167,7 @@ export class SearchIndex {
     if (this.closed) return;
     // Whole-session reads under way are written first; left unwritten they would be read again next
     // time. Not waited for without end: on a full disk they wait for room.
-    if (this.fullsDrained) {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      await Promise.race([this.fullsDrained, new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_WAIT_MS)))]);
-      clearTimeout(timer);
-    }
+    await this.fullReads.settled(CLOSE_WAIT_MS);
     if (this.closed) return;
     this.stop();
     await this.rebuilding?.catch(() => undefined);
@@ -373,7 +195,7 @@ export class SearchIndex {
     this.db = null;
     if (!db) return;
     try {
-      if (!this.unfinishedRebuild) db.prepare("UPDATE meta SET value = '1' WHERE key = 'complete'").run();
+      if (!this.unfinishedRebuild) markWhole(db, true);
       if (!this.unfinishedRebuild) this.savePosition(db);
     } finally {
       db.close();
@@ -383,7 +205,7 @@ export class SearchIndex {
   private enqueue(operation: Operation): void {
     if (this.closed) return;
     if (operation.type === 'full') {
-      this.queueFull(operation.sessionId, operation.seq, operation.nodeIds);
+      this.fullReads.queue(operation.sessionId, operation.seq, operation.nodeIds);
       return;
     }
     this.queue.push(operation);
@@ -410,7 +232,7 @@ export class SearchIndex {
     if (existed) {
       try {
         this.db = await openSqlite(this.path, this.driver);
-        complete = this.validate(this.db);
+        complete = validateIndexFile(this.db);
       } catch {
         complete = false;
       }
@@ -418,23 +240,20 @@ export class SearchIndex {
     const changes = this.source.changes;
     // What the feed still holds after the saved position: null when there is none or it is gone.
     let missed: ChangeRecord[] | null = null;
-    if (complete && changes) {
-      const at = Number(this.db!.prepare("SELECT value FROM meta WHERE key = 'feed_seq'").get()?.['value'] ?? -1);
-      missed = Number.isSafeInteger(at) && at >= 0 ? changes.readAfter(at) : null;
-    }
+    if (complete && changes) missed = recordsAfterPosition(this.db!, changes);
     if (!complete || (changes && !missed)) {
       this.recreate();
       await this.pendingOpen;
       if (changes) this.startFollowing(changes);
       void this.startRebuild();
     } else {
-      this.configure(this.db!);
+      configureIndexFile(this.db!);
       this.inode = statSync(this.path).ino;
       // In use: a process killed before close() leaves it unmarked, and the next open rebuilds it.
       // The feed is not enough after a kill: a write acknowledged just before it may have no record
       // yet (the crash test found messages missed for good), so only a cleanly closed file (another
       // process's import meanwhile, `cli import` with the server stopped) is caught up from the feed.
-      this.db!.prepare("UPDATE meta SET value = '0' WHERE key = 'complete'").run();
+      markWhole(this.db!, false);
       if (changes) {
         this.startFollowing(changes);
         this.catchUp(missed!);
@@ -450,94 +269,12 @@ export class SearchIndex {
 
   /** The feed's records since the saved position, as writes: each session named read again once. */
   private catchUp(records: ChangeRecord[]): void {
-    const sessions = new Map<string, { first: number; deleted: number | null; whole: boolean; row: boolean }>();
-    for (const record of records) {
-      const seen = sessions.get(record.sessionId) ?? { first: record.seq, deleted: null, whole: false, row: false };
-      if (record.kind === 'deleted') seen.deleted ??= record.seq;
-      else if (record.kind === 'session') seen.row = true;
-      else seen.whole = true;
-      sessions.set(record.sessionId, seen);
-    }
-    for (const [sessionId, seen] of sessions) {
-      if (seen.deleted !== null) this.enqueue({ type: 'delete', seq: seen.deleted, sessionId });
-      const exists = this.source.row(sessionId) !== null;
-      if (exists && (seen.whole || seen.deleted !== null)) this.enqueue({ type: 'full', seq: seen.first, sessionId });
-      else if (exists && seen.row) this.enqueue({ type: 'session', seq: seen.first, sessionId });
-    }
+    for (const operation of catchUpOperations(records, (sessionId) => this.source.row(sessionId) !== null)) this.enqueue(operation);
     this.flush();
     // Nothing to do: the position moves to the feed's end at once.
     if (records.length > 0) this.savePosition();
   }
 
-  // --- whole-session reads ---------------------------------------------------------------------
-
-  /**
-   * `ids`: the nodes the next read takes, null for the whole session. `again`: what to read once
-   * more after the read under way (undefined: nothing), for a change that may have come too late for it.
-   */
-  private readonly fullState = new Map<string, { running: boolean; ids: Set<string> | null; again?: Set<string> | null }>();
-
-  private queueFull(sessionId: string, seq: number, nodeIds?: string[]): void {
-    const wanted = nodeIds ? new Set(nodeIds) : null;
-    const merge = (into: Set<string> | null | undefined): Set<string> | null => (into === null || wanted === null ? null : new Set([...(into ?? []), ...wanted]));
-    const state = this.fullState.get(sessionId);
-    if (state) {
-      // Waiting: that read takes this change too. Running: it may have read too early; read once more.
-      if (state.running) state.again = merge(state.again);
-      else state.ids = merge(state.ids);
-      return;
-    }
-    this.fulls.set(sessionId, seq);
-    this.fullState.set(sessionId, { running: false, ids: wanted });
-    this.fullsWaiting.push(sessionId);
-    this.fullProgress.total++;
-    this.fullsDrained ??= new Promise((resolve) => (this.drainFulls = resolve));
-    this.pumpFulls();
-  }
-
-  private pumpFulls(): void {
-    while (this.fullsRunning < FULL_READS && this.fullsWaiting.length > 0) {
-      const sessionId = this.fullsWaiting.shift()!;
-      const state = this.fullState.get(sessionId)!;
-      state.running = true;
-      this.fullsRunning++;
-      const ids = state.ids;
-      void this.readWhole(sessionId, ids).then((retry) => {
-        this.fullsRunning--;
-        state.running = false;
-        if (this.closed) return this.endFull(sessionId);
-        if (retry) {
-          state.ids = ids === null || state.again === null ? null : new Set([...ids, ...(state.again ?? [])]);
-          state.again = undefined;
-          setTimeout(() => {
-            this.fullsWaiting.push(sessionId);
-            this.pumpFulls();
-          }, DISK_FULL_RETRY_MS).unref?.();
-        } else if (state.again !== undefined) {
-          state.ids = state.again;
-          state.again = undefined;
-          this.fullsWaiting.push(sessionId);
-        } else {
-          this.endFull(sessionId);
-          this.savePosition();
-        }
-        this.pumpFulls();
-      });
-    }
-  }
-
-  private endFull(sessionId: string): void {
-    if (!this.fullState.delete(sessionId)) return;
-    this.fulls.delete(sessionId);
-    this.fullProgress.done++;
-    if (this.fulls.size === 0) {
-      this.fullProgress = { done: 0, total: 0 };
-      const drain = this.drainFulls;
-      this.fullsDrained = null;
-      this.drainFulls = null;
-      drain?.();
-    }
-  }
 
   /** The session's row and its nodes (`ids`, or all), written in one transaction; true: the disk was full, try later. */
   private async readWhole(sessionId: string, ids: Set<string> | null): Promise<boolean> {
@@ -553,12 +290,7 @@ export class SearchIndex {
     if (!row || !nodes) return false;
     const db = this.db;
     try {
-      this.inTransaction(db, () => {
-        db.prepare("DELETE FROM docs WHERE session_id = ? AND node_id = ''").run(sessionId);
-        const own = sessionDocument(row);
-        if (own) this.insert(db, own);
-        for (const message of nodes) this.insert(db, nodeDocument(sessionId, message));
-      });
+      inFtsTransaction(db, () => writeSessionDocuments(db, sessionId, row, nodes));
     } catch (error) {
       if (isDiskFull(error)) return true;
       this.failed(error);
@@ -570,7 +302,7 @@ export class SearchIndex {
   private position(): number {
     let low = this.seen + 1;
     for (const op of this.queue) low = Math.min(low, op.seq);
-    for (const seq of this.fulls.values()) low = Math.min(low, seq);
+    low = Math.min(low, this.fullReads.oldestSeq() ?? low);
     return low - 1;
   }
 
@@ -578,7 +310,7 @@ export class SearchIndex {
   private savePosition(db: SqlDatabase | null = this.db): void {
     if (!this.source.changes || !db) return;
     try {
-      this.releaseFeed(this.writePosition(db));
+      releaseFeed(this.source, this.writePosition(db));
     } catch (error) {
       // kept in memory: the next write saves it, and an older one only means reading more again
       if (!isDiskFull(error)) this.onError(error);
@@ -587,38 +319,10 @@ export class SearchIndex {
 
   private writePosition(db: SqlDatabase): number {
     const at = this.position();
-    if (this.source.changes) db.prepare("INSERT INTO meta (key, value) VALUES ('feed_seq', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(String(at));
+    if (this.source.changes) writeFeedPosition(db, at);
     return at;
   }
 
-  /** Once the position is committed: the feed's segments wholly before it can go. */
-  private releaseFeed(at: number): void {
-    try {
-      this.source.changes?.release(at);
-    } catch {
-      // segments left are read again at most
-    }
-  }
-
-  /** A usable index of this version, closed cleanly after a finished rebuild; anything else is rebuilt. */
-  private validate(db: SqlDatabase): boolean {
-    const version = db.prepare('PRAGMA user_version').get()?.['user_version'];
-    if (Number(version) !== SCHEMA_VERSION) return false;
-    const complete = db.prepare("SELECT value FROM meta WHERE key = 'complete'").get()?.['value'];
-    // Touches the FTS tables, so a file broken there fails here rather than on the first search.
-    db.prepare('SELECT rowid FROM fts WHERE fts MATCH ? LIMIT 1').get('"abc"');
-    db.prepare('SELECT id FROM docs ORDER BY id DESC LIMIT 1').get();
-    return complete === '1';
-  }
-
-  private configure(db: SqlDatabase): void {
-    // Derived data: losing the last writes in a power cut only costs a rebuild (see validate).
-    db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;');
-  }
-
-  private removeFiles(): void {
-    for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(this.path + suffix, { force: true });
-  }
 
   /** Closes and removes the file; an empty index of this version replaces it (pendingOpen). */
   private recreate(): void {
@@ -630,10 +334,7 @@ export class SearchIndex {
     } catch {
       // a broken file may refuse even to close; it is removed next
     }
-    this.removeFiles();
-    this.pendingOpen = openSqlite(this.path, this.driver).then((fresh) => {
-      this.configure(fresh);
-      fresh.exec(SCHEMA);
+    this.pendingOpen = openEmptyIndexFile(this.path, this.driver).then((fresh) => {
       this.inode = statSync(this.path).ino;
       this.db = fresh;
       this.pendingOpen = null;
@@ -657,41 +358,23 @@ export class SearchIndex {
     this.unfinishedRebuild = true;
     const run = (async () => {
       await this.pendingOpen;
-      if (generation !== this.generation || this.closed) return;
-      const ids = this.source.sessionIds();
-      this.progress = { done: 0, total: ids.length };
-      this.setAutomerge(this.database(), 0);
-      onProgress?.(this.status);
-      for (let at = 0; at < ids.length; at += REBUILD_BATCH) {
-        const slice = ids.slice(at, at + REBUILD_BATCH);
-        const read = await Promise.all(slice.map((id) => this.source.nodes(id).catch(() => null)));
-        if (generation !== this.generation || this.closed) return;
-        const db = this.database();
-        // Checked here, in the same tick as the write: a session deleted while it was read stays out.
-        this.inTransaction(db, () => {
-          slice.forEach((id, i) => {
-            const row = this.source.row(id);
-            const nodes = read[i];
-            if (!row || !nodes) return;
-            const own = sessionDocument(row);
-            if (own) this.insert(db, own);
-            for (const message of nodes) this.insert(db, nodeDocument(id, message));
-          });
-        });
-        this.progress = { done: Math.min(ids.length, at + slice.length), total: ids.length };
-        onProgress?.(this.status);
-        await new Promise((resolve) => setImmediate(resolve));
-      }
-      if (generation !== this.generation || this.closed) return;
-      this.setAutomerge(this.database(), DEFAULT_AUTOMERGE);
-      await this.mergeSegments(generation);
-      if (generation !== this.generation || this.closed) return;
+      const current = () => generation === this.generation && !this.closed;
+      if (!current()) return;
+      const filled = await fillFromSessions(this.source, {
+        database: () => this.database(),
+        current,
+        onProgress: (progress) => {
+          this.progress = progress;
+          onProgress?.(this.status);
+        },
+      });
+      if (!filled || !current()) return;
       this.unfinishedRebuild = false;
       if (this.source.changes) {
         // The position from here on; the file is marked whole by close() only (a kill meanwhile: rebuilt).
         const db = this.database();
         const at = db.transaction(() => this.writePosition(db));
-        this.releaseFeed(at);
+        releaseFeed(this.source, at);
       }
     })();
     const tracked = run
@@ -705,82 +388,13 @@ export class SearchIndex {
     return run;
   }
 
-  /**
-   * `work` in one transaction; the documents it added go into the FTS index in one statement at
-   * the end. Several times faster than a trigger per row: the trigram index of a batch is built
-   * once, and a rebuild of a million documents is a few such statements per second, not one
-   * statement that would hold the event loop for the whole of it.
-   */
-  private inTransaction(db: SqlDatabase, work: () => void): void {
-    db.transaction(() => {
-      const before = Number(db.prepare('SELECT coalesce(max(id), 0) AS last FROM docs').get()!['last']);
-      work();
-      db.prepare('INSERT INTO fts (rowid, text) SELECT id, text FROM docs WHERE id > ?').run(before);
-    });
-  }
-
-  /** While rebuilding: no merging after each batch; afterwards merged a slice at a time. */
-  private setAutomerge(db: SqlDatabase, level: number): void {
-    // FTS5 reads these settings from literals only (a bound value is "SQL logic error").
-    db.exec(`INSERT INTO fts (fts, rank) VALUES ('automerge', ${Math.trunc(level)})`);
-  }
-
-  /** The segments a rebuild left, merged in slices between which the event loop runs. */
-  private async mergeSegments(generation: number): Promise<void> {
-    for (;;) {
-      if (generation !== this.generation || this.closed || !this.db) return;
-      const db = this.db;
-      const before = Number(db.prepare('SELECT total_changes() AS n').get()!['n']);
-      db.exec(`INSERT INTO fts (fts, rank) VALUES ('merge', ${MERGE_PAGES})`);
-      // FTS5: 'merge' changes nothing once there is nothing left to merge.
-      if (Number(db.prepare('SELECT total_changes() AS n').get()!['n']) - before <= 1) return;
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-  }
-
-  private insert(db: SqlDatabase, doc: SearchDocument): void {
-    db.prepare('INSERT INTO docs (session_id, node_id, anchor_id, kind, text) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING').run(
-      doc.sessionId,
-      doc.nodeId,
-      doc.anchorId,
-      doc.kind,
-      doc.text,
-    );
-  }
-
   private write(batch: Operation[]): void {
     const db = this.database();
-    // A session's document is written once a batch, from its row as it is now.
-    const sessions = new Set<string>();
     let at = 0;
-    this.inTransaction(db, () => {
-      for (const operation of batch) {
-        if (operation.type === 'node') this.insert(db, nodeDocument(operation.sessionId, operation.message));
-        else if (operation.type === 'session') sessions.add(operation.sessionId);
-        else {
-          sessions.delete(operation.sessionId);
-          db.prepare('DELETE FROM docs WHERE session_id = ?').run(operation.sessionId);
-        }
-      }
-      for (const sessionId of sessions) {
-        db.prepare("DELETE FROM docs WHERE session_id = ? AND node_id = ''").run(sessionId);
-        const row = this.source.row(sessionId);
-        const own = row && sessionDocument(row);
-        if (own) this.insert(db, own);
-      }
+    inFtsTransaction(db, () => {
+      applyOperations(db, batch, (sessionId) => this.source.row(sessionId));
       at = this.writePosition(db);
     });
-    this.releaseFeed(at);
+    releaseFeed(this.source, at);
   }
-}
-
-/** A session's hits next to each other, sessions in the order of their newest hit. */
-function groupBySession(hits: SearchHit[]): SearchHit[] {
-  const order = new Map<string, SearchHit[]>();
-  for (const hit of hits) {
-    const group = order.get(hit.sessionId);
-    if (group) group.push(hit);
-    else order.set(hit.sessionId, [hit]);
-  }
-  return [...order.values()].flat();
 }
