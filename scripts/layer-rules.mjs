@@ -19,7 +19,8 @@ export const LAYERS = [
     layer: 'lib/store',
     paths: ['lib/store/'],
     packages: ['isomorphic-git', 'lru-cache', 'zod', 'fflate'],
-    imports: ['lib/store/', 'lib/fs/', 'lib/errors/'],
+    // lib/process: whether a pid that left files behind still runs (the data-directory lock asks the same)
+    imports: ['lib/store/', 'lib/fs/', 'lib/errors/', 'lib/process/'],
   },
   // share links: their records, ids, expiry and who may open them; no session content
   { layer: 'lib/share', paths: ['lib/share/'], packages: [], imports: ['lib/share/', 'lib/fs/', 'lib/errors/'] },

@@ -2,11 +2,11 @@ import { chmodSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { AuthStore, isUserId, ProjectRootsFile, ProxyUpstreams } from '@/lib/auth/index';
 import { EventHub } from '@/server/events/hub';
-import { RepackQueue, SessionStore, type TitleModel } from '@/lib/store/index';
+import { RepackQueue, SessionStore, type Redactor, type TitleModel } from '@/lib/store/index';
+import { backgroundRedactor } from '@/server/background/background-thread';
 import { SearchIndex, storeSource } from '@/lib/search/index';
 import { ModelService } from '@/server/chat/models';
 import { failInterruptedTurns } from '@/server/chat/turn-journal';
-import { redactMessage } from '@/lib/redact/index';
 import { parseSharingMode, shareClock, ShareLinkStore, type SharingMode } from '@/lib/share/index';
 import { clusterConfigFromEnv } from '@/lib/cluster/db';
 import { startClusterNode, type ClusterNode } from '@/lib/cluster/node';
@@ -263,9 +263,10 @@ export async function getSettledSearch(userId: string): Promise<SearchIndex> {
 }
 
 /** The user's redaction setting (on unless they turned it off in Settings) as the store's hook. */
-function redactorFor(userId: string): typeof redactMessage | null {
+function redactorFor(userId: string): Redactor | null {
   const user = runtime().auth.users.get(userId);
-  return !user || runtime().auth.users.prefsOf(userId).redactSecrets ? redactMessage : null;
+  // lib/redact's rules; a large text is redacted in the background thread, not on this one (issue 27 item 1).
+  return !user || runtime().auth.users.prefsOf(userId).redactSecrets ? backgroundRedactor : null;
 }
 
 /** After the user changed their settings: the open store follows at once. */

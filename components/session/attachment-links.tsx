@@ -1,5 +1,18 @@
 import { Paperclip } from 'lucide-react';
-import { formatBytes, type AttachmentLink } from './attachments-of';
+
+/** An attachment as the server found it in a message (lib/store's attachmentsOf): its stored file name, label and size. */
+export interface AttachmentLink {
+  /** the stored file name: the only part a download URL may carry */
+  file: string;
+  label: string;
+  size: number | null;
+}
+
+function formatBytes(size: number): string {
+  if (size < 1024) return `${size} B`;
+  if (size < 1024 * 1024) return `${(size / 1024).toFixed(1)} KB`;
+  return `${(size / 1024 / 1024).toFixed(1)} MB`;
+}
 
 /**
  * Downloads of a message's attachments (served with Content-Disposition: attachment, never

@@ -1,5 +1,6 @@
 import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { processAlive } from './process-alive.js';
 
 export interface LockInfo {
   pid: number;
@@ -25,7 +26,7 @@ function lockPath(dataDir: string): string {
 /** The lock's holder while that process is alive; null when nobody (alive) holds it. */
 export function readLiveLock(dataDir: string): LockInfo | null {
   const info = readLock(lockPath(dataDir));
-  return info && isAlive(info.pid) ? info : null;
+  return info && processAlive(info.pid) ? info : null;
 }
 
 /**
@@ -42,7 +43,7 @@ export function acquireDataDirLock(dataDir: string, url: string | null): () => v
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const holder = readLock(path);
-      if (holder && holder.pid !== process.pid && isAlive(holder.pid)) throw new DataDirLockedError(dataDir, holder);
+      if (holder && holder.pid !== process.pid && processAlive(holder.pid)) throw new DataDirLockedError(dataDir, holder);
       // Stale (dead pid, our own pid from an earlier life, or unreadable): remove and retry.
       try {
         unlinkSync(path);
@@ -77,22 +78,5 @@ function readLock(path: string): LockInfo | null {
     return { pid: parsed.pid, startedAt: Number(parsed.startedAt) || 0, url: typeof parsed.url === 'string' ? parsed.url : null };
   } catch {
     return null;
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    // EPERM: it exists but belongs to someone else, so it is alive.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-  // A dead server's pid may have been reused by an unrelated process; on Linux, check it is one of
-  // the runtimes the server runs on (npm start, start:bun, start:deno) or the CLI's node.
-  try {
-    const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-    return /node|next|bun|deno/.test(cmdline);
-  } catch {
-    return true;
   }
 }

@@ -1,1 +1,1 @@
-export { redactMessage, redactText, redactValue, type RedactableMessage, type RedactResult, type RedactValueResult } from './redact.js';
+export { redactMessage, redactMessages, redactText, redactValue, type RedactableMessage, type RedactResult, type RedactValueResult } from './redact.js';

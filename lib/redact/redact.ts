@@ -241,3 +241,15 @@ export function redactMessage<M extends RedactableMessage>(message: M): { messag
 
 // Many messages are checked at once through this (an import's whole session) before each is redacted.
 redactMessage.mayHoldSecret = mayHoldSecret;
+
+/**
+ * Many messages (a background job of the store's, see lib/store's redact-parts.ts): one scan of
+ * them all first, which finds nothing in most, then each that may hold a secret.
+ */
+export function redactMessages<M extends RedactableMessage>(messages: M[]): { message: M; count: number }[] {
+  if (!mayHoldSecret(messages)) return messages.map((message) => ({ message, count: 0 }));
+  return messages.map((message) => {
+    const { message: clean, count } = redactMessage(message);
+    return { message: clean, count };
+  });
+}

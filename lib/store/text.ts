@@ -20,9 +20,17 @@ export function sliceCodePoints(text: string, end: number): string {
   return out;
 }
 
+/** Whether `text` has more than `max` code points, counting no further than that (a preview of a 32 MiB message looks at its start only). */
+function longerThan(text: string, max: number): boolean {
+  if (text.length <= max) return false; // UTF-16 length bounds the code point count from above
+  let count = 0;
+  for (const _ of text) if (++count > max) return true;
+  return false;
+}
+
 /** Keep `max` code points; longer text is cut to `keep` and given an ellipsis. */
 export function truncateWithEllipsis(text: string, max: number, keep: number): string {
-  return codePointLength(text) > max ? `${sliceCodePoints(text, keep)}…` : text;
+  return longerThan(text, max) ? `${sliceCodePoints(text, keep)}…` : text;
 }
 
 /**

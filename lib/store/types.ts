@@ -141,6 +141,11 @@ export interface RedactableParts {
 export type Redactor = (<M extends RedactableParts>(message: M) => { message: M; count: number }) & {
   /** false: redacting any part of these values would find nothing (one check for many messages) */
   mayHoldSecret?: (values: unknown) => boolean;
+  /**
+   * The same redaction of many messages, done off this thread (a worker): large texts go there,
+   * so that redacting them (~25 ms per MB) does not hold every other request (see redact-parts.ts).
+   */
+  inBackground?: <M extends RedactableParts>(messages: M[]) => Promise<{ message: M; count: number }[]>;
 };
 
 export type MessageRole = 'user' | 'assistant' | 'tool' | 'system';

@@ -7,7 +7,7 @@ import { agentKeyOf, missingKeyMessage, proxyCaller } from './credentials';
 import { forward } from './forward';
 import { getExchangeSlots, getOpenExchanges } from './open-exchanges';
 import { providerError } from './provider-errors';
-import { warmPlanThread } from './plan-pool';
+import { warmBackgroundThread } from '@/server/background/background-thread';
 import { recordInBackground } from './recorder';
 import { matchProxyRoute } from './routes';
 
@@ -68,7 +68,7 @@ export async function serveProxy(req: http.IncomingMessage, res: http.ServerResp
     return answer(kindByPath(url), 401, caller.message);
   }
   const userId = caller.user.id;
-  warmPlanThread();
+  warmBackgroundThread();
   // Tracked until the response ends, so that disabling the user cuts the stream off.
   const untrack = getOpenExchanges(getAuthStore()).add(userId, res);
   res.on('close', untrack);

@@ -7,7 +7,7 @@ import { prefixSessionId, sourceOf, type Agent } from '@/lib/proxy/session-ident
 import type { AssembledReply, ExchangeOutcome, Media, ParsedRequest, Step, Wire } from '@/lib/proxy/types';
 import { maxMessageBytesFromEnv, type ExchangeStep, type SessionStore } from '@/lib/store/index';
 import { getDataDir, getUserStore } from '@/server/runtime';
-import { planOffThread } from './plan-pool';
+import { planOffThread } from '@/server/background/background-thread';
 import { ResponseIndex, type RecordedResponse } from './response-index';
 
 /** Base64 media larger than this is stored as an attachment, referenced from its node (DESIGN §12). */

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startWorker } from '../background/worker-threads';
 import { RENDER_NICE, type PlainReason, type WorkerAnswer } from './render-protocol';
 
 /**
@@ -43,26 +43,6 @@ interface Slot {
   markStarted: () => void;
   job: Job | null;
   timer: NodeJS.Timeout | null;
-}
-
-const versions = process.versions as Record<string, string | undefined>;
-
-/**
- * Node loads TypeScript through tsx, registered inside the new thread (a `--import tsx` in
- * execArgv is not applied to a worker's entry on Node 20); Bun and Deno run TypeScript as is.
- * On Node the priority is lowered first, as render-worker.ts does, so tsx's loader thread and
- * esbuild, started from this one, inherit it.
- */
-function startWorker(entry: string): Worker {
-  if (versions['bun'] || versions['deno']) return new Worker(entry);
-  const url = JSON.stringify(pathToFileURL(entry).href);
-  const lowerPriority = `try { require('node:os').setPriority(Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop()), ${RENDER_NICE}); } catch {}`;
-  return new Worker(`${lowerPriority} import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${url}); })`, {
-    eval: true,
-    execArgv: [],
-    // Ample for the largest message rendered (markdown.ts caps the size); a leak ends this thread, not the server.
-    resourceLimits: { maxOldGenerationSizeMb: 256 },
-  });
 }
 
 /**
@@ -125,7 +105,9 @@ export class RenderPool {
   #spawn(): void {
     let markStarted = () => {};
     const started = new Promise<void>((resolve) => (markStarted = resolve));
-    const slot: Slot = { worker: startWorker(this.#entry), ready: false, started, markStarted, job: null, timer: null };
+    // Ample for the largest message rendered (markdown.ts caps the size); a leak ends this thread, not the server.
+    const worker = startWorker(this.#entry, { nice: RENDER_NICE, resourceLimits: { maxOldGenerationSizeMb: 256 } });
+    const slot: Slot = { worker, ready: false, started, markStarted, job: null, timer: null };
     // Idle workers must not keep a CLI or a test process alive.
     slot.worker.unref();
     this.#slots.add(slot);

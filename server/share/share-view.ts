@@ -1,7 +1,6 @@
 import { mayOpenShares, NO_SUCH_LINK, ShareError, type ShareLink, type PinnedTurn } from '@/lib/share/index';
-import { NotFoundError, type BranchMessage, type SessionStore } from '@/lib/store/index';
+import { attachmentsOf, NotFoundError, type AttachmentRef, type BranchMessage, type SessionStore } from '@/lib/store/index';
 import { getShareLinks, getSharingMode, getUserStore } from '@/server/runtime';
-import { attachmentsOfMessage, type SharedAttachment } from './attachment-refs';
 
 /** A tool call as a shared page shows it: its name, input and result, nothing of its metadata. */
 export interface SharedToolCall {
@@ -21,7 +20,7 @@ export interface SharedMessage {
   name: string;
   createdAt: number;
   toolCalls: SharedToolCall[];
-  attachments: SharedAttachment[];
+  attachments: AttachmentRef[];
 }
 
 /**
@@ -172,7 +171,7 @@ function sharedMessage(message: BranchMessage & { role: 'user' | 'assistant' }, 
     name: message.role === 'assistant' ? message.name : '',
     createdAt: message.createdAt,
     toolCalls: toolCalls ? message.toolCalls.map((call) => ({ id: call.id, name: call.name, input: call.input, content: call.content, createdAt: call.createdAt })) : [],
-    attachments: attachmentsOfMessage(message.metadata, message.content),
+    attachments: attachmentsOf(message.metadata, message.content),
   };
 }
 

@@ -16,6 +16,7 @@ import { DIR_MODE, FILE_MODE, writeNewFileDurably } from '../../fs/atomic-write.
 import { writeFile } from 'node:fs';
 import { defaultRepoDir } from '../session/locations.js';
 import { withSession } from '../session/session-access.js';
+import { redactParts } from '../session/redact-parts.js';
 import { ensureCommitState } from '../session/commit-state.js';
 import type { OpenSession, StoreContext } from '../session/store-context.js';
 import { sliceCodePoints } from '../text.js';
@@ -84,10 +85,28 @@ function validate(input: ImportSessionInput): void {
   }
 }
 
-/** The node file of an imported node, redacted (unless known clean), with the next seq. */
-function storedNode(ctx: StoreContext, node: ImportNode, seq: number, knownClean = false): { node: StoredNode; redacted: number } {
-  const parts = { content: node.content, input: node.input ?? null, metadata: { ...(node.metadata ?? {}) } };
-  const { message, count } = ctx.redactor && !knownClean ? ctx.redactor(parts) : { message: parts, count: 0 };
+interface NodeParts {
+  content: unknown;
+  input: unknown;
+  metadata: Record<string, unknown>;
+}
+
+/** An imported node's message parts, redacted, and how many secrets were taken out of them. */
+type CleanParts = Map<ImportNode, { message: NodeParts; count: number }>;
+
+/**
+ * Secrets out of the nodes' parts before anything is written (DESIGN §10): a large import's are
+ * redacted in the redactor's background, not on this thread (issue 27 item 1).
+ */
+async function cleanPartsOf(ctx: StoreContext, nodes: ImportNode[]): Promise<CleanParts> {
+  const parts = nodes.map((node): NodeParts => ({ content: node.content, input: node.input ?? null, metadata: { ...(node.metadata ?? {}) } }));
+  const clean = await redactParts(ctx.redactor, parts);
+  return new Map(nodes.map((node, i) => [node, clean[i]!]));
+}
+
+/** The node file of an imported node from its redacted parts, with the next seq. */
+function storedNode(node: ImportNode, seq: number, clean: CleanParts): { node: StoredNode; redacted: number } {
+  const { message, count } = clean.get(node)!;
   const metadata = message.metadata ?? {};
   if (node.role === 'system') metadata['role'] = 'system';
   const caller = node.role === 'tool' ? (node.calledBy ?? '') : '';
@@ -133,7 +152,7 @@ interface TurnWriter {
  * Write one turn's node files, meta.json, and its commit dated by the turn's last node.
  * Edges must point at nodes already written (here or before).
  */
-async function writeTurn(ctx: StoreContext, writer: TurnWriter, turn: ImportNode[], finalHead: string | null | undefined, isLast: boolean): Promise<{ nodes: StoredNode[]; redacted: number }> {
+async function writeTurn(ctx: StoreContext, writer: TurnWriter, turn: ImportNode[], clean: CleanParts, finalHead: string | null | undefined, isLast: boolean): Promise<{ nodes: StoredNode[]; redacted: number }> {
   const nodes: StoredNode[] = [];
   const names: string[] = [];
   let redacted = 0;
@@ -141,7 +160,7 @@ async function writeTurn(ctx: StoreContext, writer: TurnWriter, turn: ImportNode
     for (const edge of [item.parentId, item.role === 'tool' ? item.calledBy : null]) {
       if (edge && !writer.known(edge) && !nodes.some((node) => node.id === edge)) throw new InvalidInputError(`node ${item.id} points at ${edge}, which is not written`);
     }
-    const built = storedNode(ctx, item, writer.nextSeq++);
+    const built = storedNode(item, writer.nextSeq++, clean);
     redacted += built.redacted;
     const name = nodeFileName(built.node, writer.seqWidth);
     redacted += writeNodeFile(writer.dir, name, built.node, ctx.redactor).redacted;
@@ -189,9 +208,7 @@ async function buildHistory(
   finalHead: string | null | undefined,
 ): Promise<{ nodesAdded: number; redacted: number }> {
   const pack = new PackBuilder();
-  // One check over every node at once finds nothing in most sessions; then no node needs its own.
-  const check = ctx.redactor?.mayHoldSecret;
-  const clean = ctx.redactor === null || (check !== undefined && !check(turns.map((turn) => turn.map((node) => [node.content, node.input ?? null, node.metadata ?? {}]))));
+  const clean = await cleanPartsOf(ctx, turns.flat());
   let initCommit = '';
   for (const object of stageSessionRepo(dir, typeof meta.created_at === 'number' ? meta.created_at : 0).objects) initCommit = pack.add(object.type, object.body);
   const files: { name: string; bytes: Buffer }[] = [];
@@ -209,7 +226,7 @@ async function buildHistory(
       for (const edge of [item.parentId, item.role === 'tool' ? item.calledBy : null]) {
         if (edge && !written.has(edge)) throw new InvalidInputError(`node ${item.id} points at ${edge}, which is not written`);
       }
-      const built = storedNode(ctx, item, nextSeq++, clean);
+      const built = storedNode(item, nextSeq++, clean);
       // Written straight into the pack, not through writeNodeFile: its own fields (the name) redacted here.
       turnRedacted += built.redacted + redactNodeFieldsInPlace(built.node, ctx.redactor);
       const name = nodeFileName(built.node, NEW_SEQ_WIDTH);
@@ -359,13 +376,14 @@ async function extendSession(ctx: StoreContext, session: OpenSession, input: Imp
     nextSeq: session.graph.lastSeq + 1,
     known: (id) => session.graph.get(id) !== undefined,
   };
+  const clean = await cleanPartsOf(ctx, turns.flat());
   ctx.writer.journal(session.id);
   let nodesAdded = 0;
   let redacted = 0;
   const before = ctx.registry.get(session.id)!;
   try {
     for (const [index, turn] of turns.entries()) {
-      const result = await writeTurn(ctx, writer, turn, input.headId, index === turns.length - 1);
+      const result = await writeTurn(ctx, writer, turn, clean, input.headId, index === turns.length - 1);
       for (const node of result.nodes) {
         session.graph.add(node);
         session.fileNames.set(node.id, nodeFileName(node, session.seqWidth));

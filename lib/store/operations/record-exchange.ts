@@ -7,6 +7,7 @@ import { isConversationMessage } from '../dag/graph.js';
 import type { OpenSession, StoreContext } from '../session/store-context.js';
 import { updateSessionFields, withSession } from '../session/session-access.js';
 import { addRedacted, uniqueNodeId, writeNode } from '../session/append-node.js';
+import { redactParts } from '../session/redact-parts.js';
 import { recordRetryRef } from '../session/commit-state.js';
 import type { Message, StoredNode } from '../types.js';
 
@@ -53,6 +54,13 @@ export interface RecordExchangeResult {
 }
 
 const FINGERPRINT = 'proxy_fingerprint';
+
+/** What of a step is written, as the redactor sees it: its calls as its input. */
+interface StepParts {
+  content: unknown;
+  input?: ExchangeStep['toolCalls'];
+  metadata?: Record<string, unknown>;
+}
 
 /** fingerprint → node, per open session: built once from the nodes, kept up to date here. */
 const indexes = new WeakMap<OpenSession, Map<string, string>>();
@@ -109,16 +117,30 @@ export function recordExchange(ctx: StoreContext, input: RecordExchangeInput): P
 
     let caller: StoredNode | null = null;
     for (const node of parent ? session.graph.branchTo(parent) : []) if (node.role === 'llm') caller = node;
-    // Secrets out before anything is written (DESIGN §10), counted in meta.json like an append's.
-    // The count is of messages' secrets (session.get `redacted`); the system prompt and context files are cleaned too.
-    const redacted = (node: StoredNode, counted = true): StoredNode => {
-      if (!ctx.redactor) return node;
-      const { message, count } = ctx.redactor({ content: node.output, input: node.input, metadata: node.metadata });
-      if (count === 0) return node;
-      if (counted) addRedacted(session, count);
-      return { ...node, output: message.content, input: message.input ?? null, metadata: message.metadata ?? {} };
+    // Secrets out of everything this writes, before any of it is (DESIGN §10): the steps not yet
+    // recorded, tool results, the reply, the system prompt, the context file. A large request's
+    // texts are redacted in the redactor's background, not on this thread (issue 27 item 1).
+    // A message's count goes to meta.json (session.get `redacted`) when it is written.
+    const toWrite = input.steps.filter((step, i) => step.role === 'tool' || i > matched);
+    if (input.reply) toWrite.push(input.reply);
+    const [systemClean, contextClean, ...stepsClean] = await redactParts<StepParts>(ctx.redactor, [
+      { content: input.system ?? null },
+      { content: input.context ?? {} },
+      ...toWrite.map((step) => ({ content: step.content, input: step.toolCalls, metadata: { ...(step.metadata ?? {}), ...(step.callId !== undefined ? { tool_call_id: step.callId } : {}) } })),
+    ]);
+    const clean = new Map<ExchangeStep, { step: ExchangeStep; count: number }>();
+    toWrite.forEach((step, i) => {
+      const { message, count } = stepsClean[i]!;
+      const { tool_call_id: callId, ...metadata } = message.metadata ?? {};
+      clean.set(step, { step: { ...step, content: String(message.content), toolCalls: message.input, metadata, ...(step.role === 'tool' ? { callId: String(callId) } : {}) }, count });
+    });
+    const cleaned = (given: ExchangeStep): ExchangeStep => {
+      const found = clean.get(given)!;
+      if (found.count > 0) addRedacted(session, found.count);
+      return found.step;
     };
-    const append = (step: ExchangeStep, extra: Record<string, unknown> = {}): StoredNode => {
+    const append = (given: ExchangeStep, extra: Record<string, unknown> = {}): StoredNode => {
+      const step = cleaned(given);
       const metadata: Record<string, unknown> = { ...(step.metadata ?? {}), ...extra };
       if (step.fingerprint) metadata[FINGERPRINT] = step.fingerprint;
       if (step.toolCalls && step.toolCalls.length > 0) metadata['tool_calls'] = step.toolCalls;
@@ -135,17 +157,20 @@ export function recordExchange(ctx: StoreContext, input: RecordExchangeInput): P
         reads: [],
         metadata,
       };
-      added.push(writeNode(ctx, session, redacted(node), { partsRedacted: true }));
+      added.push(writeNode(ctx, session, node, { partsRedacted: true }));
       if (step.fingerprint && !index.has(step.fingerprint)) index.set(step.fingerprint, node.id);
       parent = node.id;
       return node;
     };
-    const fillResult = (step: ExchangeStep): void => {
-      if (!caller || !step.callId) return;
+    const fillResult = (given: ExchangeStep): void => {
+      if (!caller || !given.callId) return;
       const calls = Array.isArray(caller.metadata['tool_calls']) ? (caller.metadata['tool_calls'] as { id?: string; name?: string; arguments?: string }[]) : [];
-      const call = calls.find((item) => item.id === step.callId);
+      // The caller's calls were stored redacted, so the result's call id is matched redacted too.
+      const callId = clean.get(given)!.step.callId;
+      const call = calls.find((item) => item.id === callId);
       if (!call) return;
-      if (session.graph.toolCallsOf(caller.id).some((node) => node.metadata['tool_call_id'] === step.callId)) return;
+      if (session.graph.toolCallsOf(caller.id).some((node) => node.metadata['tool_call_id'] === callId)) return;
+      const step = cleaned(given);
       const node: StoredNode = {
         id: uniqueNodeId(session),
         created_at: ctx.now(),
@@ -157,9 +182,9 @@ export function recordExchange(ctx: StoreContext, input: RecordExchangeInput): P
         caller: caller.id,
         predecessor: null,
         reads: [],
-        metadata: { ...(step.metadata ?? {}), tool_call_id: step.callId },
+        metadata: { ...(step.metadata ?? {}), tool_call_id: callId },
       };
-      added.push(writeNode(ctx, session, redacted(node), { partsRedacted: true }));
+      added.push(writeNode(ctx, session, node, { partsRedacted: true }));
     };
 
     let first = true;
@@ -178,7 +203,7 @@ export function recordExchange(ctx: StoreContext, input: RecordExchangeInput): P
 
     let replyId: string | null = null;
     let retried = false;
-    const systemHash = input.system ? storeSystemPrompt(session, String(redacted({ output: input.system, input: null, metadata: {} } as StoredNode, false).output)) : null;
+    const systemHash = input.system ? storeSystemPrompt(session, String(systemClean!.message.content)) : null;
     if (input.reply) {
       const earlier = session.graph.childrenOf(parent).map((id) => session.graph.get(id)!).filter((node) => node.role === 'llm');
       const reply = append(input.reply);
@@ -189,7 +214,7 @@ export function recordExchange(ctx: StoreContext, input: RecordExchangeInput): P
       }
       const dir = join(session.dir, 'context', 'commits');
       mkdirSync(dir, { recursive: true, mode: DIR_MODE });
-      const context = redacted({ output: input.context ?? {}, input: null, metadata: {} } as StoredNode, false).output as Record<string, unknown>;
+      const context = contextClean!.message.content as Record<string, unknown>;
       // Not fsynced here: the turn commit that follows fsyncs what it adds (DESIGN §4.2).
       atomicWriteFileSync(join(dir, `${reply.id}.json`), `${JSON.stringify({ ...context, system: systemHash })}\n`, { durable: false });
     }

@@ -3,6 +3,7 @@ import { linkSync, renameSync, statSync, unlinkSync, type Stats } from 'node:fs'
 import { copyFile, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileSignature, fileSignatureSync } from '../../fs/file-signature.js';
+import { processAlive } from '../../process/process-alive.js';
 import { ConflictError } from '../errors.js';
 import { cleanCommitMessage } from '../text.js';
 import { GitCommandError, runGit, splitNul } from '../git/git-cli.js';
@@ -147,15 +148,6 @@ export async function installTempIndex(gitDir: string, index: TempIndex): Promis
 
 const TEMP_INDEX_PREFIX = 'openprogram-index-';
 const TEMP_INDEX = /^openprogram-index-(\d+)-[0-9a-f]{8}$/;
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** When this process started (ms): a file of its pid that is older is an earlier process's. */
 const PROCESS_STARTED_AT = Date.now() - process.uptime() * 1000;

@@ -5,7 +5,7 @@ import { RetryButton } from '@/components/chat/retry-button';
 import { MarkdownBody } from '@/components/markdown/markdown-body';
 import { PlainTextBody } from '@/components/markdown/plain-text-body';
 import { AttachmentLinks } from '@/components/session/attachment-links';
-import { attachmentsOf } from '@/components/session/attachments-of';
+import { attachmentsOf } from '@/server/render/message-attachments';
 import { BranchSwitcher } from '@/components/session/branch-switcher';
 import { MessageArticle } from '@/components/session/message-article';
 import { ToolCalls } from '@/components/session/tool-call';
