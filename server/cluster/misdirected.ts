@@ -1,5 +1,5 @@
 /**
- * The one 421 of cluster mode (docs/cluster.md "The 421"): every path that finds a user owned by
+ * The one 421 of cluster mode (docs/decisions.md, "One move gate for every writer, and one 421"): every path that finds a user owned by
  * another instance (the ownership gate before any route, a moved-away user's marker in tRPC,
  * the plain routes, the event stream, MCP and the recording proxy) answers with these headers
  * and this body, so a client reads the owner the same way wherever it asked.
