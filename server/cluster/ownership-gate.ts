@@ -4,7 +4,7 @@ import type { ClusterNode } from '@/lib/cluster/node';
 import { isHttpsRequest } from '@/server/auth/options';
 import { cookieReader, SESSION_MAX_AGE_S, userFromSessionCookie } from '@/server/auth/session-cookie';
 import { MEMORY_TOKEN_HEADER } from '@/server/proxy/credentials';
-import { misdirectedAnswer } from './misdirected';
+import { misdirectedAnswer, misdirectedHeaders } from './misdirected';
 
 /**
  * The routing hint HAProxy reads (deploy/haproxy/haproxy.cfg): the signed-in user's id. The
@@ -113,18 +113,17 @@ export async function admitClusterRequest(req: http.IncomingMessage, res: http.S
       res.end(JSON.stringify({ error: { message: 'this user has no instance yet; try again in a second', data: { code: 'SERVICE_UNAVAILABLE', httpStatus: 503 } } }));
       return false;
     }
-    const misdirected = misdirectedAnswer({ instance: verdict.owner.shard, url: verdict.url, epoch: verdict.owner.epoch });
-    const headers: Record<string, string> = { ...misdirected.headers };
-    if (via === 'cookie') headers['set-cookie'] = routeCookie(userId, secure);
+    const owner = { instance: verdict.owner.shard, url: verdict.url, epoch: verdict.owner.epoch };
+    const routeCookieHeader: Record<string, string> = via === 'cookie' ? { 'set-cookie': routeCookie(userId, secure) } : {};
     const isPageLoad = (req.method === 'GET' || req.method === 'HEAD') && /text\/html/.test(req.headers.accept ?? '');
     if (via === 'cookie' && hinted !== userId && isPageLoad) {
       // The route cookie was missing (first page after sign-in) or stale: set it and come back through HAProxy.
-      const { 'content-type': _json, ...redirectHeaders } = headers;
-      res.writeHead(307, { ...redirectHeaders, location: url });
+      res.writeHead(307, { ...misdirectedHeaders(owner), ...routeCookieHeader, location: url });
       res.end();
       return false;
     }
-    res.writeHead(misdirected.status, headers);
+    const misdirected = misdirectedAnswer(owner);
+    res.writeHead(misdirected.status, { ...misdirected.headers, ...routeCookieHeader });
     res.end(JSON.stringify(misdirected.body));
     return false;
   }
