@@ -1,6 +1,7 @@
 import { expect, request, test, type APIRequestContext, type Browser } from '@playwright/test';
 import { encode } from 'next-auth/jwt';
 import { bearer, sessionCookieOf, signIn } from '../fixtures/auth';
+import { expectedMisdirected, misdirectedHeadersOf } from '../fixtures/misdirected';
 import { mutate, query } from '../fixtures/trpc';
 import { Sidebar } from '../pages/sidebar';
 import { CLUSTER_ADMIN_EMAIL, CLUSTER_ADMIN_PASSWORD, startTestCluster, type TestCluster } from './harness';
@@ -35,6 +36,11 @@ async function signedIn(email: string, password: string): Promise<APIRequestCont
 async function ownerOf(userId: string): Promise<string> {
   const { rows } = await pgQuery<{ shard: string }>('SELECT shard FROM user_shard WHERE user_id = $1', [userId]);
   return rows[0]!.shard;
+}
+
+async function epochOf(userId: string): Promise<number> {
+  const { rows } = await pgQuery<{ epoch: string }>('SELECT epoch FROM user_shard WHERE user_id = $1', [userId]);
+  return Number(rows[0]!.epoch);
 }
 
 async function pgQuery<T>(sql: string, params: unknown[] = []): Promise<{ rows: T[] }> {
@@ -139,7 +145,10 @@ test('a forged user id in a token, a cookie or the route cookie is refused', asy
   const aliceCookies = (await alice.api.storageState()).cookies.filter((c) => c.name !== 'em_route').map((c) => `${c.name}=${c.value}`);
   const misrouted = await (await apiContext()).get('/api/trpc/session.list', { headers: { cookie: [...aliceCookies, `em_route=${bob.id}`].join('; ') } });
   expect(misrouted.status()).toBe(421);
-  expect(misrouted.headers()['x-entity-memory-owner']).toContain(await ownerOf(alice.id));
+  const alicesOwner = await ownerOf(alice.id);
+  const misdirected = expectedMisdirected({ instance: alicesOwner, url: cluster.instances.get(alicesOwner)!.url, epoch: await epochOf(alice.id) });
+  expect(misdirectedHeadersOf(misrouted.headers())).toEqual(misdirected.headers);
+  expect(await misrouted.json()).toEqual(misdirected.body);
   expect(await misrouted.text()).not.toContain(bobsTitle);
 });
 
@@ -175,8 +184,9 @@ test('a stale HAProxy map: the wrong instance answers 421 naming the owner, then
   const misdirected = await query(await apiContext(), 'session.list', {}, bearer(alice.token));
   expect(misdirected.status).toBe(421);
   expect(misdirected.response.headers()[INSTANCE]).toBe(wrong.id);
-  expect(misdirected.response.headers()['x-entity-memory-owner']).toBe(`${owner} ${cluster.instances.get(owner)!.url}`);
-  expect((misdirected.body.error!.data as unknown as { owner: { instance: string } }).owner.instance).toBe(owner);
+  const expected = expectedMisdirected({ instance: owner, url: cluster.instances.get(owner)!.url, epoch: await epochOf(alice.id) });
+  expect(misdirectedHeadersOf(misdirected.response.headers())).toEqual(expected.headers);
+  expect(misdirected.body).toEqual(expected.body);
   await expect
     .poll(async () => (await query(await apiContext(), 'session.list', {}, bearer(alice.token))).response.headers()[INSTANCE], { timeout: 15_000 })
     .toBe(owner);

@@ -60,7 +60,7 @@ async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 
  * serve.ts, each with its own data directory and port, in cluster mode), the map sync, and
  * HAProxy with the config the project ships (deploy/haproxy/haproxy.cfg), all on loopback.
  */
-export async function startTestCluster(options: { instances?: number } = {}): Promise<TestCluster> {
+export async function startTestCluster(options: { instances?: number; /** more environment for every instance (a model server's address) */ env?: Record<string, string> } = {}): Promise<TestCluster> {
   const count = options.instances ?? 2;
   const scratch = mkdtempSync(join(process.env.E2E_SCRATCH_DIR ?? tmpdir(), 'cluster-core-e2e-'));
   const postgres = await startTestPostgres({ portRange: PORT_RANGE });
@@ -85,6 +85,7 @@ export async function startTestCluster(options: { instances?: number } = {}): Pr
       host: '127.0.0.1',
       dataDir,
       env: {
+        ...options.env,
         OPENPROGRAM_CLUSTER_DB: postgres.url,
         OPENPROGRAM_INSTANCE_ID: id,
         OPENPROGRAM_INSTANCE_URL: instanceUrl,

@@ -5,6 +5,7 @@ import { expect, request, test, type APIRequestContext } from '@playwright/test'
 import { MOVE_STEPS } from '../../lib/cluster/move/index';
 import { bearer, sessionCookieOf, signIn } from '../fixtures/auth';
 import { followEvents } from '../fixtures/events';
+import { expectedMisdirected, misdirectedHeadersOf } from '../fixtures/misdirected';
 import { mutate, query } from '../fixtures/trpc';
 import { CLUSTER_ADMIN_EMAIL, CLUSTER_ADMIN_PASSWORD, CLUSTER_SECRET, startTestCluster, type TestCluster } from './harness';
 
@@ -214,8 +215,10 @@ test('cluster move with OPENPROGRAM_CLUSTER_DB under append load and an open str
 
   // The old owner, asked directly, names the new one.
   const direct = await fetch(`${cluster.instances.get(source)!.url}/api/trpc/session.list`, { headers: bearer(user.token) });
+  const misdirected = expectedMisdirected({ instance: target, url: cluster.instances.get(target)!.url, epoch: before.epoch + 1 });
   expect(direct.status).toBe(421);
-  expect(direct.headers.get('x-entity-memory-owner')).toContain(target);
+  expect(misdirectedHeadersOf(direct.headers)).toEqual(misdirected.headers);
+  expect(await direct.json()).toEqual(misdirected.body);
 });
 
 test('the source SIGKILLed in the middle of a move, restarted, then --resume: the user ends complete on one instance', async () => {

@@ -73,7 +73,17 @@ export function describeIssues(issues: IssueLike[]): string {
     .join('; ');
 }
 
+/** A moved user's refusal (server/cluster/misdirected.ts's MisdirectedError), by shape for the reason above. */
+function misdirectedOwner(cause: unknown): unknown {
+  return cause instanceof Error && cause.name === 'MisdirectedError' ? (cause as { owner?: unknown }).owner : undefined;
+}
+
 export function errorFormatter({ shape, error }: { shape: TRPCDefaultErrorShape; error: TRPCError }): TRPCDefaultErrorShape {
+  const owner = misdirectedOwner(error.cause);
+  if (owner) {
+    // The one 421's data (code, httpStatus, owner) inside tRPC's envelope: clients read the owner as from any other path.
+    return { ...shape, data: { ...shape.data, code: 'MISDIRECTED_REQUEST' as TRPCDefaultErrorShape['data']['code'], httpStatus: 421, owner } as TRPCDefaultErrorShape['data'] };
+  }
   const issues = error.code === 'BAD_REQUEST' ? zodIssues(error.cause) : null;
   if (issues) return { ...shape, message: describeIssues(issues) };
   if (error.code === 'INTERNAL_SERVER_ERROR') {

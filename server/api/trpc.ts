@@ -11,8 +11,8 @@ import { authenticatePageRequest, authenticateRequest, type AuthOutcome, type Au
 import { clientIp } from '@/server/auth/client-ip';
 import { getAuthStore, getUserStore } from '@/server/runtime';
 import { describeIssues, errorFormatter, mapDomainErrors } from './errors';
-import { UserFrozenError } from '@/lib/cluster/move/index';
-import { getUserGate, misdirectedAnswer, userAvailability } from '@/server/cluster/user-gate';
+import { admitRead, enterUserWrite, type GateRefusal } from '@/server/cluster/user-gate';
+import { MisdirectedError, misdirectedHeaders } from '@/server/cluster/misdirected';
 import { sessionIdInput } from './schemas';
 
 export interface Context {
@@ -87,29 +87,32 @@ export const protectedProcedure = publicProcedure.use(async ({ ctx, type, next }
   if (!ctx.user || !ctx.via) {
     throw new TRPCError({ code: 'UNAUTHORIZED', message: ctx.authError ?? 'sign in or send Authorization: Bearer <token>' });
   }
-  const availability = userAvailability(ctx.user.id);
-  if (availability.kind === 'moved') {
-    const answer = misdirectedAnswer(availability.owner);
-    Object.assign(ctx.answer.headers, answer.headers);
-    ctx.answer.status = answer.status;
-    throw new TRPCError({ code: 'PRECONDITION_FAILED', message: answer.body.error });
-  }
   const nextCtx = { ctx: { ...ctx, user: ctx.user, via: ctx.via } };
-  if (type !== 'mutation') return next(nextCtx);
-  let leave: () => void;
-  try {
-    leave = getUserGate().enterWrite(ctx.user.id);
-  } catch (error) {
-    if (!(error instanceof UserFrozenError)) throw error;
-    ctx.answer.headers['retry-after'] = String(error.retryAfterSeconds);
-    throw new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: error.message });
+  if (type !== 'mutation') {
+    const refusal = admitRead(ctx.user.id);
+    if (refusal) refuse(ctx, refusal);
+    return next(nextCtx);
   }
+  const entry = enterUserWrite(ctx.user.id);
+  if (!entry.ok) refuse(ctx, entry.refusal);
   try {
     return await next(nextCtx);
   } finally {
-    leave();
+    entry.leave();
   }
 });
+
+/** A moved user's 421 (the one shape: server/cluster/misdirected.ts) or a frozen user's 503 with Retry-After. */
+function refuse(ctx: Context, refusal: GateRefusal): never {
+  if (refusal.kind === 'moved') {
+    Object.assign(ctx.answer.headers, misdirectedHeaders(refusal.owner));
+    ctx.answer.status = 421;
+    const cause = new MisdirectedError(refusal.owner);
+    throw new TRPCError({ code: 'PRECONDITION_FAILED', message: cause.message, cause });
+  }
+  ctx.answer.headers['retry-after'] = String(refusal.retryAfterSeconds);
+  throw new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: refusal.message });
+}
 
 /** Not with a personal API token: a token cannot create tokens, change the password or administer. */
 export const cookieOnlyProcedure = protectedProcedure.use(({ ctx, next }) => {

@@ -12,6 +12,10 @@ import { cleanupTempDirs, git, makeRepo, tempDir } from '@/lib/store/testing/pro
 import { ChatDispatcher } from './dispatcher';
 import type { ChatEvent } from '@/server/events/live-events';
 import { failInterruptedTurns, noteTurnStarted } from './turn-journal';
+import { UserGate } from '@/lib/cluster/move/index';
+
+/** These tests run no move: a turn holds no gate. */
+const outsideAnyMove = () => () => undefined;
 
 // The real dispatcher, a real store on a temporary directory and the loopback model server.
 describe('the chat dispatcher', () => {
@@ -30,7 +34,7 @@ describe('the chat dispatcher', () => {
     ({ store, cleanup } = await openTempStore({ workspaceRoot: workspace }));
     events = [];
     const model = createChatClient({ baseUrl: server.url, model: 'unit-model', timeoutMs: 5_000 });
-    chat = new ChatDispatcher({ publish: (_user, event) => events.push(event), chatModel: async () => ({ model }) });
+    chat = new ChatDispatcher({ publish: (_user, event) => events.push(event), chatModel: async () => ({ model }), holdWrite: outsideAnyMove });
   });
   afterEach(async () => {
     await chat.idle();
@@ -144,6 +148,7 @@ describe('the chat dispatcher', () => {
     const picking = new ChatDispatcher({
       publish: (_user, event) => events.push(event),
       chatModel: async (requested) => ({ model: createChatClient({ baseUrl: server.url, model: requested ?? 'unit-model', timeoutMs: 5_000 }) }),
+      holdWrite: outsideAnyMove,
     });
     const { sessionId } = await picking.send('u1', store, { content: 'first pick-me', model: 'picked-model' });
     await picking.idle();
@@ -190,7 +195,7 @@ describe('the chat dispatcher', () => {
 
   it('ends failed when the model takes longer than the timeout', async () => {
     const model = createChatClient({ baseUrl: server.url, model: 'unit-model', timeoutMs: 300 });
-    const impatient = new ChatDispatcher({ publish: (_user, event) => events.push(event), chatModel: async () => ({ model }) });
+    const impatient = new ChatDispatcher({ publish: (_user, event) => events.push(event), chatModel: async () => ({ model }), holdWrite: outsideAnyMove });
     const { sessionId } = await impatient.send('u1', store, { content: 'take your time [[wait:1500]]' });
     await impatient.idle();
     expect((await store.getSession(sessionId)).status).toBe('failed');
@@ -207,6 +212,7 @@ describe('the chat dispatcher', () => {
         if (event.type === 'chat_delta') collectGarbage();
       },
       chatModel: async () => ({ model }),
+      holdWrite: outsideAnyMove,
     });
     const started = Date.now();
     const { sessionId } = await trickled.send('u1', store, { content: 'one word a tick [[delay:100]] [[words:40]]' });
@@ -228,6 +234,7 @@ describe('the chat dispatcher', () => {
         if (event.type === 'chat_done' && outcomes.length === 0) outcomes.push(eager.send('u1', store, { sessionId: String(event.data['sessionId']), content: 'next' }));
       },
       chatModel: async () => ({ model }),
+      holdWrite: outsideAnyMove,
     });
     await eager.send('u1', store, { content: 'first' });
     await eager.idle();
@@ -235,8 +242,25 @@ describe('the chat dispatcher', () => {
     await eager.idle();
   });
 
+  it('holds the move gate until the turn has ended: a freeze begun while the reply streams waits for it', async () => {
+    const gate = new UserGate(tempDir());
+    const model = createChatClient({ baseUrl: server.url, model: 'unit-model', timeoutMs: 5_000 });
+    const gated = new ChatDispatcher({ publish: (_user, event) => events.push(event), chatModel: async () => ({ model }), holdWrite: (userId) => gate.continueWrite(userId) });
+    // What protectedProcedure does around chat.send: the mutation is a write of its own.
+    const leaveSend = gate.enterWrite('u1');
+    const { sessionId } = await gated.send('u1', store, { content: 'slowly [[delay:30]] [[words:10]]' });
+    leaveSend();
+    expect(gate.runningWrites('u1')).toBe(1);
+    expect((await store.getSession(sessionId)).status).toBe('running');
+    await gate.freeze('u1', 'move-1');
+    // The freeze returned only once the reply was finalised: nothing of it can land after a final copy.
+    expect((await store.getSession(sessionId)).status).toBe('idle');
+    expect(events.at(-1)).toMatchObject({ type: 'chat_done', data: { sessionId, status: 'idle' } });
+    expect(gate.runningWrites('u1')).toBe(0);
+  });
+
   it('refuses to send without a model and writes nothing', async () => {
-    const none = new ChatDispatcher({ publish: () => undefined, chatModel: async () => ({ model: null, reason: 'no model is configured: set it' }) });
+    const none = new ChatDispatcher({ publish: () => undefined, chatModel: async () => ({ model: null, reason: 'no model is configured: set it' }), holdWrite: outsideAnyMove });
     await expect(none.send('u1', store, { content: 'hi' })).rejects.toMatchObject({ code: 'PRECONDITION_FAILED', message: 'chat needs a model: no model is configured: set it' });
     expect(store.listSessions().rows).toEqual([]);
   });

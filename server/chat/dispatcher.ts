@@ -16,6 +16,12 @@ export interface DispatcherDeps {
   publish(userId: string, event: ChatEvent): void;
   /** `requested`: the chat's own pick, used when the server offers it (else the configured model) */
   chatModel(requested?: string | null): Promise<{ model: ChatModel } | { model: null; reason: string }>;
+  /**
+   * The user's move gate held for a turn's whole life (UserGate.continueWrite): called inside the
+   * mutation that starts the turn, released when the turn has ended, so a move's freeze waits for
+   * a reply still streaming and none of it lands after the final copy.
+   */
+  holdWrite(userId: string): () => void;
 }
 
 export interface SendInput {
@@ -216,13 +222,18 @@ export class ChatDispatcher {
     this.lastErrors.delete(key);
     const publish = (event: ChatEvent) => this.deps.publish(userId, event);
     const progress: TurnProgress = { replyId: null, text: '' };
+    const leaveGate = this.deps.holdWrite(userId);
     const done = runTurn({ progress, store, sessionId, model, signal: abort.signal, publish })
       .catch((error: unknown): TurnEnd => {
         console.error(`[chat] turn of ${sessionId} failed:`, error);
         return { status: 'failed', replyId: null, error: (error as Error).message };
       })
       .then((end) => {
-        noteTurnEnded(store, sessionId);
+        try {
+          noteTurnEnded(store, sessionId);
+        } finally {
+          leaveGate();
+        }
         if (end.error) this.lastErrors.set(key, end.error);
         // Free before announcing: a client that sends on chat_done must not meet a CONFLICT.
         this.running.delete(key);

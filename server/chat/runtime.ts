@@ -1,4 +1,5 @@
 import { getAuthStore, getEventHub, getModelService } from '@/server/runtime';
+import { getUserGate } from '@/server/cluster/user-gate';
 import { ChatDispatcher } from './dispatcher';
 
 const KEY = Symbol.for('entity-memory.chat-dispatcher');
@@ -10,6 +11,7 @@ export function getChatDispatcher(): ChatDispatcher {
     const dispatcher = new ChatDispatcher({
       publish: (userId, event) => getEventHub().publish(userId, event),
       chatModel: (requested) => getModelService().chatModel(requested),
+      holdWrite: (userId) => getUserGate().continueWrite(userId),
     });
     // A disabled user's running turns stop at once, like their event streams (DESIGN §2).
     const auth = getAuthStore();

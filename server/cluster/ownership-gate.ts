@@ -1,8 +1,10 @@
 import type http from 'node:http';
-import { tokenClaimedUserId, type AuthStore } from '@/lib/auth/index';
+import type { AuthStore } from '@/lib/auth/index';
 import type { ClusterNode } from '@/lib/cluster/node';
 import { isHttpsRequest } from '@/server/auth/options';
 import { cookieReader, SESSION_MAX_AGE_S, userFromSessionCookie } from '@/server/auth/session-cookie';
+import { MEMORY_TOKEN_HEADER } from '@/server/proxy/credentials';
+import { misdirectedAnswer, misdirectedHeaders } from './misdirected';
 
 /**
  * The routing hint HAProxy reads (deploy/haproxy/haproxy.cfg): the signed-in user's id. The
@@ -10,8 +12,6 @@ import { cookieReader, SESSION_MAX_AGE_S, userFromSessionCookie } from '@/server
  * this cookie is never trusted: the instance compares it with the sign-in cookie's user.
  */
 export const ROUTE_COOKIE = 'em_route';
-/** On a 421: `<instance id> <instance url>` of the user's owner. */
-export const OWNER_HEADER = 'x-entity-memory-owner';
 /** On every answer in cluster mode: which instance gave it (for operators and the tests). */
 export const INSTANCE_HEADER = 'x-entity-memory-instance';
 
@@ -23,20 +23,39 @@ interface Identity {
   via: 'cookie' | 'token';
 }
 
-async function identify(headers: http.IncomingHttpHeaders, auth: AuthStore): Promise<Identity | null> {
-  const authorization = headers.authorization;
-  if (typeof authorization === 'string') {
-    const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1];
-    if (!token || auth.isCliToken(token)) return null;
-    // A valid token names its real owner; a forged id in it fails the hash and is refused downstream (401).
-    const found = auth.authenticateToken(token);
-    if (found) return { userId: found.user.id, via: 'token' };
-    return null;
+/**
+ * The headers an API token of ours may come in besides `Authorization: Bearer`: the recording
+ * proxy reads our token from `x-entity-memory-token` (the agent keeps its own key) or as the
+ * agent's API key in `x-api-key` (Anthropic's SDKs, Claude Code's ANTHROPIC_API_KEY).
+ */
+const TOKEN_HEADERS = [MEMORY_TOKEN_HEADER, 'x-api-key'] as const;
+
+const one = (value: string | string[] | undefined): string | null => (Array.isArray(value) ? (value[0] ?? null) : (value ?? null));
+
+/**
+ * Every user a request's credentials name, in every form one can take: each must be owned here,
+ * so no route (the proxy reads the token headers, the API the Bearer token) acts for a user this
+ * instance does not own. A provider's own key in these headers names nobody and is let through.
+ */
+async function identify(headers: http.IncomingHttpHeaders, auth: AuthStore): Promise<Identity[]> {
+  const identities: Identity[] = [];
+  for (const name of TOKEN_HEADERS) {
+    const token = one(headers[name])?.trim();
+    const found = token ? auth.authenticateToken(token) : null;
+    if (found) identities.push({ userId: found.user.id, via: 'token' });
   }
-  const cookieHeader = typeof headers.cookie === 'string' ? headers.cookie : null;
-  if (!cookieHeader) return null;
-  const session = await userFromSessionCookie(cookieReader(cookieHeader), auth);
-  return session ? { userId: session.user.id, via: 'cookie' } : null;
+  const authorization = one(headers.authorization);
+  if (authorization !== null) {
+    const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1];
+    // A valid token names its real owner; a forged id in it fails the hash and is refused downstream (401).
+    const found = token && !auth.isCliToken(token) ? auth.authenticateToken(token) : null;
+    if (found) identities.push({ userId: found.user.id, via: 'token' });
+    return identities;
+  }
+  const cookieHeader = one(headers.cookie);
+  const session = cookieHeader ? await userFromSessionCookie(cookieReader(cookieHeader), auth) : null;
+  if (session) identities.push({ userId: session.user.id, via: 'cookie' });
+  return identities;
 }
 
 /** A sign-in's answer (serve.ts, through sign-in-status): the route cookie beside the sign-in cookie, so the next request already lands on the owner. */
@@ -78,47 +97,37 @@ export async function admitClusterRequest(req: http.IncomingMessage, res: http.S
   const url = req.url ?? '/';
   res.setHeader(INSTANCE_HEADER, node.config.instanceId);
   if (ANY_INSTANCE.some((pattern) => pattern.test(url))) return true;
-  const identity = await identify(req.headers, node.auth);
-  if (!identity) return true;
-  const { userId } = identity;
+  const identities = await identify(req.headers, node.auth);
   const secure = isHttpsRequest(headersOf(req));
-  const hinted = identity.via === 'cookie' ? cookieReader(typeof req.headers.cookie === 'string' ? req.headers.cookie : null).get(ROUTE_COOKIE) : tokenClaimedUserId(req.headers.authorization ?? '');
-  let verdict = node.ownership.check(userId);
-  if (verdict.kind === 'unknown') {
-    // Placed a moment ago by another instance, its message not yet here: ask Postgres once.
-    await node.ownership.refresh(userId);
-    verdict = node.ownership.check(userId);
-  }
-  if (verdict.kind === 'mine') {
-    if (identity.via === 'cookie' && hinted !== userId) addSetCookie(res, routeCookie(userId, secure));
-    return true;
-  }
-  if (verdict.kind === 'unknown') {
-    res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1', 'cache-control': 'no-store' });
-    res.end(JSON.stringify({ error: { message: 'this user has no instance yet; try again in a second', data: { code: 'SERVICE_UNAVAILABLE', httpStatus: 503 } } }));
+  const hinted = cookieReader(one(req.headers.cookie)).get(ROUTE_COOKIE);
+  for (const { userId, via } of identities) {
+    let verdict = node.ownership.check(userId);
+    if (verdict.kind === 'unknown') {
+      // Placed a moment ago by another instance, its message not yet here: ask Postgres once.
+      await node.ownership.refresh(userId);
+      verdict = node.ownership.check(userId);
+    }
+    if (verdict.kind === 'mine') continue;
+    if (verdict.kind === 'unknown') {
+      res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1', 'cache-control': 'no-store' });
+      res.end(JSON.stringify({ error: { message: 'this user has no instance yet; try again in a second', data: { code: 'SERVICE_UNAVAILABLE', httpStatus: 503 } } }));
+      return false;
+    }
+    const owner = { instance: verdict.owner.shard, url: verdict.url, epoch: verdict.owner.epoch };
+    const routeCookieHeader: Record<string, string> = via === 'cookie' ? { 'set-cookie': routeCookie(userId, secure) } : {};
+    const isPageLoad = (req.method === 'GET' || req.method === 'HEAD') && /text\/html/.test(req.headers.accept ?? '');
+    if (via === 'cookie' && hinted !== userId && isPageLoad) {
+      // The route cookie was missing (first page after sign-in) or stale: set it and come back through HAProxy.
+      res.writeHead(307, { ...misdirectedHeaders(owner), ...routeCookieHeader, location: url });
+      res.end();
+      return false;
+    }
+    const misdirected = misdirectedAnswer(owner);
+    res.writeHead(misdirected.status, { ...misdirected.headers, ...routeCookieHeader });
+    res.end(JSON.stringify(misdirected.body));
     return false;
   }
-  const { owner, url: ownerUrl } = verdict;
-  const headers: Record<string, string> = {
-    [OWNER_HEADER]: `${owner.shard} ${ownerUrl ?? ''}`.trim(),
-    'cache-control': 'no-store',
-  };
-  if (identity.via === 'cookie') headers['set-cookie'] = routeCookie(userId, secure);
-  const isPageLoad = (req.method === 'GET' || req.method === 'HEAD') && /text\/html/.test(req.headers.accept ?? '');
-  if (identity.via === 'cookie' && hinted !== userId && isPageLoad) {
-    // The route cookie was missing (first page after sign-in) or stale: set it and come back through HAProxy.
-    res.writeHead(307, { ...headers, location: url });
-    res.end();
-    return false;
-  }
-  res.writeHead(421, { ...headers, 'content-type': 'application/json' });
-  res.end(
-    JSON.stringify({
-      error: {
-        message: `this user is served by instance ${owner.shard}${ownerUrl ? ` (${ownerUrl})` : ''}; send the request there`,
-        data: { code: 'MISDIRECTED_REQUEST', httpStatus: 421, owner: { instance: owner.shard, url: ownerUrl, epoch: owner.epoch } },
-      },
-    }),
-  );
-  return false;
+  const signedIn = identities.find((identity) => identity.via === 'cookie');
+  if (signedIn && hinted !== signedIn.userId) addSetCookie(res, routeCookie(signedIn.userId, secure));
+  return true;
 }

@@ -1,7 +1,8 @@
 import { authenticateRequest } from '@/server/auth/request-auth';
 import { getAuthStore, getUserStore } from '@/server/runtime';
 import type { UserRecord } from '@/lib/auth/index';
-import { misdirectedAnswer, userAvailability } from '@/server/cluster/user-gate';
+import { admitRead } from '@/server/cluster/user-gate';
+import { misdirectedAnswer, type MisdirectedBody } from '@/server/cluster/misdirected';
 
 export const EVENT_STREAM_HEADERS: Readonly<Record<string, string>> = {
   'content-type': 'text/event-stream; charset=utf-8',
@@ -12,9 +13,9 @@ export const EVENT_STREAM_HEADERS: Readonly<Record<string, string>> = {
 
 export type EventsAccess =
   | { ok: true; user: UserRecord; stillValid: () => boolean }
-  | { ok: false; status: 401; error: string }
+  | { ok: false; status: 401; body: { error: string } }
   /** the user lives on another instance now (a move): the client goes there */
-  | { ok: false; status: 421; error: string; headers: Record<string, string> };
+  | { ok: false; status: 421; body: MisdirectedBody; headers: Record<string, string> };
 
 /**
  * Who may open `GET /api/events` (cookie or Bearer; a token in the URL is never read), with
@@ -23,12 +24,12 @@ export type EventsAccess =
 export async function authorizeEvents(headers: Headers): Promise<EventsAccess> {
   const outcome = await authenticateRequest(headers, getAuthStore());
   if (outcome.kind !== 'ok') {
-    return { ok: false, status: 401, error: outcome.kind === 'invalid' ? outcome.message : 'sign in or send Authorization: Bearer <token>' };
+    return { ok: false, status: 401, body: { error: outcome.kind === 'invalid' ? outcome.message : 'sign in or send Authorization: Bearer <token>' } };
   }
-  const availability = userAvailability(outcome.auth.user.id);
-  if (availability.kind === 'moved') {
-    const answer = misdirectedAnswer(availability.owner);
-    return { ok: false, status: 421, error: answer.body.error, headers: answer.headers };
+  const refusal = admitRead(outcome.auth.user.id);
+  if (refusal?.kind === 'moved') {
+    const answer = misdirectedAnswer(refusal.owner);
+    return { ok: false, status: 421, body: answer.body, headers: answer.headers };
   }
   try {
     await getUserStore(outcome.auth.user.id);

@@ -3,7 +3,7 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { isSessionId, MAX_ATTACHMENT_BYTES } from '@/lib/store/index';
 import { BodyTooLargeError, limitBody, MAX_BODY_BYTES } from './body-limit';
 import { domainErrorStatus } from './domain-error-status';
-import { authenticateRoute, jsonError } from './route-auth';
+import { authenticateRoute, jsonError, withRouteWrite } from './route-auth';
 import type { UserStore } from '@/server/runtime';
 
 function unknownSession(sessionId: string): Response {
@@ -17,37 +17,37 @@ function unknownSession(sessionId: string): Response {
  * the stored name, the only thing a download may ask for.
  */
 export async function uploadAttachment(req: Request): Promise<Response> {
-  const caller = await authenticateRoute(req.headers, { write: true });
-  if (caller instanceof Response) return caller;
-  if (!/^multipart\/form-data\s*;/i.test(req.headers.get('content-type') ?? '')) {
-    return jsonError(400, 'send multipart/form-data with the fields sessionId and file');
-  }
-  let form: FormData;
-  try {
-    form = await (await limitBody(req)).formData();
-  } catch (error) {
-    if (error instanceof BodyTooLargeError) return jsonError(413, `request body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MB`);
-    return jsonError(400, 'the multipart body could not be read');
-  }
-  const sessionId = form.get('sessionId');
-  if (!isSessionId(sessionId)) return jsonError(400, 'sessionId required (a session id)');
-  if (!caller.store.hasSession(sessionId)) return unknownSession(sessionId);
-  const files = form.getAll('file');
-  const file = files[0];
-  if (files.length !== 1 || !(file instanceof Blob)) return jsonError(400, 'file required: exactly one file field');
-  const name = file instanceof File && file.name ? file.name : 'attachment';
-  if (file.size > MAX_ATTACHMENT_BYTES) {
-    return jsonError(413, `attachment ${JSON.stringify(name)} is larger than ${MAX_ATTACHMENT_BYTES / 1024 / 1024} MB`);
-  }
-  try {
-    const saved = await caller.store.saveAttachment(sessionId, { name, data: Buffer.from(await file.arrayBuffer()), mime: file.type });
-    // Not `path`: where the server keeps files is none of the client's business.
-    return Response.json({ id: saved.id, name: saved.name, size: saved.size, mime: saved.mime });
-  } catch (error) {
-    const refused = domainErrorStatus(error);
-    if (refused === null) throw error;
-    return refused.status === 404 ? unknownSession(sessionId) : jsonError(refused.status, refused.message);
-  }
+  return withRouteWrite(req.headers, async (caller) => {
+    if (!/^multipart\/form-data\s*;/i.test(req.headers.get('content-type') ?? '')) {
+      return jsonError(400, 'send multipart/form-data with the fields sessionId and file');
+    }
+    let form: FormData;
+    try {
+      form = await (await limitBody(req)).formData();
+    } catch (error) {
+      if (error instanceof BodyTooLargeError) return jsonError(413, `request body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MB`);
+      return jsonError(400, 'the multipart body could not be read');
+    }
+    const sessionId = form.get('sessionId');
+    if (!isSessionId(sessionId)) return jsonError(400, 'sessionId required (a session id)');
+    if (!caller.store.hasSession(sessionId)) return unknownSession(sessionId);
+    const files = form.getAll('file');
+    const file = files[0];
+    if (files.length !== 1 || !(file instanceof Blob)) return jsonError(400, 'file required: exactly one file field');
+    const name = file instanceof File && file.name ? file.name : 'attachment';
+    if (file.size > MAX_ATTACHMENT_BYTES) {
+      return jsonError(413, `attachment ${JSON.stringify(name)} is larger than ${MAX_ATTACHMENT_BYTES / 1024 / 1024} MB`);
+    }
+    try {
+      const saved = await caller.store.saveAttachment(sessionId, { name, data: Buffer.from(await file.arrayBuffer()), mime: file.type });
+      // Not `path`: where the server keeps files is none of the client's business.
+      return Response.json({ id: saved.id, name: saved.name, size: saved.size, mime: saved.mime });
+    } catch (error) {
+      const refused = domainErrorStatus(error);
+      if (refused === null) throw error;
+      return refused.status === 404 ? unknownSession(sessionId) : jsonError(refused.status, refused.message);
+    }
+  });
 }
 
 /** RFC 6266: an ASCII fallback plus the UTF-8 name. */

@@ -125,7 +125,8 @@ async function decide(req: IncomingMessage): Promise<Answer> {
   // A POST names sessions by form: the Origin check of writes applies to it (a cross-site form
   // could otherwise make the browser download on the user's cookie; harmless, but refused).
   const caller = await authenticateRoute(headersOf(req), { write: req.method === 'POST' });
-  if (caller instanceof Response) return errorAnswer(caller.status, ((await caller.json()) as { error: string }).error);
+  // A refusal (401, 403, a moved user's 421) goes out as it was made: its headers and body are the answer.
+  if (caller instanceof Response) return { status: caller.status, headers: Object.fromEntries(caller.headers), body: await caller.text() };
   try {
     if (isZip) return await zipAnswer(req, caller, url.searchParams);
     if (rest.includes('/') || rest === '') return errorAnswer(404, 'not found');

@@ -2,7 +2,7 @@ import { importFile } from '@/lib/import/index';
 
 export type { ImportReport, SkippedLine } from '@/lib/import/index';
 import { domainErrorStatus } from './domain-error-status';
-import { authenticateRoute, jsonError } from './route-auth';
+import { jsonError, withRouteWrite } from './route-auth';
 
 const MAX_NAME_LENGTH = 1024;
 
@@ -13,18 +13,18 @@ const MAX_NAME_LENGTH = 1024;
  * conversation's worth of memory. The name tells the format and names the file in the report.
  */
 export async function importUpload(headers: Headers, url: URL, body: AsyncIterable<Uint8Array> | null): Promise<Response> {
-  const caller = await authenticateRoute(headers, { write: true });
-  if (caller instanceof Response) return caller;
-  const name = url.searchParams.get('name');
-  if (!name || name.length > MAX_NAME_LENGTH || /[\u0000-\u001f]/.test(name)) {
-    return jsonError(400, 'name required: the file name (or its path in an uploaded folder), up to 1,024 characters');
-  }
-  if (!body) return jsonError(400, 'send the file as the request body');
-  try {
-    return Response.json(await importFile(caller.store, name, body));
-  } catch (error) {
-    const refused = domainErrorStatus(error);
-    if (refused === null) throw error;
-    return jsonError(refused.status, refused.message);
-  }
+  return withRouteWrite(headers, async (caller) => {
+    const name = url.searchParams.get('name');
+    if (!name || name.length > MAX_NAME_LENGTH || /[\u0000-\u001f]/.test(name)) {
+      return jsonError(400, 'name required: the file name (or its path in an uploaded folder), up to 1,024 characters');
+    }
+    if (!body) return jsonError(400, 'send the file as the request body');
+    try {
+      return Response.json(await importFile(caller.store, name, body));
+    } catch (error) {
+      const refused = domainErrorStatus(error);
+      if (refused === null) throw error;
+      return jsonError(refused.status, refused.message);
+    }
+  });
 }

@@ -15,7 +15,7 @@ export async function serveEvents(req: http.IncomingMessage, res: http.ServerRes
   if (req.method !== 'GET') return json(405, { error: 'use GET' });
   const access = await authorizeEvents(headers);
   if (!access.ok) {
-    res.writeHead(access.status, { ...extra, ...('headers' in access ? access.headers : {}), 'content-type': 'application/json' }).end(JSON.stringify({ error: access.error }));
+    res.writeHead(access.status, { ...extra, ...('headers' in access ? access.headers : {}), 'content-type': 'application/json' }).end(JSON.stringify(access.body));
     return;
   }
   if (res.destroyed) return;

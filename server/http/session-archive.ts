@@ -1,7 +1,7 @@
 import { isSessionId } from '@/lib/store/index';
 import { BodyTooLargeError, limitBody } from './body-limit';
 import { domainErrorStatus } from './domain-error-status';
-import { authenticateRoute, jsonError } from './route-auth';
+import { jsonError, withRouteWrite } from './route-auth';
 
 /** `{"session_id": "…"}` is all these requests carry. */
 const MAX_ARCHIVE_BODY = 16 * 1024;
@@ -13,25 +13,24 @@ const MAX_ARCHIVE_BODY = 16 * 1024;
  * required`, 404 `unknown session`.
  */
 export async function archiveRoute(req: Request, archived: boolean): Promise<Response> {
-  const caller = await authenticateRoute(req.headers, { write: true });
-  if (caller instanceof Response) return caller;
-
-  let body: unknown;
-  try {
-    body = await (await limitBody(req, MAX_ARCHIVE_BODY)).json();
-  } catch (error) {
-    if (error instanceof BodyTooLargeError) return jsonError(413, 'request body is too large');
-    body = null; // not JSON: no session_id in it
-  }
-  const sessionId = typeof body === 'object' && body !== null ? (body as { session_id?: unknown }).session_id : undefined;
-  if (!isSessionId(sessionId)) return jsonError(400, 'session_id required');
-  // The caller's own store only: someone else's session is as unknown as a made-up id.
-  if (!caller.store.hasSession(sessionId)) return jsonError(404, 'unknown session');
-  try {
-    const row = await caller.store.setArchived(sessionId, archived);
-    return Response.json({ session_id: row.id, archived: row.archived });
-  } catch (error) {
-    if (domainErrorStatus(error)?.status === 404) return jsonError(404, 'unknown session'); // deleted meanwhile
-    throw error;
-  }
+  return withRouteWrite(req.headers, async (caller) => {
+    let body: unknown;
+    try {
+      body = await (await limitBody(req, MAX_ARCHIVE_BODY)).json();
+    } catch (error) {
+      if (error instanceof BodyTooLargeError) return jsonError(413, 'request body is too large');
+      body = null; // not JSON: no session_id in it
+    }
+    const sessionId = typeof body === 'object' && body !== null ? (body as { session_id?: unknown }).session_id : undefined;
+    if (!isSessionId(sessionId)) return jsonError(400, 'session_id required');
+    // The caller's own store only: someone else's session is as unknown as a made-up id.
+    if (!caller.store.hasSession(sessionId)) return jsonError(404, 'unknown session');
+    try {
+      const row = await caller.store.setArchived(sessionId, archived);
+      return Response.json({ session_id: row.id, archived: row.archived });
+    } catch (error) {
+      if (domainErrorStatus(error)?.status === 404) return jsonError(404, 'unknown session'); // deleted meanwhile
+      throw error;
+    }
+  });
 }

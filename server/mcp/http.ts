@@ -8,29 +8,37 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { createCaller } from '@/server/api/root';
 import { createTRPCContext } from '@/server/api/trpc';
+import { admitRead } from '@/server/cluster/user-gate';
+import { misdirectedAnswer } from '@/server/cluster/misdirected';
 import { createMcpServer, type McpCaller } from './tools';
 
-type McpAuth = { ok: true; api: McpCaller } | { ok: false; status: 401; message: string };
+type McpAuth = { ok: true; api: McpCaller } | { ok: false; status: 401 | 421; body: string; headers: Record<string, string> };
+
+const REFUSAL_HEADERS = { 'content-type': 'application/json', 'www-authenticate': 'Bearer realm="entity-memory"' };
+
+function unauthorized(message: string): McpAuth {
+  return { ok: false, status: 401, body: JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message }, id: null }), headers: REFUSAL_HEADERS };
+}
 
 /** The token's user as an API caller (the same context as a Bearer call to /api/trpc). */
 export async function authenticateMcp(headers: Headers): Promise<McpAuth> {
-  if (!headers.get('authorization')) return { ok: false, status: 401, message: 'send Authorization: Bearer <API token>' };
+  if (!headers.get('authorization')) return unauthorized('send Authorization: Bearer <API token>');
   const ctx = await createTRPCContext({ headers });
-  if (!ctx.user) return { ok: false, status: 401, message: ctx.authError ?? 'send Authorization: Bearer <API token>' };
+  if (!ctx.user) return unauthorized(ctx.authError ?? 'send Authorization: Bearer <API token>');
+  // The tools only read, so a freeze does not stop them; a user moved away is sent to the owner.
+  const refusal = admitRead(ctx.user.id);
+  if (refusal?.kind === 'moved') {
+    const answer = misdirectedAnswer(refusal.owner);
+    return { ok: false, status: 421, body: JSON.stringify(answer.body), headers: answer.headers };
+  }
   return { ok: true, api: createCaller(ctx) };
 }
-
-function refusalBody(message: string): string {
-  return JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message }, id: null });
-}
-
-const REFUSAL_HEADERS = { 'content-type': 'application/json', 'www-authenticate': 'Bearer realm="entity-memory"' };
 
 /** For the node server (server/http/serve.ts). */
 export async function serveMcpNode(req: IncomingMessage, res: ServerResponse, headers: Headers): Promise<void> {
   const auth = await authenticateMcp(headers);
   if (!auth.ok) {
-    res.writeHead(auth.status, REFUSAL_HEADERS).end(refusalBody(auth.message));
+    res.writeHead(auth.status, auth.headers).end(auth.body);
     return;
   }
   const server = createMcpServer(auth.api);
@@ -46,7 +54,7 @@ export async function serveMcpNode(req: IncomingMessage, res: ServerResponse, he
 /** For Next's route handler (app/mcp/route.ts, `next dev`). */
 export async function handleMcpRequest(request: Request): Promise<Response> {
   const auth = await authenticateMcp(request.headers);
-  if (!auth.ok) return new Response(refusalBody(auth.message), { status: auth.status, headers: REFUSAL_HEADERS });
+  if (!auth.ok) return new Response(auth.body, { status: auth.status, headers: auth.headers });
   const server = createMcpServer(auth.api);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);

@@ -3,6 +3,8 @@ import type { UpstreamKind } from '@/lib/auth/index';
 import { exchangeDeadlineMs, maxOpenExchangesPerUser } from '@/lib/proxy/limits';
 import { internalAllowed } from '@/lib/proxy/upstream-address';
 import { getAuthStore, getProxyUpstreams } from '@/server/runtime';
+import { enterUserWrite } from '@/server/cluster/user-gate';
+import { misdirectedAnswer } from '@/server/cluster/misdirected';
 import { agentKeyOf, missingKeyMessage, proxyCaller } from './credentials';
 import { forward } from './forward';
 import { getExchangeSlots, getOpenExchanges } from './open-exchanges';
@@ -68,56 +70,80 @@ export async function serveProxy(req: http.IncomingMessage, res: http.ServerResp
     return answer(kindByPath(url), 401, caller.message);
   }
   const userId = caller.user.id;
-  warmBackgroundThread();
-  // Tracked until the response ends, so that disabling the user cuts the stream off.
-  const untrack = getOpenExchanges(getAuthStore()).add(userId, res);
-  res.on('close', untrack);
-  const upstreams = getProxyUpstreams();
-  const route = matchProxyRoute(req.method ?? 'GET', url, (name) => upstreams.resolve(userId, name)?.kind ?? null);
-  if ('error' in route) {
+  // The move gate, before a byte goes upstream: a user moved away is sent to the owner (nothing is
+  // forwarded for them here), a frozen one is asked to retry; an admitted exchange holds the gate
+  // until it is recorded, so a move's freeze waits for it and no recording lands after the final copy.
+  const entry = enterUserWrite(userId);
+  if (!entry.ok) {
     req.resume();
-    if (route.error === 'no_upstream') return answer(kindByPath(url), 404, `No upstream named "${route.upstream}". The upstreams are in Settings → Connect an agent.`);
-    if (route.error === 'method') return answer(route.kind, 405, `${req.method} is not allowed here`, { allow: req.method === 'GET' ? 'POST' : 'GET' });
-    return answer(route.kind, 404, `The proxy does not serve ${url.split('?')[0]} for a ${route.kind} upstream.`);
+    if (entry.refusal.kind === 'moved') {
+      const misdirected = misdirectedAnswer(entry.refusal.owner);
+      res.writeHead(misdirected.status, misdirected.headers).end(JSON.stringify(misdirected.body));
+      return;
+    }
+    return answer(kindByPath(url), 503, entry.refusal.message, { 'retry-after': String(entry.refusal.retryAfterSeconds) });
   }
-  const upstream = upstreams.resolve(userId, route.upstream)!;
-  if (caller.mode === 'stored-key' && !upstream.key) {
-    req.resume();
-    return answer(route.kind, 401, missingKeyMessage(upstream));
-  }
-  // At most so many open exchanges per user (issue 27 item 3): one user's held exchanges never starve the others'.
-  const release = getExchangeSlots().open(userId);
-  if (!release) {
-    req.resume();
-    const cap = maxOpenExchangesPerUser();
-    return answer(route.kind, 429, `This user already has ${cap} proxied exchanges open, the most one user may hold at once (OPENPROGRAM_PROXY_MAX_OPEN_PER_USER); wait for one to end.`, { 'retry-after': '2' });
-  }
-  res.on('close', release);
-  const limit = proxyBodyLimit();
-  const { body, bytes } = route.method === 'POST' ? await readBody(req, limit) : { body: null, bytes: 0 };
-  if (route.method === 'POST' && body === null) {
-    answer(route.kind, 413, `The request body is ${bytes} bytes, over the proxy's limit of ${limit} bytes.`, { connection: 'close' });
-    if (route.wire) recordInBackground({ userId, wire: route.wire, upstream: upstream.name, headers: req.headers, body: null, bodyBytes: bytes, status: 413, contentType: null, bytes: Buffer.alloc(0), outcome: 'too_large', endedAt: performance.now() });
-    return;
-  }
-  const replace: Record<string, string> = {};
-  const remove: string[] = [];
-  if (caller.mode === 'stored-key') {
-    // Our token never goes upstream: the stored key takes the place where the agent put its key.
-    remove.push('authorization', 'x-api-key');
-    if (upstream.kind === 'anthropic') replace['x-api-key'] = upstream.key!;
-    else replace['authorization'] = `Bearer ${upstream.key!}`;
-  } else if (agentKeyOf(req.headers) === null) {
-    remove.push('authorization', 'x-api-key');
-  }
-  const target = new URL(`${upstream.baseUrl}${route.upstreamPath}`);
-  forward(
-    { url: target, method: route.method, headers: req.headers, replace, remove, body, idleTimeoutMs: idleTimeoutMs(), deadlineMs: exchangeDeadlineMs(), publicOnly: !internalAllowed(upstream.baseUrl) },
-    res,
-    (status, message) => providerError(route.kind, status, message),
-    (result) => {
+  const leave = entry.leave;
+  let handedOff = false;
+  try {
+    warmBackgroundThread();
+    // Tracked until the response ends, so that disabling the user cuts the stream off.
+    const untrack = getOpenExchanges(getAuthStore()).add(userId, res);
+    res.on('close', untrack);
+    const upstreams = getProxyUpstreams();
+    const route = matchProxyRoute(req.method ?? 'GET', url, (name) => upstreams.resolve(userId, name)?.kind ?? null);
+    if ('error' in route) {
+      req.resume();
+      if (route.error === 'no_upstream') return answer(kindByPath(url), 404, `No upstream named "${route.upstream}". The upstreams are in Settings → Connect an agent.`);
+      if (route.error === 'method') return answer(route.kind, 405, `${req.method} is not allowed here`, { allow: req.method === 'GET' ? 'POST' : 'GET' });
+      return answer(route.kind, 404, `The proxy does not serve ${url.split('?')[0]} for a ${route.kind} upstream.`);
+    }
+    const upstream = upstreams.resolve(userId, route.upstream)!;
+    if (caller.mode === 'stored-key' && !upstream.key) {
+      req.resume();
+      return answer(route.kind, 401, missingKeyMessage(upstream));
+    }
+    // At most so many open exchanges per user (issue 27 item 3): one user's held exchanges never starve the others'.
+    const release = getExchangeSlots().open(userId);
+    if (!release) {
+      req.resume();
+      const cap = maxOpenExchangesPerUser();
+      return answer(route.kind, 429, `This user already has ${cap} proxied exchanges open, the most one user may hold at once (OPENPROGRAM_PROXY_MAX_OPEN_PER_USER); wait for one to end.`, { 'retry-after': '2' });
+    }
+    res.on('close', release);
+    const limit = proxyBodyLimit();
+    const { body, bytes } = route.method === 'POST' ? await readBody(req, limit) : { body: null, bytes: 0 };
+    if (route.method === 'POST' && body === null) {
+      answer(route.kind, 413, `The request body is ${bytes} bytes, over the proxy's limit of ${limit} bytes.`, { connection: 'close' });
       if (!route.wire) return;
-      recordInBackground({ userId, wire: route.wire, upstream: upstream.name, headers: req.headers, body, bodyBytes: bytes, status: result.status, contentType: result.contentType, bytes: result.bytes, totalBytes: result.totalBytes, outcome: result.outcome, endedAt: result.endedAt });
-    },
-  );
+      handedOff = true;
+      void recordInBackground({ userId, wire: route.wire, upstream: upstream.name, headers: req.headers, body: null, bodyBytes: bytes, status: 413, contentType: null, bytes: Buffer.alloc(0), outcome: 'too_large', endedAt: performance.now() }).finally(leave);
+      return;
+    }
+    const replace: Record<string, string> = {};
+    const remove: string[] = [];
+    if (caller.mode === 'stored-key') {
+      // Our token never goes upstream: the stored key takes the place where the agent put its key.
+      remove.push('authorization', 'x-api-key');
+      if (upstream.kind === 'anthropic') replace['x-api-key'] = upstream.key!;
+      else replace['authorization'] = `Bearer ${upstream.key!}`;
+    } else if (agentKeyOf(req.headers) === null) {
+      remove.push('authorization', 'x-api-key');
+    }
+    const target = new URL(`${upstream.baseUrl}${route.upstreamPath}`);
+    forward(
+      { url: target, method: route.method, headers: req.headers, replace, remove, body, idleTimeoutMs: idleTimeoutMs(), deadlineMs: exchangeDeadlineMs(), publicOnly: !internalAllowed(upstream.baseUrl) },
+      res,
+      (status, message) => providerError(route.kind, status, message),
+      (result) => {
+        if (!route.wire) return leave();
+        void recordInBackground({ userId, wire: route.wire, upstream: upstream.name, headers: req.headers, body, bodyBytes: bytes, status: result.status, contentType: result.contentType, bytes: result.bytes, totalBytes: result.totalBytes, outcome: result.outcome, endedAt: result.endedAt }).finally(leave);
+      },
+    );
+    // From here onDone leaves the gate (forward calls it exactly once).
+    handedOff = true;
+  } finally {
+    // Answered here without forwarding (or forward threw): nothing will be recorded.
+    if (!handedOff) leave();
+  }
 }

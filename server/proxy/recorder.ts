@@ -84,14 +84,18 @@ function identityHeaders(headers: IncomingHttpHeaders): Record<string, string | 
 }
 
 /**
- * Record one finished exchange, off the client's path (the caller does not wait): read in the
+ * Record one finished exchange, off the client's path (the client does not wait): read in the
  * planning thread, committed here one session at a time. Errors are logged without the request
  * or any header: nothing a provider key could be in.
  */
-export function recordInBackground(exchange: FinishedExchange): void {
-  recordExchangeNow(exchange).catch((error: unknown) => {
-    console.error(`[proxy] recording a ${exchange.wire} exchange failed: ${(error as Error).message}`);
-  });
+export function recordInBackground(exchange: FinishedExchange): Promise<void> {
+  // Settles (never rejects) once the recording is committed or given up: the handler holds the user's move gate until then.
+  return recordExchangeNow(exchange).then(
+    () => undefined,
+    (error: unknown) => {
+      console.error(`[proxy] recording a ${exchange.wire} exchange failed: ${(error as Error).message}`);
+    },
+  );
 }
 
 export async function recordExchangeNow(exchange: FinishedExchange): Promise<RecordedSummary | null> {

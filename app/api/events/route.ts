@@ -10,7 +10,7 @@ export const dynamic = 'force-dynamic';
  */
 export async function GET(req: Request): Promise<Response> {
   const access = await authorizeEvents(req.headers);
-  if (!access.ok) return Response.json({ error: access.error }, { status: access.status, headers: 'headers' in access ? access.headers : {} });
+  if (!access.ok) return Response.json(access.body, { status: access.status, headers: 'headers' in access ? access.headers : {} });
   const stream = openEventStream(getEventHub(), access.user.id, resumeFrom(req.headers, req.url), req.signal, access.stillValid);
   if (!stream) return Response.json({ error: tooManyStreams }, { status: 429 });
   return new Response(stream, { headers: EVENT_STREAM_HEADERS });

@@ -65,6 +65,21 @@ export class UserGate {
   /** A write of the user begins: refused while frozen; the returned function ends it. */
   enterWrite(userId: string): () => void {
     if (this.frozen.has(userId) || this.moved.has(userId)) throw new UserFrozenError();
+    return this.count(userId);
+  }
+
+  /**
+   * A write that outlives the request that began it (a chat turn still streaming after chat.send
+   * returned), counted from now until the returned function runs. Not refused while frozen: it is
+   * begun inside that request's own write, which a freeze is still waiting for, so it cannot land
+   * after the final copy. Throws when no write of the user is running (a caller outside the gate).
+   */
+  continueWrite(userId: string): () => void {
+    if (!this.running.get(userId)) throw new Error(`continueWrite(${userId}) outside a write of that user`);
+    return this.count(userId);
+  }
+
+  private count(userId: string): () => void {
     this.running.set(userId, (this.running.get(userId) ?? 0) + 1);
     let left = false;
     return () => {
