@@ -53,7 +53,7 @@ export const LAYERS = [
   // cluster mode (DESIGN §11): Postgres backends of lib/auth, user_shard, the control channel, HAProxy's map
   // moving a user (DESIGN §11): the journal, rsync, the verify (through the store), the directory and control ports
   { layer: 'lib/cluster/move', paths: ['lib/cluster/move/'], packages: ['pg'], imports: ['lib/cluster/', 'lib/store/', 'lib/fs/', 'lib/errors/'] },
-  { layer: 'lib/cluster', paths: ['lib/cluster/'], packages: ['pg'], imports: ['lib/cluster/', 'lib/auth/', 'lib/fs/', 'lib/errors/'] },
+  { layer: 'lib/cluster', paths: ['lib/cluster/'], packages: ['pg'], imports: ['lib/cluster/', 'lib/auth/', 'lib/share/', 'lib/fs/', 'lib/errors/'] },
   { layer: 'lib/process', paths: ['lib/process/'], packages: [], imports: ['lib/process/'] },
   // the recording proxy's wire formats: requests read into steps, replies reassembled, fingerprints
   { layer: 'lib/proxy', paths: ['lib/proxy/'], packages: [], imports: ['lib/proxy/'] },

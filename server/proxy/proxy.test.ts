@@ -111,9 +111,11 @@ describe('the recording proxy, with the official SDKs against the loopback model
     expect(branch[1]!.metadata['thinking']).toEqual([{ text: 'consider it', signature: expect.any(String) }]);
     const row = await store.getSession('bytes-check');
     expect(row).toMatchObject({ source: 'proxy:anthropic', unread: true, turnCount: 1 });
-    const authFile = join(dataDir, 'auth', 'proxy-upstreams.json');
-    expect(statSync(authFile).mode & 0o777).toBe(0o600);
-    const everything = readTree(join(dataDir, 'users'));
+    // The key lives in its owner's folder (a move carries it), 0600, and nowhere else there: not in the history.
+    const keyFile = join(dataDir, 'users', a!.id, 'proxy-upstreams.json');
+    expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+    expect(readFileSync(keyFile, 'utf8')).toContain('sk-ant-stored-key');
+    const everything = readTree(join(dataDir, 'users'), keyFile);
     expect(everything).not.toContain('sk-ant-stored-key');
     expect(everything).not.toContain(a!.token);
   });
@@ -445,12 +447,12 @@ describe('a scripted sequence of ten calls gives the expected DAG', () => {
   });
 });
 
-function readTree(dir: string): string {
+function readTree(dir: string, except?: string): string {
   let out = '';
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) out += readTree(path);
-    else if (statSync(path).size < 5_000_000) out += readFileSync(path, 'latin1');
+    if (entry.isDirectory()) out += readTree(path, except);
+    else if (path !== except && statSync(path).size < 5_000_000) out += readFileSync(path, 'latin1');
   }
   return out;
 }
