@@ -10,7 +10,6 @@ import { redactMessage } from '@/lib/redact/index';
 import { FileShareIndex, migrateShareLinks, parseSharingMode, shareClock, ShareLinkStore, type ShareIndex, type SharingMode } from '@/lib/share/index';
 import { clusterConfigFromEnv } from '@/lib/cluster/db';
 import { startClusterNode, type ClusterNode } from '@/lib/cluster/node';
-import { PgShareIndex } from '@/lib/cluster/share-index';
 import { getUserGate } from '@/server/cluster/user-gate';
 
 /**
@@ -89,7 +88,7 @@ export function prepareRuntime(): Promise<void> {
     if (!config || holder[KEY]) return;
     const dataDir = dataDirFromEnv();
     const cluster = await startClusterNode(config, { authDir: join(dataDir, 'auth'), secret: process.env.NEXTAUTH_SECRET });
-    const shareIndex = new PgShareIndex(cluster.pool);
+    const shareIndex = cluster.shares;
     const shareLinks = migrateInstanceWideState(dataDir);
     if (shareLinks) {
       await shareIndex.add(shareLinks.entries);

@@ -29,6 +29,8 @@ export interface TestCluster {
   instances: Map<string, Instance>;
   socketPath: string;
   mapPath: string;
+  /** share link id → owner's user id: how HAProxy routes `/s/<id>` */
+  linksMapPath: string;
   /** one HAProxy runtime API command */
   haproxy(command: string): Promise<string>;
   kill(instanceId: string): Promise<void>;
@@ -60,7 +62,7 @@ async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 
  * serve.ts, each with its own data directory and port, in cluster mode), the map sync, and
  * HAProxy with the config the project ships (deploy/haproxy/haproxy.cfg), all on loopback.
  */
-export async function startTestCluster(options: { instances?: number } = {}): Promise<TestCluster> {
+export async function startTestCluster(options: { instances?: number; env?: Record<string, string> } = {}): Promise<TestCluster> {
   const count = options.instances ?? 2;
   const scratch = mkdtempSync(join(process.env.E2E_SCRATCH_DIR ?? tmpdir(), 'cluster-core-e2e-'));
   const postgres = await startTestPostgres({ portRange: PORT_RANGE });
@@ -69,8 +71,10 @@ export async function startTestCluster(options: { instances?: number } = {}): Pr
   const haproxyDir = join(scratch, 'haproxy');
   mkdirSync(haproxyDir, { recursive: true });
   const mapPath = join(haproxyDir, 'users.map');
+  const linksMapPath = join(haproxyDir, 'links.map');
   const socketPath = join(haproxyDir, 'haproxy.sock');
   writeFileSync(mapPath, '');
+  writeFileSync(linksMapPath, '');
 
   const ids = ['node-a', 'node-b', 'node-c'].slice(0, count);
   const ports: number[] = [];
@@ -96,6 +100,7 @@ export async function startTestCluster(options: { instances?: number } = {}): Pr
         OPENPROGRAM_TRUST_PROXY: 'true',
         // The control endpoint a mover (`cluster move`) calls.
         OPENPROGRAM_CLUSTER_SECRET: CLUSTER_SECRET,
+        ...options.env,
       },
     });
     await processHandle.ready(90_000);
@@ -118,7 +123,7 @@ export async function startTestCluster(options: { instances?: number } = {}): Pr
     }
     const mapSync = spawnLogged(
       process.execPath,
-      ['cli/bin.mjs', 'cluster', 'map-sync', '--socket', socketPath, '--map', mapPath],
+      ['cli/bin.mjs', 'cluster', 'map-sync', '--socket', socketPath, '--map', mapPath, '--links-map', linksMapPath],
       { OPENPROGRAM_CLUSTER_DB: postgres.url },
       'map-sync',
     );
@@ -145,6 +150,7 @@ export async function startTestCluster(options: { instances?: number } = {}): Pr
     instances,
     socketPath,
     mapPath,
+    linksMapPath,
     haproxy: (command) => haproxyCommand(socketPath, command),
     async kill(instanceId) {
       await instances.get(instanceId)!.process.stop('SIGKILL');

@@ -3,6 +3,7 @@ import { tokenClaimedUserId, type AuthStore } from '@/lib/auth/index';
 import type { ClusterNode } from '@/lib/cluster/node';
 import { isHttpsRequest } from '@/server/auth/options';
 import { cookieReader, SESSION_MAX_AGE_S, userFromSessionCookie } from '@/server/auth/session-cookie';
+import { admitShareRequest, shareIdOfPath } from '@/server/cluster/share-route';
 
 /**
  * The routing hint HAProxy reads (deploy/haproxy/haproxy.cfg): the signed-in user's id. The
@@ -78,6 +79,9 @@ export async function admitClusterRequest(req: http.IncomingMessage, res: http.S
   const url = req.url ?? '/';
   res.setHeader(INSTANCE_HEADER, node.config.instanceId);
   if (ANY_INSTANCE.some((pattern) => pattern.test(url))) return true;
+  // A shared conversation goes by its link's owner, not by the visitor (DESIGN §13).
+  const shareId = shareIdOfPath(url);
+  if (shareId !== null) return admitShareRequest(shareId, res, node);
   const identity = await identify(req.headers, node.auth);
   if (!identity) return true;
   const { userId } = identity;
