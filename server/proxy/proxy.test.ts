@@ -85,6 +85,16 @@ describe('the recording proxy, with the official SDKs against the loopback model
     expect(model.requests.length).toBe(before);
   });
 
+  it('says that a refusal asking again cannot change is not to be retried: Claude Code would retry a plain 401 for three minutes', async () => {
+    const noKey = await fetch(`${origin}/proxy/anthropic/v1/messages`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': users[0]!.token }, body: '{}' });
+    expect(noKey.status).toBe(401);
+    expect(noKey.headers.get('x-should-retry')).toBe('false');
+    expect(((await noKey.json()) as { error: { type: string } }).error.type).toBe('authentication_error');
+    const unknown = await fetch(`${origin}/proxy/anthropic/v1/messages`, { method: 'POST', headers: { 'x-api-key': 'em_not_a_token' }, body: '{}' });
+    expect(unknown.status).toBe(401);
+    expect(unknown.headers.get('x-should-retry')).toBe('false');
+  });
+
   it('stored key: streamed Messages reach the client byte for byte; the upstream gets the stored key and never our token', async () => {
     const [a] = users;
     runtime.getProxyUpstreams().set(a!.id, { name: 'anthropic', kind: 'anthropic', key: 'sk-ant-stored-key' });
