@@ -161,6 +161,12 @@ describe('ShareLinkStore', () => {
     expect((await store.open(theirs.id))?.userId).toBe(U2);
   });
 
+  it("links made at once by one user are all kept (each write reads the user's file again)", async () => {
+    const { store } = storeAt();
+    const made = await Promise.all([1, 2, 3].map((n) => store.create(U1, pinned({ sessionId: `s${n}` }))));
+    expect(store.list(U1).map((l) => l.id).sort()).toEqual(made.map((l) => l.id).sort());
+  });
+
   it('a failed write changes nothing: the link stays as it was on disk and in the index', async () => {
     const { store, dir } = storeAt();
     const link = await store.create(U1, pinned());

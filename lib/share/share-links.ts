@@ -111,7 +111,8 @@ export class ShareLinkStore {
     // The index first: a link on disk that the index does not know could never be opened.
     await this.index.add([{ id, userId }]);
     try {
-      this.save(userId, [...records, record]);
+      // Read again: another of the user's links may have been made while the index answered.
+      this.save(userId, [...this.load(userId), record]);
     } catch (error) {
       await this.index.remove([id]).catch(() => undefined);
       throw error;
