@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Zip, ZipDeflate } from 'fflate';
 import { AuthStore } from '../lib/auth/index.js';
-import { ShareLinkStore } from '../lib/share/index.js';
+import { FileShareIndex, ShareLinkStore } from '../lib/share/index.js';
 import { SessionStore } from '../lib/store/index.js';
 import { hostileMessages } from '../e2e/fixtures/hostile-messages.js';
 import { benchRequest } from './http-client.js';
@@ -109,8 +109,9 @@ export async function benchFairness(): Promise<Record<string, number>> {
   await slow.finalizeTurn('slow');
   await slow.close();
   // Two live links to it, made before the server starts (links are made from a signed-in page, not with a token).
-  const shareLinks = new ShareLinkStore(join(dataDir, 'auth'));
-  const links = [0, 1].map(() => shareLinks.create(abuser.id, { sessionId: 'slow', scope: 'live', pin: null, expires: '1d', toolCalls: true }).id);
+  const shareLinks = new ShareLinkStore(dataDir, new FileShareIndex(join(dataDir, 'auth')));
+  const links: string[] = [];
+  for (let n = 0; n < 2; n++) links.push((await shareLinks.create(abuser.id, { sessionId: 'slow', scope: 'live', pin: null, expires: '1d', toolCalls: true })).id);
   const sidebar = await SessionStore.open({ stateDir: join(dataDir, 'users', other.id), workspaceRoot: join(dataDir, 'workspaces', other.id) });
   for (let n = 0; n < 20; n++) await sidebar.createSession({ id: `other-${n}`, title: `Other ${n}` });
   await sidebar.close();

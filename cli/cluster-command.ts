@@ -11,7 +11,7 @@ export interface ClusterCommandSpec {
 
 export interface ClusterContext {
   args: string[];
-  values: { json?: boolean; socket?: string; map?: string };
+  values: { json?: boolean; socket?: string; map?: string; 'links-map'?: string };
   databaseUrl: string;
   out(line: string): void;
   err(line: string): void;
@@ -64,13 +64,13 @@ export const CLUSTER_COMMANDS: Record<string, ClusterCommandSpec> = {
     },
   },
   'cluster map-sync': {
-    usage: 'cluster map-sync --socket <haproxy.sock> --map <users.map>',
-    summary: "keep HAProxy's user map equal to user_shard (runs until stopped)",
+    usage: 'cluster map-sync --socket <haproxy.sock> --map <users.map> [--links-map <links.map>]',
+    summary: "keep HAProxy's user map equal to user_shard, and its links map to share_link (runs until stopped)",
     async run(pool, { values, databaseUrl, err }) {
-      if (!values.socket || !values.map) throw new CliError('cluster map-sync needs --socket (HAProxy\'s stats socket) and --map (the map file the config names)\n\nusage: entity-memory cluster map-sync --socket <haproxy.sock> --map <users.map>', 'bad_input');
-      const sync = new HaproxyMapSync({ pool, databaseUrl, socketPath: values.socket, mapPath: values.map, log: (line) => err(`[map-sync] ${line}`) });
+      if (!values.socket || !values.map) throw new CliError('cluster map-sync needs --socket (HAProxy\'s stats socket) and --map (the map file the config names)\n\nusage: entity-memory cluster map-sync --socket <haproxy.sock> --map <users.map> [--links-map <links.map>]', 'bad_input');
+      const sync = new HaproxyMapSync({ pool, databaseUrl, socketPath: values.socket, mapPath: values.map, linksMapPath: values['links-map'], log: (line) => err(`[map-sync] ${line}`) });
       await sync.start();
-      err(`[map-sync] following user_shard into ${values.map}`);
+      err(`[map-sync] following user_shard into ${values.map}${values['links-map'] ? ` and share_link into ${values['links-map']}` : ''}`);
       await new Promise<void>((resolve) => {
         process.once('SIGINT', resolve).once('SIGTERM', resolve);
       });

@@ -75,7 +75,7 @@ export class LocalBackend implements CliBackend {
       const redactor = this.auth.users.prefsOf(user.id).redactSecrets ? redactMessage : null;
       // The project roots an admin gave the user, as the server opens the store (an imported state
       // directory's projects must be inside them).
-      const roots = new ProjectRootsFile(join(this.dataDir, 'auth'), this.dataDir);
+      const roots = new ProjectRootsFile(this.dataDir);
       await roots.loadEnv(process.env['OPENPROGRAM_ALLOWED_ROOTS'], (who) => (this.auth.users.get(who) ?? this.auth.users.findByEmail(who))?.id ?? null);
       this.store = await SessionStore.open({ stateDir: join(this.dataDir, 'users', user.id), workspaceRoot, allowedRoots: roots.rootsOf(user.id), redactor });
     }

@@ -446,6 +446,7 @@ function parse(argv: string[]) {
       reasoning: { type: 'boolean' },
       socket: { type: 'string' },
       map: { type: 'string' },
+      'links-map': { type: 'string' },
       resume: { type: 'string' },
       rollback: { type: 'string' },
     },

@@ -1,13 +1,13 @@
 import { chmodSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { AuthStore, isUserId, ProjectRootsFile, ProxyUpstreams } from '@/lib/auth/index';
+import { AuthStore, isUserId, migrateProjectRoots, migrateProxyUpstreams, ProjectRootsFile, ProxyUpstreams } from '@/lib/auth/index';
 import { EventHub } from '@/server/events/hub';
 import { RepackQueue, SessionStore, type Redactor, type TitleModel } from '@/lib/store/index';
 import { backgroundRedactor } from '@/server/background/background-thread';
 import { SearchIndex, storeSource } from '@/lib/search/index';
 import { ModelService } from '@/server/chat/models';
 import { failInterruptedTurns } from '@/server/chat/turn-journal';
-import { parseSharingMode, shareClock, ShareLinkStore, type SharingMode } from '@/lib/share/index';
+import { FileShareIndex, migrateShareLinks, parseSharingMode, shareClock, ShareLinkStore, type ShareIndex, type SharingMode } from '@/lib/share/index';
 import { clusterConfigFromEnv } from '@/lib/cluster/db';
 import { startClusterNode, type ClusterNode } from '@/lib/cluster/node';
 import { UserGate } from '@/lib/cluster/move/index';
@@ -38,13 +38,13 @@ interface Runtime {
   openedIndexes: SearchIndex[];
   /** the model of chat and titles: admin settings, OPENPROGRAM_LLM_*, or a detected local server */
   models: ModelService;
-  /** the recording proxy's upstreams and stored provider keys, per user */
+  /** the recording proxy's upstreams and stored provider keys, each user's in users/<id>/proxy-upstreams.json */
   proxyUpstreams: ProxyUpstreams;
-  /** extra project roots per user: the admin's (data/auth/project-roots.json) and OPENPROGRAM_ALLOWED_ROOTS */
+  /** extra project roots per user: the admin's (users/<id>/project-roots.json) and OPENPROGRAM_ALLOWED_ROOTS */
   roots: ProjectRootsFile;
   /** OPENPROGRAM_ALLOWED_ROOTS read once, after the users exist */
   envRoots: Promise<void> | null;
-  /** every user's share links (data/auth/share-links.json), by id */
+  /** share links, each in its owner's users/<id>/share-links.json, found by id through the index (data/auth/share-index.json, or Postgres in cluster mode) */
   shareLinks: ShareLinkStore;
   /** OPENPROGRAM_SHARING, read once at start */
   sharingMode: SharingMode;
@@ -90,7 +90,13 @@ export function prepareRuntime(): Promise<void> {
     if (!config || holder[KEY]) return;
     const dataDir = dataDirFromEnv();
     const cluster = await startClusterNode(config, { authDir: join(dataDir, 'auth'), secret: process.env.NEXTAUTH_SECRET });
-    createRuntime(dataDir, cluster.auth, cluster);
+    const shareIndex = cluster.shares;
+    const shareLinks = migrateInstanceWideState(dataDir);
+    if (shareLinks) {
+      await shareIndex.add(shareLinks.entries);
+      shareLinks.finish();
+    }
+    createRuntime(dataDir, cluster.auth, cluster, shareIndex);
     console.log(`[entity-memory] cluster mode: instance ${config.instanceId} (${config.instanceUrl}), users and tokens in Postgres`);
   })();
   return prepared[PREPARED];
@@ -101,10 +107,33 @@ function runtime(): Runtime {
   if (current) return current;
   if (process.env.OPENPROGRAM_CLUSTER_DB) throw new Error('cluster mode: prepareRuntime() must finish before the first request');
   const dataDir = dataDirFromEnv();
-  return createRuntime(dataDir, new AuthStore(join(dataDir, 'auth'), { secret: process.env.NEXTAUTH_SECRET }), null);
+  const shareIndex = new FileShareIndex(join(dataDir, 'auth'));
+  const shareLinks = migrateInstanceWideState(dataDir);
+  if (shareLinks) {
+    shareIndex.addSync(shareLinks.entries);
+    shareLinks.finish();
+  }
+  return createRuntime(dataDir, new AuthStore(join(dataDir, 'auth'), { secret: process.env.NEXTAUTH_SECRET }), null, shareIndex);
 }
 
-function createRuntime(dataDir: string, auth: AuthStore, cluster: ClusterNode | null): Runtime {
+/**
+ * Once at start: per-user state an older version kept in instance-wide files under data/auth
+ * (provider keys, the admin's project roots, share links) moved into each user's own folder, so
+ * a move carries it. Idempotent. The share links' old file is removed by `finish`, once the
+ * caller's index holds their ids.
+ */
+function migrateInstanceWideState(dataDir: string): ReturnType<typeof migrateShareLinks> {
+  const authDir = join(dataDir, 'auth');
+  const upstreams = migrateProxyUpstreams(authDir, dataDir);
+  if (upstreams > 0) console.log(`[entity-memory] moved the proxy upstreams of ${upstreams} user(s) into their own folders`);
+  const roots = migrateProjectRoots(authDir, dataDir);
+  if (roots > 0) console.log(`[entity-memory] moved ${roots} project root(s) into their users' folders`);
+  const links = migrateShareLinks(authDir, dataDir);
+  if (links && links.entries.length > 0) console.log(`[entity-memory] moved ${links.entries.length} share link(s) into their owners' folders`);
+  return links;
+}
+
+function createRuntime(dataDir: string, auth: AuthStore, cluster: ClusterNode | null, shareIndex: ShareIndex): Runtime {
   const current: Runtime = {
     dataDir,
     auth,
@@ -117,10 +146,10 @@ function createRuntime(dataDir: string, auth: AuthStore, cluster: ClusterNode | 
     searchIndexes: new Map(),
     openedIndexes: [],
     models: new ModelService(join(dataDir, 'auth')),
-    proxyUpstreams: new ProxyUpstreams(join(dataDir, 'auth', 'proxy-upstreams.json')),
-    roots: new ProjectRootsFile(join(dataDir, 'auth'), dataDir),
+    proxyUpstreams: new ProxyUpstreams(dataDir),
+    roots: new ProjectRootsFile(dataDir),
     envRoots: null,
-    shareLinks: new ShareLinkStore(join(dataDir, 'auth'), shareClock(process.env.OPENPROGRAM_TEST_CLOCK_FILE)),
+    shareLinks: new ShareLinkStore(dataDir, shareIndex, shareClock(process.env.OPENPROGRAM_TEST_CLOCK_FILE)),
     sharingMode: sharingModeFromEnv(),
   };
   // Sign-ins that end (disable, password change or reset) close their event streams at once.
@@ -212,11 +241,9 @@ export function getUserStore(userId: string): Promise<UserStore> {
       // A deleted session's links go with it: none is left pointing at nothing in Settings.
       store.events.on('event', (event) => {
         if (event.type !== 'session_deleted') return;
-        try {
-          runtime().shareLinks.revokeSession(userId, event.data.id);
-        } catch (error) {
-          console.error('[share] could not remove the links of a deleted session:', error);
-        }
+        runtime()
+          .shareLinks.revokeSession(userId, event.data.id)
+          .catch((error: unknown) => console.error('[share] could not remove the links of a deleted session:', error));
       });
       // The index follows the store's change feed (users/<id>/changes/) and reads on from its
       // saved position in it, so a write made while it was closed (`cli import` with the server

@@ -3,20 +3,27 @@
 import * as Tabs from '@radix-ui/react-tabs';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
+import { FormMessage } from '@/components/ui/form-message';
+import { TextField } from '@/components/ui/text-field';
 import { useTRPC } from '@/trpc/client';
 import type { RouterOutputs } from '@/trpc/types';
 
 type LastExchanges = RouterOutputs['proxy']['lastExchanges'];
+type Upstreams = RouterOutputs['proxy']['listUpstreams'];
 
 const TOKEN_PLACEHOLDER = '<your Entity Memory token>';
+/** The proxy's header for our token beside the agent's own key (server/proxy/credentials.ts). */
+const MEMORY_TOKEN_HEADER = 'x-entity-memory-token';
 
 interface AgentTab {
   id: 'claude-code' | 'codex' | 'openai-sdk' | 'anthropic-sdk';
   label: string;
   intro: string;
+  /** the built-in upstream whose stored key the lines rely on (our token as the API key) */
+  upstream: 'anthropic' | 'openai';
   lines(origin: string, token: string): string;
 }
 
@@ -25,12 +32,14 @@ const AGENTS: AgentTab[] = [
   {
     id: 'claude-code',
     label: 'Claude Code',
+    upstream: 'anthropic',
     intro: 'In the shell that starts claude. The proxy calls Anthropic with the key stored below.',
     lines: (origin, token) => [`export ANTHROPIC_BASE_URL=${origin}/proxy/anthropic`, `export ANTHROPIC_API_KEY=${token}`, 'claude', '', '# or keep your own Anthropic key and send the token beside it:', `# export ANTHROPIC_CUSTOM_HEADERS="x-entity-memory-token: ${token}"`].join('\n'),
   },
   {
     id: 'codex',
     label: 'Codex',
+    upstream: 'openai',
     intro: 'In ~/.codex/config.toml, then export the token in the shell that starts codex.',
     lines: (origin, token) =>
       [
@@ -48,12 +57,14 @@ const AGENTS: AgentTab[] = [
   {
     id: 'openai-sdk',
     label: 'OpenAI SDK',
+    upstream: 'openai',
     intro: 'Responses and Chat Completions, streamed or not.',
     lines: (origin, token) => ["import OpenAI from 'openai';", '', `const client = new OpenAI({ baseURL: '${origin}/proxy/openai/v1', apiKey: '${token}' });`].join('\n'),
   },
   {
     id: 'anthropic-sdk',
     label: 'Anthropic SDK',
+    upstream: 'anthropic',
     intro: 'Messages, streamed or not.',
     lines: (origin, token) => ["import Anthropic from '@anthropic-ai/sdk';", '', `const client = new Anthropic({ baseURL: '${origin}/proxy/anthropic', apiKey: '${token}' });`].join('\n'),
   },
@@ -78,13 +89,15 @@ async function copyText(text: string): Promise<void> {
  * Settings → "Connect an agent": a tab per agent with the lines to paste (this server's origin,
  * a token made here on the spot), and the agent's last recorded exchange.
  */
-export function ConnectAgent({ serverOrigin, initialLast }: { serverOrigin: string; initialLast: LastExchanges }) {
+export function ConnectAgent({ serverOrigin, initialLast, initialUpstreams }: { serverOrigin: string; initialLast: LastExchanges; initialUpstreams: Upstreams }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [origin, setOrigin] = useState(serverOrigin);
   const [token, setToken] = useState<string | null>(null);
   const [agent, setAgent] = useState<AgentTab['id']>('claude-code');
   const last = useQuery({ ...trpc.proxy.lastExchanges.queryOptions(), initialData: initialLast, refetchInterval: 5_000 });
+  // The same query as the Upstreams list below: a key saved in either place shows in both.
+  const upstreams = useQuery({ ...trpc.proxy.listUpstreams.queryOptions(), initialData: initialUpstreams });
   const create = useMutation(
     trpc.token.create.mutationOptions({
       onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.token.list.queryKey() }),
@@ -134,6 +147,7 @@ export function ConnectAgent({ serverOrigin, initialLast }: { serverOrigin: stri
           return (
             <Tabs.Content key={entry.id} value={entry.id} className="space-y-2 pt-3 focus:outline-none">
               <p className="text-sm text-neutral-600 dark:text-neutral-400">{entry.intro}</p>
+              {upstreams.data.find((upstream) => upstream.name === entry.upstream)?.keySet === false ? <NoKeyStored agent={entry} /> : null}
               <pre aria-label={`Lines for ${entry.label}`} className="overflow-x-auto rounded-md border border-neutral-200 bg-neutral-100 p-3 font-mono text-xs leading-5 text-neutral-900 dark:border-neutral-700 dark:bg-neutral-950 dark:text-neutral-100">
                 {text}
               </pre>
@@ -167,5 +181,54 @@ export function ConnectAgent({ serverOrigin, initialLast }: { serverOrigin: stri
         })}
       </Tabs.Root>
     </div>
+  );
+}
+
+/**
+ * Beside the lines, when they cannot work yet: with our token as the API key the proxy calls the
+ * provider with the key stored here, and none is. Both ways out, on the spot: store one, or keep
+ * the agent's own key and send the token in a header.
+ */
+function NoKeyStored({ agent }: { agent: AgentTab }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [error, setError] = useState<string | null>(null);
+  const provider = agent.upstream === 'anthropic' ? 'Anthropic' : 'OpenAI';
+  const save = useMutation(
+    trpc.proxy.setUpstream.mutationOptions({
+      onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.proxy.listUpstreams.queryKey() }),
+    }),
+  );
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const key = String(new FormData(form).get('key') ?? '').trim();
+    setError(null);
+    if (!key) return setError(`Paste your ${provider} key first.`);
+    try {
+      await save.mutateAsync({ name: agent.upstream, kind: agent.upstream, key });
+      form.reset();
+      toast.success(`${provider} key stored`);
+    } catch (failure) {
+      setError((failure as Error).message);
+    }
+  }
+
+  return (
+    <section aria-label={`No ${provider} key stored`} className="space-y-2 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100">
+      <p>
+        <strong>No {provider} key is stored</strong>, so these lines are refused until there is one: the proxy calls {provider} with your stored key when the
+        token is the API key. Store your key here, or keep your own key in the agent and send the token beside it
+        {agent.id === 'claude-code' ? ' (the commented header line below)' : ` (header ${MEMORY_TOKEN_HEADER})`}.
+      </p>
+      <form onSubmit={(event) => void submit(event)} className="flex flex-wrap items-end gap-2" aria-label={`Store a ${provider} key`}>
+        <TextField label={`Your ${provider} key`} name="key" type="password" autoComplete="off" className="min-w-48 flex-1" />
+        <Button type="submit" variant="secondary" disabled={save.isPending}>
+          Store key
+        </Button>
+      </form>
+      <FormMessage error={error} />
+    </section>
   );
 }

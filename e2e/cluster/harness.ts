@@ -29,6 +29,8 @@ export interface TestCluster {
   instances: Map<string, Instance>;
   socketPath: string;
   mapPath: string;
+  /** share link id → owner's user id: how HAProxy routes `/s/<id>` */
+  linksMapPath: string;
   /** one HAProxy runtime API command */
   haproxy(command: string): Promise<string>;
   kill(instanceId: string): Promise<void>;
@@ -69,8 +71,10 @@ export async function startTestCluster(options: { instances?: number; /** more e
   const haproxyDir = join(scratch, 'haproxy');
   mkdirSync(haproxyDir, { recursive: true });
   const mapPath = join(haproxyDir, 'users.map');
+  const linksMapPath = join(haproxyDir, 'links.map');
   const socketPath = join(haproxyDir, 'haproxy.sock');
   writeFileSync(mapPath, '');
+  writeFileSync(linksMapPath, '');
 
   const ids = ['node-a', 'node-b', 'node-c'].slice(0, count);
   const ports: number[] = [];
@@ -97,6 +101,7 @@ export async function startTestCluster(options: { instances?: number; /** more e
         OPENPROGRAM_TRUST_PROXY: 'true',
         // The control endpoint a mover (`cluster move`) calls.
         OPENPROGRAM_CLUSTER_SECRET: CLUSTER_SECRET,
+        ...options.env,
       },
     });
     await processHandle.ready(90_000);
@@ -119,7 +124,7 @@ export async function startTestCluster(options: { instances?: number; /** more e
     }
     const mapSync = spawnLogged(
       process.execPath,
-      ['cli/bin.mjs', 'cluster', 'map-sync', '--socket', socketPath, '--map', mapPath],
+      ['cli/bin.mjs', 'cluster', 'map-sync', '--socket', socketPath, '--map', mapPath, '--links-map', linksMapPath],
       { OPENPROGRAM_CLUSTER_DB: postgres.url },
       'map-sync',
     );
@@ -146,6 +151,7 @@ export async function startTestCluster(options: { instances?: number; /** more e
     instances,
     socketPath,
     mapPath,
+    linksMapPath,
     haproxy: (command) => haproxyCommand(socketPath, command),
     async kill(instanceId) {
       await instances.get(instanceId)!.process.stop('SIGKILL');

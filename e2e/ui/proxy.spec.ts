@@ -45,8 +45,8 @@ function claudeEnv(home: string, token: string): Record<string, string> {
 }
 
 const STORED_KEY = 'sk-ant-stored-by-e2e';
-/** where provider keys typed in Settings are kept (0600), the one file they may be in */
-const UPSTREAMS_FILE = 'auth/proxy-upstreams.json';
+/** where a user's provider keys typed in Settings are kept (0600, in their own folder), the one file they may be in */
+const upstreamsFile = (userId: string) => `users/${userId}/proxy-upstreams.json`;
 
 /** Where a user's requests write git objects: their sessions and their project folders. */
 function userFolders(userId: string): string[] {
@@ -92,8 +92,8 @@ test('Settings → Connect an agent: tabs with the lines to paste, a token made 
   await page.reload();
   await expect(page.getByRole('listitem', { name: 'Upstream anthropic' }).getByText('Key set')).toBeVisible();
   expect(await page.content()).not.toContain('sk-ant-typed-in-settings');
-  expect(readFileSync(join(e2eDataDir(), 'auth', 'proxy-upstreams.json'), 'utf8')).toContain('sk-ant-typed-in-settings');
-  expect(statSync(join(e2eDataDir(), 'auth', 'proxy-upstreams.json')).mode & 0o777).toBe(0o600);
+  expect(readFileSync(join(e2eDataDir(), upstreamsFile(user.id)), 'utf8')).toContain('sk-ant-typed-in-settings');
+  expect(statSync(join(e2eDataDir(), upstreamsFile(user.id))).mode & 0o777).toBe(0o600);
   const list = await query<{ name: string; keySet: boolean }[]>(user.api, 'proxy.listUpstreams');
   expect(JSON.stringify(list.body)).not.toContain('sk-ant-typed');
 
@@ -118,7 +118,7 @@ test('Settings → Connect an agent: tabs with the lines to paste, a token made 
   await addForm.getByRole('button', { name: 'Add upstream' }).click();
   const work = page.getByRole('listitem', { name: 'Upstream work' });
   await expect(work.getByText('Key set')).toBeVisible();
-  expect(readFileSync(join(e2eDataDir(), UPSTREAMS_FILE), 'utf8')).toContain('sk-typed-for-work-upstream');
+  expect(readFileSync(join(e2eDataDir(), upstreamsFile(user.id)), 'utf8')).toContain('sk-typed-for-work-upstream');
   await work.getByRole('button', { name: 'Delete upstream' }).click();
   await expect(work).toHaveCount(0);
   await page.reload();
@@ -126,7 +126,7 @@ test('Settings → Connect an agent: tabs with the lines to paste, a token made 
   await expect(page.getByRole('listitem', { name: 'Upstream work' })).toHaveCount(0);
   expect((await query<{ name: string }[]>(user.api, 'proxy.listUpstreams')).data.map((upstream) => upstream.name)).toEqual(['anthropic', 'openai']);
   // the deleted upstream's key is nowhere; the stored one only in its 0600 file
-  await expectNowhereOnDisk(['sk-typed-for-work-upstream', 'sk-ant-typed-in-settings'], { gitRoots: userFolders(user.id), allowedIn: { 'sk-ant-typed-in-settings': [UPSTREAMS_FILE] } });
+  await expectNowhereOnDisk(['sk-typed-for-work-upstream', 'sk-ant-typed-in-settings'], { gitRoots: userFolders(user.id), allowedIn: { 'sk-ant-typed-in-settings': [upstreamsFile(user.id)] } });
   await page.getByRole('region', { name: 'Connect an agent' }).scrollIntoViewIfNeeded();
   await captureViews(page, 'proxy-connect');
 });
@@ -187,8 +187,8 @@ test('Claude Code through the proxy: seen live in the sidebar while it runs, one
   // The planted key reached the agent and the model, our token and the stored provider key went
   // over the wire: none is anywhere under the data directory (git objects read through git, every
   // file's bytes, logs included), except the provider key in its own file.
-  expect(readFileSync(join(e2eDataDir(), UPSTREAMS_FILE), 'utf8')).toContain(STORED_KEY);
-  await expectNowhereOnDisk([PLANTED_KEY, token, STORED_KEY], { gitRoots: userFolders(user.id), allowedIn: { [STORED_KEY]: [UPSTREAMS_FILE] } });
+  expect(readFileSync(join(e2eDataDir(), upstreamsFile(user.id)), 'utf8')).toContain(STORED_KEY);
+  await expectNowhereOnDisk([PLANTED_KEY, token, STORED_KEY], { gitRoots: userFolders(user.id), allowedIn: { [STORED_KEY]: [upstreamsFile(user.id)] } });
   const rows = await query<{ rows: { id: string }[] }>(user.api, 'session.list', { source: 'proxy:claude-code' });
   expect(rows.data.rows.map((entry) => entry.id)).toEqual([id]);
   await page.goto(`/sessions/${id}`);

@@ -1,16 +1,18 @@
-import { readFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
-import { atomicWriteFileSync } from '../fs/atomic-write.js';
 import { isInside, realpathOrNull } from '../fs/real-path.js';
+import { readJsonFile, userIdsWithState, userStatePath, USER_STATE_ID_PATTERN, writeJsonFile } from '../fs/user-state-file.js';
 import { AuthError } from './errors.js';
 
 /**
  * Extra project roots per user (DESIGN §2: "an admin may add roots; no two users share a root"),
- * besides each user's own workspace folder. The admin's are kept in `data/auth/project-roots.json`
- * (0600), never in a user's own directory, where that user's agent could write; the ones from
- * OPENPROGRAM_ALLOWED_ROOTS are read at start and cannot be removed in the UI.
+ * besides each user's own workspace folder. The admin's are kept in the user's state folder,
+ * `users/<id>/project-roots.json` (0600), so a move carries them: no root may overlap the data
+ * directory, so no agent's tools reach that file, and the user can change it only through the
+ * admin. The ones from OPENPROGRAM_ALLOWED_ROOTS are read at start and cannot be removed in the UI.
  */
+export const PROJECT_ROOTS_FILE = 'project-roots.json';
 
 export interface ProjectRoot {
   userId: string;
@@ -71,17 +73,57 @@ export async function checkRoot(path: string, userId: string, context: { dataDir
   return real;
 }
 
+function readRootsFile(path: string): string[] {
+  let raw: unknown;
+  try {
+    raw = readJsonFile(path);
+  } catch {
+    return [];
+  }
+  const list = Array.isArray((raw as { roots?: unknown })?.roots) ? (raw as { roots: unknown[] }).roots : [];
+  return list.filter((path): path is string => typeof path === 'string' && isAbsolute(path));
+}
+
+/**
+ * Start-up: the old instance-wide `<authDir>/project-roots.json` split into each user's folder
+ * (a root already there not repeated), then removed. Idempotent; returns the roots moved.
+ */
+export function migrateProjectRoots(authDir: string, dataDir: string): number {
+  const oldPath = join(authDir, PROJECT_ROOTS_FILE);
+  let raw: unknown;
+  try {
+    raw = readJsonFile(oldPath);
+  } catch {
+    // not JSON: left where it is rather than lost
+    return 0;
+  }
+  if (raw === null) return 0;
+  const list = Array.isArray((raw as { roots?: unknown })?.roots) ? (raw as { roots: unknown[] }).roots : [];
+  const byUser = new Map<string, string[]>();
+  for (const item of list) {
+    const record = item as Record<string, unknown>;
+    const userId = record?.['userId'];
+    const path = record?.['path'];
+    if (typeof userId !== 'string' || !USER_STATE_ID_PATTERN.test(userId) || typeof path !== 'string' || !isAbsolute(path)) continue;
+    byUser.set(userId, [...(byUser.get(userId) ?? []), path]);
+  }
+  let moved = 0;
+  for (const [userId, paths] of byUser) {
+    const file = userStatePath(dataDir, userId, PROJECT_ROOTS_FILE);
+    const present = readRootsFile(file);
+    const roots = [...new Set([...present, ...paths])];
+    moved += roots.length - present.length;
+    writeJsonFile(file, { version: 1, roots });
+  }
+  rmSync(oldPath, { force: true });
+  return moved;
+}
+
 /** The admin's roots on disk plus the environment's, with the rules of checkRoot on every add. */
 export class ProjectRootsFile {
-  readonly path: string;
   private envRoots: ProjectRoot[] = [];
 
-  constructor(
-    authDir: string,
-    private readonly dataDir: string,
-  ) {
-    this.path = join(authDir, 'project-roots.json');
-  }
+  constructor(private readonly dataDir: string) {}
 
   /**
    * The environment's roots, checked like an admin's (an unusable one is skipped with its reason).
@@ -112,7 +154,8 @@ export class ProjectRootsFile {
   }
 
   rootsOf(userId: string): string[] {
-    return [...new Set(this.list().filter((root) => root.userId === userId).map((root) => root.path))];
+    const env = this.envRoots.filter((root) => root.userId === userId).map((root) => root.path);
+    return [...new Set([...env, ...readRootsFile(userStatePath(this.dataDir, userId, PROJECT_ROOTS_FILE))])];
   }
 
   async add(userId: string, path: string): Promise<ProjectRoot> {
@@ -122,7 +165,7 @@ export class ProjectRootsFile {
     }
     const real = await checkRoot(path, userId, { dataDir: this.dataDir, roots });
     const root: ProjectRoot = { userId, path: real, from: 'admin' };
-    this.writeAdmin([...this.readAdmin(), root]);
+    this.writeAdmin(userId, [...this.adminRootsOf(userId), real]);
     return root;
   }
 
@@ -131,31 +174,23 @@ export class ProjectRootsFile {
     if (this.envRoots.some((root) => root.userId === userId && root.path === path)) {
       throw new AuthError('BAD_REQUEST', 'this root comes from OPENPROGRAM_ALLOWED_ROOTS: change the variable and restart to remove it');
     }
-    const admin = this.readAdmin();
-    const kept = admin.filter((root) => !(root.userId === userId && root.path === path));
+    const admin = this.adminRootsOf(userId);
+    const kept = admin.filter((root) => root !== path);
     if (kept.length === admin.length) throw new AuthError('NOT_FOUND', `no such root: ${path}`);
-    this.writeAdmin(kept);
+    this.writeAdmin(userId, kept);
     return { removed: true };
   }
 
+  /** Every user's admin roots on this instance: one small file per user that has any. */
   private readAdmin(): ProjectRoot[] {
-    let raw: unknown;
-    try {
-      raw = JSON.parse(readFileSync(this.path, 'utf8'));
-    } catch {
-      return [];
-    }
-    const list = Array.isArray((raw as { roots?: unknown })?.roots) ? ((raw as { roots: unknown[] }).roots) : [];
-    return list
-      .filter((item): item is { userId: string; path: string } => {
-        const record = item as Record<string, unknown>;
-        return typeof record?.['userId'] === 'string' && typeof record['path'] === 'string' && isAbsolute(record['path']);
-      })
-      .map((item) => ({ userId: item.userId, path: item.path, from: 'admin' as const }));
+    return userIdsWithState(this.dataDir).flatMap((userId) => this.adminRootsOf(userId).map((path) => ({ userId, path, from: 'admin' as const })));
   }
 
-  private writeAdmin(roots: ProjectRoot[]): void {
-    const data = { roots: roots.map(({ userId, path }) => ({ userId, path })) };
-    atomicWriteFileSync(this.path, `${JSON.stringify(data, null, 2)}\n`);
+  private adminRootsOf(userId: string): string[] {
+    return readRootsFile(userStatePath(this.dataDir, userId, PROJECT_ROOTS_FILE));
+  }
+
+  private writeAdmin(userId: string, roots: string[]): void {
+    writeJsonFile(userStatePath(this.dataDir, userId, PROJECT_ROOTS_FILE), { version: 1, roots });
   }
 }

@@ -1,12 +1,15 @@
-import { readFileSync } from 'node:fs';
-import { atomicWriteFileSync } from '../fs/atomic-write.js';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { readJsonFile, userStatePath, USER_STATE_ID_PATTERN, writeJsonFile } from '../fs/user-state-file.js';
 import { AuthError } from './errors.js';
 
 /**
  * The recording proxy's upstreams per user (DESIGN §12): name, kind, base URL and, when the user
- * stored one, the provider key. One file, `<DATA>/auth/proxy-upstreams.json`, 0600. A key is
- * only ever read back by the proxy to call its provider; listings say whether one is set.
+ * stored one, the provider key. Each user's in their own folder, `users/<id>/proxy-upstreams.json`
+ * (0600): a move carries the keys, and the source's clean-up removes them with the folder. A key
+ * is only ever read back by the proxy to call its provider; listings say whether one is set.
  */
+export const PROXY_UPSTREAMS_FILE = 'proxy-upstreams.json';
 export type UpstreamKind = 'anthropic' | 'openai';
 
 export interface Upstream {
@@ -30,9 +33,44 @@ export const UPSTREAM_NAME_PATTERN = /^[a-z0-9][a-z0-9-]{0,31}$/;
 export const BUILT_IN_UPSTREAMS: readonly UpstreamKind[] = ['anthropic', 'openai'];
 const MAX_KEY_LENGTH = 4_000;
 
-interface FileShape {
+type StoredUpstreams = Record<string, { kind: UpstreamKind; baseUrl: string; key: string | null }>;
+
+/** `users/<id>/proxy-upstreams.json` */
+interface UserFileShape {
   version: 1;
-  users: Record<string, Record<string, { kind: UpstreamKind; baseUrl: string; key: string | null }>>;
+  upstreams: StoredUpstreams;
+}
+
+/** The old instance-wide `auth/proxy-upstreams.json`, read only to migrate it. */
+interface InstanceFileShape {
+  version: 1;
+  users: Record<string, StoredUpstreams>;
+}
+
+function readUserFile(path: string): StoredUpstreams {
+  const parsed = readJsonFile(path) as Partial<UserFileShape> | null;
+  return parsed?.upstreams && typeof parsed.upstreams === 'object' ? parsed.upstreams : {};
+}
+
+/**
+ * Start-up: the old instance-wide `<authDir>/proxy-upstreams.json` split into each user's folder
+ * (an upstream the user's own file already has is kept as it is), then removed, so no key stays
+ * in a file a move leaves behind. Idempotent; returns how many users' upstreams were moved.
+ */
+export function migrateProxyUpstreams(authDir: string, dataDir: string): number {
+  const oldPath = join(authDir, PROXY_UPSTREAMS_FILE);
+  const old = readJsonFile(oldPath) as Partial<InstanceFileShape> | null;
+  if (old === null) return 0;
+  let moved = 0;
+  for (const [userId, upstreams] of Object.entries(old.users ?? {})) {
+    if (!USER_STATE_ID_PATTERN.test(userId) || !upstreams || typeof upstreams !== 'object') continue;
+    const path = userStatePath(dataDir, userId, PROXY_UPSTREAMS_FILE);
+    const present = readUserFile(path);
+    writeJsonFile(path, { version: 1, upstreams: { ...upstreams, ...present } } satisfies UserFileShape);
+    moved += 1;
+  }
+  rmSync(oldPath, { force: true });
+  return moved;
 }
 
 /** The instance's defaults: the providers' public APIs, or OPENPROGRAM_PROXY_ANTHROPIC_URL / _OPENAI_URL. */
@@ -57,44 +95,28 @@ export function normalizeUpstreamUrl(value: string): string {
 }
 
 export class ProxyUpstreams {
-  /** Only this process writes the file (one server per data directory): read once, kept in step on write. */
-  private cached: FileShape | null = null;
-
+  /** Read on each use (one small file): nothing cached can outlive the user moving away and back. */
   constructor(
-    private readonly path: string,
+    private readonly dataDir: string,
     private readonly env: Readonly<Record<string, string | undefined>> = process.env,
   ) {}
 
-  /** A copy: callers change it and write it back, so a failed write leaves the cache as the file is. */
-  private read(): FileShape {
-    this.cached ??= this.load();
-    return structuredClone(this.cached);
-  }
-
-  private load(): FileShape {
+  private read(userId: string): StoredUpstreams {
     try {
-      const parsed = JSON.parse(readFileSync(this.path, 'utf8')) as FileShape;
-      if (parsed && parsed.version === 1 && parsed.users && typeof parsed.users === 'object') return parsed;
+      return readUserFile(userStatePath(this.dataDir, userId, PROXY_UPSTREAMS_FILE));
     } catch {
-      // missing or unreadable: no upstream set yet
+      // unreadable: no upstream set (a write replaces it)
+      return {};
     }
-    return { version: 1, users: {} };
   }
 
-  private write(file: FileShape): void {
-    atomicWriteFileSync(this.path, `${JSON.stringify(file, null, 2)}\n`);
-    this.cached = file;
-  }
-
-  /** The path of the request: one user's stored upstream without copying the whole file. */
-  private stored(userId: string, name: string): FileShape['users'][string][string] | undefined {
-    this.cached ??= this.load();
-    return this.cached.users[userId]?.[name];
+  private write(userId: string, upstreams: StoredUpstreams): void {
+    writeJsonFile(userStatePath(this.dataDir, userId, PROXY_UPSTREAMS_FILE), { version: 1, upstreams } satisfies UserFileShape);
   }
 
   /** Every upstream of the user, the two built-in ones first; keys only as set or not. */
   list(userId: string): UpstreamView[] {
-    const own = this.read().users[userId] ?? {};
+    const own = this.read(userId);
     const views: UpstreamView[] = BUILT_IN_UPSTREAMS.map((kind) => {
       const stored = own[kind];
       return { name: kind, kind, baseUrl: stored?.baseUrl ?? defaultUpstreamUrl(kind, this.env), keySet: Boolean(stored?.key), builtIn: true };
@@ -108,7 +130,7 @@ export class ProxyUpstreams {
 
   /** The upstream named `name` for this user, with its key, or null when there is none. */
   resolve(userId: string, name: string): Upstream | null {
-    const stored = this.stored(userId, name);
+    const stored = this.read(userId)[name];
     if (stored) return { name, kind: stored.kind, baseUrl: stored.baseUrl, key: stored.key };
     if ((BUILT_IN_UPSTREAMS as readonly string[]).includes(name)) {
       const kind = name as UpstreamKind;
@@ -127,27 +149,25 @@ export class ProxyUpstreams {
     if (input.key !== undefined && (typeof input.key !== 'string' || input.key.length > MAX_KEY_LENGTH || /\s/.test(input.key.trim()))) {
       throw new AuthError('BAD_REQUEST', 'the provider key must be one word of at most 4,000 characters');
     }
-    const file = this.read();
-    const own = (file.users[userId] ??= {});
+    const own = this.read(userId);
     const before = own[input.name];
     const baseUrl = input.baseUrl !== undefined && input.baseUrl.trim() !== '' ? normalizeUpstreamUrl(input.baseUrl) : (before?.baseUrl ?? (BUILT_IN_UPSTREAMS.includes(input.kind) && input.name === input.kind ? defaultUpstreamUrl(input.kind, this.env) : null));
     if (!baseUrl) throw new AuthError('BAD_REQUEST', 'a new upstream needs its base URL');
     const key = input.key === undefined ? (before?.key ?? null) : input.key.trim() === '' ? null : input.key.trim();
     own[input.name] = { kind: input.kind, baseUrl, key };
-    this.write(file);
+    this.write(userId, own);
     return this.list(userId).find((view) => view.name === input.name)!;
   }
 
   /** Remove one (a built-in one goes back to the instance's default, without a key). */
   delete(userId: string, name: string): { name: string } {
-    const file = this.read();
-    const own = file.users[userId];
-    if (!own?.[name]) {
+    const own = this.read(userId);
+    if (!own[name]) {
       if ((BUILT_IN_UPSTREAMS as readonly string[]).includes(name)) return { name };
       throw new AuthError('NOT_FOUND', `no upstream named ${name}`);
     }
     delete own[name];
-    this.write(file);
+    this.write(userId, own);
     return { name };
   }
 }

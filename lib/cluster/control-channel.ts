@@ -7,10 +7,11 @@ export const CONTROL_CHANNEL = 'entity_memory_control';
 /**
  * `moved`, `disabled`, `password`, `frozen` are the shared kinds (a move and its freeze are
  * lib/cluster/move). The replica adds `user` (a user row changed otherwise: created, prefs),
- * `tokens` (the user's tokens changed), `placed` (a new user_shard row) and `settings`.
+ * `tokens` (the user's tokens changed), `placed` (a new user_shard row), `settings`, and
+ * `shares` (the user's share links were made or revoked: HAProxy's link map follows).
  * Receivers ignore kinds they do not know.
  */
-export type ControlKind = 'moved' | 'disabled' | 'password' | 'frozen' | 'user' | 'tokens' | 'placed' | 'settings';
+export type ControlKind = 'moved' | 'disabled' | 'password' | 'frozen' | 'user' | 'tokens' | 'placed' | 'settings' | 'shares';
 
 export interface ControlMessage {
   kind: ControlKind;

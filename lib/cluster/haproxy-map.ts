@@ -30,6 +30,12 @@ export async function desiredMap(pool: Pool): Promise<Map<string, string>> {
   return new Map(rows.map((row) => [row.user_id, mapTarget(row.url)]));
 }
 
+/** The map share_link says: link id → its owner's user id (HAProxy then looks the user up in the user map). */
+export async function desiredLinksMap(pool: Pool): Promise<Map<string, string>> {
+  const { rows } = await pool.query<{ id: string; user_id: string }>('SELECT id, user_id FROM share_link');
+  return new Map(rows.map((row) => [row.id, row.user_id]));
+}
+
 /** `show map <file>` lines are `<ref> <key> <value>`. */
 export function parseShowMap(text: string): Map<string, string> {
   const entries = new Map<string, string>();
@@ -47,6 +53,8 @@ export interface MapSyncOptions {
   socketPath: string;
   /** the map file as the config names it: HAProxy knows the map by this path */
   mapPath: string;
+  /** the share links' map (link id → user id), so `/s/<id>` goes to the link owner's instance; none: links are not routed */
+  linksMapPath?: string;
   /** a full comparison this often, besides every message (default 5 s) */
   reconcileMs?: number;
   log?: (line: string) => void;
@@ -57,6 +65,7 @@ export interface MapSyncOptions {
  * user's entry at once over the runtime API, a full comparison runs at start, after a lost
  * connection and every few seconds, and the map file is rewritten so a restarted HAProxy starts
  * right. The map is only a hint (the instance checks ownership), so a late entry costs a 421.
+ * The links map follows share_link the same way, on `shares` messages and in every comparison.
  */
 export class HaproxyMapSync {
   private listener: ControlListener | null = null;
@@ -70,6 +79,7 @@ export class HaproxyMapSync {
       databaseUrl: this.options.databaseUrl,
       onMessage: (message) => {
         if ((message.kind === 'placed' || message.kind === 'moved') && message.userId) this.queue(() => this.syncUser(message.userId!));
+        if (message.kind === 'shares') this.queue(() => this.reconcileLinks());
       },
       onConnected: () => this.reconcile(),
     });
@@ -97,8 +107,7 @@ export class HaproxyMapSync {
     return answer.trim();
   }
 
-  private async setEntry(key: string, value: string): Promise<void> {
-    const { mapPath } = this.options;
+  private async setEntry(key: string, value: string, mapPath = this.options.mapPath): Promise<void> {
     const answer = await this.command(`set map ${mapPath} ${key} ${value}`);
     if (answer === '') return;
     if (!/not found/i.test(answer)) throw new Error(`HAProxy refused "set map": ${answer}`);
@@ -112,27 +121,35 @@ export class HaproxyMapSync {
     else await this.command(`del map ${this.options.mapPath} ${userId}`);
   }
 
-  /** Makes HAProxy's map and the map file equal to user_shard; returns the number of entries changed. */
+  /** Makes HAProxy's maps and their files equal to user_shard and share_link. */
   async reconcile(): Promise<void> {
-    const desired = await desiredMap(this.options.pool);
-    const current = parseShowMap(await this.command(`show map ${this.options.mapPath}`));
+    await this.reconcileMap(this.options.mapPath, await desiredMap(this.options.pool));
+    await this.reconcileLinks();
+  }
+
+  async reconcileLinks(): Promise<void> {
+    if (this.options.linksMapPath) await this.reconcileMap(this.options.linksMapPath, await desiredLinksMap(this.options.pool));
+  }
+
+  private async reconcileMap(mapPath: string, desired: Map<string, string>): Promise<void> {
+    const current = parseShowMap(await this.command(`show map ${mapPath}`));
     let changed = 0;
     for (const [key, value] of desired) {
       if (current.get(key) !== value) {
-        await this.setEntry(key, value);
+        await this.setEntry(key, value, mapPath);
         changed += 1;
       }
     }
     for (const key of current.keys()) {
       if (!desired.has(key)) {
-        await this.command(`del map ${this.options.mapPath} ${key}`);
+        await this.command(`del map ${mapPath} ${key}`);
         changed += 1;
       }
     }
-    if (changed > 0) this.log(`${changed} map entr${changed === 1 ? 'y' : 'ies'} corrected`);
+    if (changed > 0) this.log(`${changed} ${mapPath === this.options.mapPath ? 'user' : 'link'} map entr${changed === 1 ? 'y' : 'ies'} corrected`);
     const text = [...desired].map(([key, value]) => `${key} ${value}\n`).join('');
-    const partial = `${this.options.mapPath}.${process.pid}.tmp`;
+    const partial = `${mapPath}.${process.pid}.tmp`;
     writeFileSync(partial, text, { mode: 0o600 });
-    renameSync(partial, this.options.mapPath);
+    renameSync(partial, mapPath);
   }
 }

@@ -4,6 +4,7 @@ import { createPool, migrate, type ClusterConfig, type Pool } from './db.js';
 import { OwnershipReplica } from './ownership.js';
 import { loadSharedSecret, loadSignupOpen, loadTokens, loadUser, loadUsers, PgSignInLimits, PgTokenBackend, PgUserBackend } from './pg-auth-backend.js';
 import { ShardDirectory } from './shard-directory.js';
+import { PgShareIndex } from './share-index.js';
 
 /** One instance's part in a cluster: its pool, its replicas of the auth tables and of user_shard, the control channel. */
 export interface ClusterNode {
@@ -12,6 +13,8 @@ export interface ClusterNode {
   directory: ShardDirectory;
   ownership: OwnershipReplica;
   auth: AuthStore;
+  /** share link id → owner (`share_link`): `/s/<id>` is served by the owner's instance */
+  shares: PgShareIndex;
   /** a user's owner changed (placed, moved, frozen); the server closes streams it no longer serves */
   onOwnerChange(listener: (userId: string) => void): () => void;
   /** marks the instance unhealthy (no new users placed on it) and closes its connections */
@@ -107,6 +110,7 @@ export async function startClusterNode(config: ClusterConfig, options: StartClus
   return {
     config,
     pool,
+    shares: new PgShareIndex(pool),
     directory,
     ownership,
     auth,

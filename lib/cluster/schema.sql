@@ -77,3 +77,12 @@ BEGIN
   END IF;
 END
 $$;
+
+-- Which user a share link belongs to: `/s/<id>` names no user. The link itself lives in its
+-- owner's folder (users/<id>/share-links.json) and moves with it; HAProxy's map sync routes
+-- `/s/<id>` by this table to the owner's instance.
+CREATE TABLE IF NOT EXISTS share_link (
+  id text PRIMARY KEY,
+  user_id text NOT NULL
+);
+CREATE INDEX IF NOT EXISTS share_link_user ON share_link (user_id);

@@ -1,9 +1,10 @@
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { ShareLinkStore, type CreateShareInput } from './share-links';
+import { migrateShareLinks, ShareLinkStore, type CreateShareInput } from './share-links';
+import { FileShareIndex } from './share-index';
 import { isShareId, newShareId, SHARE_ID_PATTERN } from './share-id';
 import { mayOpenShares, parseSharingMode } from './sharing-mode';
 import { shareClock } from './clock';
@@ -11,21 +12,24 @@ import { writeFileSync } from 'node:fs';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+/** A data directory (its auth/ and users/ folders). */
 function makeTempDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'share-links-'));
   dirs.push(dir);
-  return join(dir, 'auth');
+  return join(dir, 'data');
 }
 
 const DAY = 24 * 60 * 60 * 1000;
 const PIN = { sha: 'a'.repeat(40), turn: 2 };
 const NEWER = { sha: 'b'.repeat(40), turn: 3 };
+const U1 = '1111111111111111';
+const U2 = '2222222222222222';
 
 function storeAt(start = 1_000_000) {
   const dir = makeTempDir();
   let now = start;
-  const store = new ShareLinkStore(dir, () => now);
-  return { dir, store, advance: (ms: number) => (now += ms), reopen: () => new ShareLinkStore(dir, () => now) };
+  const store = new ShareLinkStore(dir, new FileShareIndex(join(dir, 'auth')), () => now);
+  return { dir, store, advance: (ms: number) => (now += ms), reopen: () => new ShareLinkStore(dir, new FileShareIndex(join(dir, 'auth')), () => now) };
 }
 
 const pinned = (over: Partial<CreateShareInput> = {}): CreateShareInput => ({ sessionId: 's1', scope: 'session', pin: PIN, expires: 'never', toolCalls: true, ...over });
@@ -48,110 +52,161 @@ describe('share ids', () => {
 });
 
 describe('ShareLinkStore', () => {
-  it('pins a link to the turn commit it was made at; update moves the same link to a newer one', () => {
+  it('pins a link to the turn commit it was made at; update moves the same link to a newer one', async () => {
     const { store, advance } = storeAt();
-    const link = store.create('u1', pinned());
+    const link = await store.create(U1, pinned());
     expect(link).toMatchObject({ sessionId: 's1', scope: 'session', sha: PIN.sha, turn: 2, expiresAt: null, expired: false });
-    expect(store.open(link.id)?.sha).toBe(PIN.sha);
+    expect((await store.open(link.id))?.sha).toBe(PIN.sha);
     advance(1000);
-    const moved = store.update('u1', link.id, { pin: NEWER });
+    const moved = store.update(U1, link.id, { pin: NEWER });
     expect(moved.id).toBe(link.id);
-    expect(store.open(link.id)).toMatchObject({ sha: NEWER.sha, turn: 3, updatedAt: link.createdAt + 1000 });
+    expect(await store.open(link.id)).toMatchObject({ sha: NEWER.sha, turn: 3, updatedAt: link.createdAt + 1000 });
   });
 
-  it('a live link has no pin until it is pinned again', () => {
+  it('a live link has no pin until it is pinned again', async () => {
     const { store } = storeAt();
-    const live = store.create('u1', pinned({ scope: 'live', pin: null }));
+    const live = await store.create(U1, pinned({ scope: 'live', pin: null }));
     expect(live).toMatchObject({ scope: 'live', sha: null, turn: null });
-    expect(() => store.update('u1', live.id, { live: false })).toThrow(/needs a turn commit/);
-    expect(store.open(live.id)?.scope).toBe('live'); // the refused update changed nothing
-    expect(store.update('u1', live.id, { live: false, pin: NEWER })).toMatchObject({ scope: 'session', sha: NEWER.sha });
-    expect(store.update('u1', live.id, { live: true })).toMatchObject({ scope: 'live', sha: null });
+    expect(() => store.update(U1, live.id, { live: false })).toThrow(/needs a turn commit/);
+    expect((await store.open(live.id))?.scope).toBe('live'); // the refused update changed nothing
+    expect(store.update(U1, live.id, { live: false, pin: NEWER })).toMatchObject({ scope: 'session', sha: NEWER.sha });
+    expect(store.update(U1, live.id, { live: true })).toMatchObject({ scope: 'live', sha: null });
   });
 
-  it('refuses a pinned link of a session with no finished turn, and writes nothing', () => {
+  it('refuses a pinned link of a session with no finished turn, and writes nothing', async () => {
     const { store, dir } = storeAt();
-    expect(() => store.create('u1', pinned({ pin: null }))).toThrow(/no finished turn/);
-    expect(() => statSync(join(dir, 'share-links.json'))).toThrow();
+    await expect(store.create(U1, pinned({ pin: null }))).rejects.toThrow(/no finished turn/);
+    expect(existsSync(join(dir, 'users', U1, 'share-links.json'))).toBe(false);
+    expect(existsSync(join(dir, 'auth', 'share-index.json'))).toBe(false);
   });
 
-  it('expires after 1, 7 or 30 days, to the millisecond; never means never', () => {
+  it('expires after 1, 7 or 30 days, to the millisecond; never means never', async () => {
     const { store, advance } = storeAt();
-    const links = { '1d': store.create('u1', pinned({ expires: '1d' })), '7d': store.create('u1', pinned({ expires: '7d' })), '30d': store.create('u1', pinned({ expires: '30d' })), never: store.create('u1', pinned()) };
+    const links = { '1d': await store.create(U1, pinned({ expires: '1d' })), '7d': await store.create(U1, pinned({ expires: '7d' })), '30d': await store.create(U1, pinned({ expires: '30d' })), never: await store.create(U1, pinned()) };
     advance(DAY - 1);
-    expect(store.open(links['1d'].id)).not.toBeNull();
+    expect(await store.open(links['1d'].id)).not.toBeNull();
     advance(1);
-    expect(store.open(links['1d'].id)).toBeNull();
-    expect(store.list('u1').find((l) => l.id === links['1d'].id)?.expired).toBe(true);
+    expect(await store.open(links['1d'].id)).toBeNull();
+    expect(store.list(U1).find((l) => l.id === links['1d'].id)?.expired).toBe(true);
     advance(6 * DAY);
-    expect(store.open(links['7d'].id)).toBeNull();
-    expect(store.open(links['30d'].id)).not.toBeNull();
+    expect(await store.open(links['7d'].id)).toBeNull();
+    expect(await store.open(links['30d'].id)).not.toBeNull();
     advance(23 * DAY);
-    expect(store.open(links['30d'].id)).toBeNull();
+    expect(await store.open(links['30d'].id)).toBeNull();
     advance(3650 * DAY);
-    expect(store.open(links.never.id)).not.toBeNull();
+    expect(await store.open(links.never.id)).not.toBeNull();
   });
 
-  it('a new expiry counts from now and brings an expired link back', () => {
+  it('a new expiry counts from now and brings an expired link back', async () => {
     const { store, advance } = storeAt();
-    const link = store.create('u1', pinned({ expires: '1d' }));
+    const link = await store.create(U1, pinned({ expires: '1d' }));
     advance(2 * DAY);
-    expect(store.open(link.id)).toBeNull();
-    const renewed = store.update('u1', link.id, { expires: '7d' });
+    expect(await store.open(link.id)).toBeNull();
+    const renewed = store.update(U1, link.id, { expires: '7d' });
     expect(renewed.expiresAt).toBe(link.createdAt + 2 * DAY + 7 * DAY);
-    expect(store.open(link.id)).not.toBeNull();
+    expect(await store.open(link.id)).not.toBeNull();
   });
 
-  it('revoke ends a link at once and for good, also after a restart', () => {
+  it('revoke ends a link at once and for good, also after a restart', async () => {
     const { store, reopen } = storeAt();
-    const link = store.create('u1', pinned());
-    const kept = store.create('u1', pinned({ sessionId: 's2' }));
-    store.revoke('u1', link.id);
-    expect(store.open(link.id)).toBeNull();
-    expect(() => store.revoke('u1', link.id)).toThrow('no such share link');
+    const link = await store.create(U1, pinned());
+    const kept = await store.create(U1, pinned({ sessionId: 's2' }));
+    await store.revoke(U1, link.id);
+    expect(await store.open(link.id)).toBeNull();
+    await expect(store.revoke(U1, link.id)).rejects.toThrow('no such share link');
     const again = reopen();
-    expect(again.open(link.id)).toBeNull();
-    expect(again.open(kept.id)?.sessionId).toBe('s2');
+    expect(await again.open(link.id)).toBeNull();
+    expect((await again.open(kept.id))?.sessionId).toBe('s2');
   });
 
-  it('another user\'s link is unknown to the owner procedures, exactly like one that never existed', () => {
+  it('another user\'s link is unknown to the owner procedures, exactly like one that never existed', async () => {
     const { store } = storeAt();
-    const link = store.create('u1', pinned());
+    const link = await store.create(U1, pinned());
     for (const id of [link.id, newShareId(), 'not-an-id']) {
-      expect(() => store.get('u2', id)).toThrow('no such share link');
-      expect(() => store.update('u2', id, { expires: '1d' })).toThrow('no such share link');
-      expect(() => store.revoke('u2', id)).toThrow('no such share link');
+      expect(() => store.get(U2, id)).toThrow('no such share link');
+      expect(() => store.update(U2, id, { expires: '1d' })).toThrow('no such share link');
+      await expect(store.revoke(U2, id)).rejects.toThrow('no such share link');
     }
-    expect(store.list('u2')).toEqual([]);
-    expect(store.open(link.id)?.userId).toBe('u1');
+    expect(store.list(U2)).toEqual([]);
+    expect((await store.open(link.id))?.userId).toBe(U1);
   });
 
-  it('lists the owner\'s links newest first, by session, and drops a deleted session\'s', () => {
+  it('lists the owner\'s links newest first, by session, and drops a deleted session\'s', async () => {
     const { store, advance } = storeAt();
-    const a = store.create('u1', pinned());
+    const a = await store.create(U1, pinned());
     advance(1);
-    const b = store.create('u1', pinned({ sessionId: 's2', scope: 'turn' }));
-    store.create('u2', pinned());
-    expect(store.list('u1').map((l) => l.id)).toEqual([b.id, a.id]);
-    expect(store.list('u1', 's2').map((l) => l.id)).toEqual([b.id]);
-    expect(store.revokeSession('u1', 's2')).toBe(1);
-    expect(store.open(b.id)).toBeNull();
-    expect(store.list('u1').map((l) => l.id)).toEqual([a.id]);
+    const b = await store.create(U1, pinned({ sessionId: 's2', scope: 'turn' }));
+    await store.create(U2, pinned());
+    expect(store.list(U1).map((l) => l.id)).toEqual([b.id, a.id]);
+    expect(store.list(U1, 's2').map((l) => l.id)).toEqual([b.id]);
+    expect(await store.revokeSession(U1, 's2')).toBe(1);
+    expect(await store.open(b.id)).toBeNull();
+    expect(store.list(U1).map((l) => l.id)).toEqual([a.id]);
   });
 
-  it('keeps the file 0600, one record per link, and a failed write changes nothing in memory', () => {
+  it("keeps each user's links in their own folder (a move carries them), 0600, with only id → owner in the index", async () => {
     const { store, dir } = storeAt();
-    const link = store.create('u1', pinned());
-    const file = join(dir, 'share-links.json');
+    const mine = await store.create(U1, pinned());
+    const theirs = await store.create(U2, pinned());
+    const file = join(dir, 'users', U1, 'share-links.json');
     expect(statSync(file).mode & 0o777).toBe(0o600);
-    expect((JSON.parse(readFileSync(file, 'utf8')) as { links: unknown[] }).links).toHaveLength(1);
-    // the auth folder replaced by a file: the next write fails
-    rmSync(dir, { recursive: true });
-    writeFileSync(dir, 'not a folder');
-    expect(() => store.create('u1', pinned({ sessionId: 's9' }))).toThrow();
-    expect(() => store.revoke('u1', link.id)).toThrow();
-    expect(store.list('u1').map((l) => l.id)).toEqual([link.id]);
-    expect(store.open(link.id)).not.toBeNull();
+    expect((JSON.parse(readFileSync(file, 'utf8')) as { links: { id: string }[] }).links.map((l) => l.id)).toEqual([mine.id]);
+    const index = join(dir, 'auth', 'share-index.json');
+    expect(statSync(index).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(index, 'utf8'))).toEqual({ version: 1, owners: { [mine.id]: U1, [theirs.id]: U2 } });
+    // The user's folder moved away (a move's clean-up): their link no longer opens here; another's still does.
+    rmSync(join(dir, 'users', U1), { recursive: true });
+    expect(await store.open(mine.id)).toBeNull();
+    expect(store.list(U1)).toEqual([]);
+    expect((await store.open(theirs.id))?.userId).toBe(U2);
+  });
+
+  it("links made at once by one user are all kept (each write reads the user's file again)", async () => {
+    const { store } = storeAt();
+    const made = await Promise.all([1, 2, 3].map((n) => store.create(U1, pinned({ sessionId: `s${n}` }))));
+    expect(store.list(U1).map((l) => l.id).sort()).toEqual(made.map((l) => l.id).sort());
+  });
+
+  it('a failed write changes nothing: the link stays as it was on disk and in the index', async () => {
+    const { store, dir } = storeAt();
+    const link = await store.create(U1, pinned());
+    // the user's folder replaced by a file: every write under it fails
+    rmSync(join(dir, 'users', U1), { recursive: true });
+    writeFileSync(join(dir, 'users', U1), 'not a folder');
+    await expect(store.create(U1, pinned({ sessionId: 's9' }))).rejects.toThrow();
+    expect(JSON.parse(readFileSync(join(dir, 'auth', 'share-index.json'), 'utf8')).owners).toEqual({ [link.id]: U1 });
+  });
+});
+
+describe("the old instance-wide share-links.json", () => {
+  it("moves into each owner's folder and the index, once, keeping links already there, then is removed", async () => {
+    const dir = makeTempDir();
+    const authDir = join(dir, 'auth');
+    mkdirSync(authDir, { recursive: true });
+    const record = (id: string, userId: string, sessionId: string) => ({ id, userId, sessionId, scope: 'session', sha: PIN.sha, turn: 2, title: null, toolCalls: true, createdAt: 1, updatedAt: 1, expiresAt: null });
+    const [a, b, c] = [newShareId(), newShareId(), newShareId()];
+    const oldText = JSON.stringify({ version: 1, links: [record(a, U1, 's1'), record(b, U1, 's2'), record(c, U2, 's1'), record(newShareId(), '../../x', 's1')] });
+    writeFileSync(join(authDir, 'share-links.json'), oldText);
+    const index = new FileShareIndex(authDir);
+    const store = new ShareLinkStore(dir, index, () => 2);
+    const migrated = migrateShareLinks(authDir, dir)!;
+    expect(migrated.entries).toEqual([{ id: a, userId: U1 }, { id: b, userId: U1 }, { id: c, userId: U2 }]);
+    index.addSync(migrated.entries);
+    migrated.finish();
+    expect(existsSync(join(authDir, 'share-links.json'))).toBe(false);
+    expect((await store.open(a))?.sessionId).toBe('s1');
+    expect((await store.open(c))?.userId).toBe(U2);
+    expect(store.list(U1).map((l) => l.id).sort()).toEqual([a, b].sort());
+    // Killed before the old file went: the next start runs it again, and nothing doubles.
+    writeFileSync(join(authDir, 'share-links.json'), oldText);
+    const again = migrateShareLinks(authDir, dir)!;
+    index.addSync(again.entries);
+    again.finish();
+    expect(store.list(U1)).toHaveLength(2);
+    expect(store.list(U2)).toHaveLength(1);
+    expect(migrateShareLinks(authDir, dir)).toBeNull();
+    // A new start reads the same index from its file.
+    expect((await new ShareLinkStore(dir, new FileShareIndex(authDir), () => 2).open(b))?.sessionId).toBe('s2');
   });
 });
 

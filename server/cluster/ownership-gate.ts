@@ -5,6 +5,7 @@ import { isHttpsRequest } from '@/server/auth/options';
 import { cookieReader, SESSION_MAX_AGE_S, userFromSessionCookie } from '@/server/auth/session-cookie';
 import { MEMORY_TOKEN_HEADER } from '@/server/proxy/credentials';
 import { misdirectedAnswer, misdirectedHeaders } from './misdirected';
+import { admitShareRequest, shareIdOfPath } from '@/server/cluster/share-route';
 
 /**
  * The routing hint HAProxy reads (deploy/haproxy/haproxy.cfg): the signed-in user's id. The
@@ -97,6 +98,9 @@ export async function admitClusterRequest(req: http.IncomingMessage, res: http.S
   const url = req.url ?? '/';
   res.setHeader(INSTANCE_HEADER, node.config.instanceId);
   if (ANY_INSTANCE.some((pattern) => pattern.test(url))) return true;
+  // A shared conversation goes by its link's owner, not by the visitor (DESIGN §13).
+  const shareId = shareIdOfPath(url);
+  if (shareId !== null) return admitShareRequest(shareId, res, node);
   const identities = await identify(req.headers, node.auth);
   const secure = isHttpsRequest(headersOf(req));
   const hinted = cookieReader(one(req.headers.cookie)).get(ROUTE_COOKIE);

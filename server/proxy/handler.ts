@@ -49,6 +49,13 @@ function readBody(req: http.IncomingMessage, limit: number): Promise<{ body: Buf
   });
 }
 
+/**
+ * On a refusal that asking again cannot change (no token, no stored key): Claude Code retries a
+ * plain 401 ten times over some three minutes before it shows it (issue 31); with this header,
+ * which the Anthropic and OpenAI SDKs read before their own rules, it shows it at once.
+ */
+const NOT_RETRYABLE = { 'x-should-retry': 'false' };
+
 /** The kind an error answers in before the upstream is known: by the path's endpoint. */
 function kindByPath(url: string): UpstreamKind {
   return /\/v1\/messages(\/|\?|$)/.test(url) || url.startsWith('/proxy/anthropic/') ? 'anthropic' : 'openai';
@@ -67,7 +74,7 @@ export async function serveProxy(req: http.IncomingMessage, res: http.ServerResp
   const caller = proxyCaller(req.headers, getAuthStore());
   if (!caller.ok) {
     req.resume();
-    return answer(kindByPath(url), 401, caller.message);
+    return answer(kindByPath(url), 401, caller.message, NOT_RETRYABLE);
   }
   const userId = caller.user.id;
   // The move gate, before a byte goes upstream: a user moved away is sent to the owner (nothing is
@@ -101,7 +108,7 @@ export async function serveProxy(req: http.IncomingMessage, res: http.ServerResp
     const upstream = upstreams.resolve(userId, route.upstream)!;
     if (caller.mode === 'stored-key' && !upstream.key) {
       req.resume();
-      return answer(route.kind, 401, missingKeyMessage(upstream));
+      return answer(route.kind, 401, missingKeyMessage(upstream), NOT_RETRYABLE);
     }
     // At most so many open exchanges per user (issue 27 item 3): one user's held exchanges never starve the others'.
     const release = getExchangeSlots().open(userId);

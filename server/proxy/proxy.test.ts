@@ -85,6 +85,16 @@ describe('the recording proxy, with the official SDKs against the loopback model
     expect(model.requests.length).toBe(before);
   });
 
+  it('says that a refusal asking again cannot change is not to be retried: Claude Code would retry a plain 401 for three minutes', async () => {
+    const noKey = await fetch(`${origin}/proxy/anthropic/v1/messages`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': users[0]!.token }, body: '{}' });
+    expect(noKey.status).toBe(401);
+    expect(noKey.headers.get('x-should-retry')).toBe('false');
+    expect(((await noKey.json()) as { error: { type: string } }).error.type).toBe('authentication_error');
+    const unknown = await fetch(`${origin}/proxy/anthropic/v1/messages`, { method: 'POST', headers: { 'x-api-key': 'em_not_a_token' }, body: '{}' });
+    expect(unknown.status).toBe(401);
+    expect(unknown.headers.get('x-should-retry')).toBe('false');
+  });
+
   it('stored key: streamed Messages reach the client byte for byte; the upstream gets the stored key and never our token', async () => {
     const [a] = users;
     runtime.getProxyUpstreams().set(a!.id, { name: 'anthropic', kind: 'anthropic', key: 'sk-ant-stored-key' });
@@ -111,9 +121,11 @@ describe('the recording proxy, with the official SDKs against the loopback model
     expect(branch[1]!.metadata['thinking']).toEqual([{ text: 'consider it', signature: expect.any(String) }]);
     const row = await store.getSession('bytes-check');
     expect(row).toMatchObject({ source: 'proxy:anthropic', unread: true, turnCount: 1 });
-    const authFile = join(dataDir, 'auth', 'proxy-upstreams.json');
-    expect(statSync(authFile).mode & 0o777).toBe(0o600);
-    const everything = readTree(join(dataDir, 'users'));
+    // The key lives in its owner's folder (a move carries it), 0600, and nowhere else there: not in the history.
+    const keyFile = join(dataDir, 'users', a!.id, 'proxy-upstreams.json');
+    expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+    expect(readFileSync(keyFile, 'utf8')).toContain('sk-ant-stored-key');
+    const everything = readTree(join(dataDir, 'users'), keyFile);
     expect(everything).not.toContain('sk-ant-stored-key');
     expect(everything).not.toContain(a!.token);
   });
@@ -445,12 +457,12 @@ describe('a scripted sequence of ten calls gives the expected DAG', () => {
   });
 });
 
-function readTree(dir: string): string {
+function readTree(dir: string, except?: string): string {
   let out = '';
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) out += readTree(path);
-    else if (statSync(path).size < 5_000_000) out += readFileSync(path, 'latin1');
+    if (entry.isDirectory()) out += readTree(path, except);
+    else if (path !== except && statSync(path).size < 5_000_000) out += readFileSync(path, 'latin1');
   }
   return out;
 }

@@ -53,7 +53,7 @@ export interface SharedWindow {
 
 /** The link and its owner's store, or null when it cannot be opened (never made, revoked, expired, session gone). */
 export async function openShare(id: string): Promise<{ link: ShareLink; store: SessionStore } | null> {
-  const link = getShareLinks().open(id);
+  const link = await getShareLinks().open(id);
   if (!link) return null;
   const store = await getUserStore(link.userId);
   return store.hasSession(link.sessionId) ? { link, store } : null;

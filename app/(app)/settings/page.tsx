@@ -40,7 +40,7 @@ export default async function SettingsPage() {
       </Card>
       <Card>
         <TitledSection id="connect-title" title="Connect an agent" className="space-y-4">
-          <ConnectAgent serverOrigin={origin} initialLast={lastExchanges} />
+          <ConnectAgent serverOrigin={origin} initialLast={lastExchanges} initialUpstreams={upstreams} />
           <h3 className="pt-2 text-base font-semibold">Upstreams and provider keys</h3>
           <p className="text-sm text-neutral-600 dark:text-neutral-400">
             With a token as the agent&apos;s API key, the proxy calls the provider with the key stored here. Keys are kept in the server&apos;s auth

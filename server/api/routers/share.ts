@@ -76,7 +76,7 @@ export const shareRouter = createTRPCRouter({
       } else if (input.scope !== 'live') {
         pin = await pinNewest(ctx.store, ctx.sessionId);
       }
-      const link = getShareLinks().create(ctx.user.id, { sessionId: ctx.sessionId, scope: input.scope, pin, expires: input.expires, toolCalls: input.toolCalls });
+      const link = await getShareLinks().create(ctx.user.id, { sessionId: ctx.sessionId, scope: input.scope, pin, expires: input.expires, toolCalls: input.toolCalls });
       return ownerView(ctx.store, link);
     }),
 
@@ -115,8 +115,8 @@ export const shareRouter = createTRPCRouter({
     }),
 
   /** `{id}` → `{id}`: the link answers 404 from the next request on. */
-  revoke: storeProcedure.input(z.object({ id: shareIdInput }).strict()).mutation(({ ctx, input }) => {
-    getShareLinks().revoke(ctx.user.id, input.id);
+  revoke: storeProcedure.input(z.object({ id: shareIdInput }).strict()).mutation(async ({ ctx, input }) => {
+    await getShareLinks().revoke(ctx.user.id, input.id);
     return { id: input.id };
   }),
 
