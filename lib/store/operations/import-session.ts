@@ -19,6 +19,7 @@ import { withSession } from '../session/session-access.js';
 import { ensureCommitState } from '../session/commit-state.js';
 import type { OpenSession, StoreContext } from '../session/store-context.js';
 import { sliceCodePoints } from '../text.js';
+import { titleFromFirstPrompt } from '../titles/first-prompt.js';
 import type { MessageRole, RegistryEntry, SessionMeta, StoredNode } from '../types.js';
 
 /** One node as another tool recorded it: its own id and time (seconds), its own edges. */
@@ -266,6 +267,11 @@ function applyTurnToMeta(meta: SessionMeta, nodes: StoredNode[], redacted: numbe
   meta.updated_at = Math.max(typeof meta.updated_at === 'number' ? meta.updated_at : 0, lastTimeOf(nodes));
   const lastUser = [...nodes].reverse().find((node) => node.role === 'user');
   if (lastUser) meta.preview = previewOf(lastUser.output);
+  // No title from the source (and none given by a person): the first prompt's, as the chat's phase 1 gives.
+  if (meta.title === '' && meta._user_titled !== true) {
+    const title = titleFromFirstPrompt(nodes.filter((node) => node.role === 'user').map((node) => node.output));
+    if (title !== '') Object.assign(meta, { title, _auto_titled: true });
+  }
   meta.turn_count = (typeof meta.turn_count === 'number' ? meta.turn_count : 0) + 1;
   if (redacted > 0) meta['redacted'] = (typeof meta['redacted'] === 'number' ? meta['redacted'] : 0) + redacted;
 }
@@ -380,7 +386,7 @@ async function extendSession(ctx: StoreContext, session: OpenSession, input: Imp
     // What was written stays consistent with memory even when a later turn failed.
     session.meta = { ...meta };
   }
-  const changed = ctx.registry.patch(session.id, { updated_at: meta.updated_at, preview: typeof meta.preview === 'string' ? meta.preview : before.preview });
+  const changed = ctx.registry.patch(session.id, { updated_at: meta.updated_at, title: meta.title, preview: typeof meta.preview === 'string' ? meta.preview : before.preview });
   if (changed.length > 0) {
     ctx.writer.markDirty();
     ctx.events.emit('session_updated', { id: session.id, ...changedRowFields(ctx, ctx.registry.get(session.id)!, changed) });
