@@ -46,9 +46,8 @@ test('every way in names its agent once with the way in beside it, titles from t
   await page.goto('/');
   await page.getByRole('textbox', { name: 'Message' }).fill('Plan My Garden');
   await page.getByRole('button', { name: 'Send' }).click();
-  await expect(page).toHaveURL(/\/sessions\/[A-Za-z0-9_-]+$/);
   const session = new SessionPage(page);
-  await expect(session.message('Assistant')).toContainText('You said: Plan My Garden');
+  await expect(session.message('Assistant')).toContainText('You said: Plan My Garden', { timeout: 20_000 });
 
   // The Import page: Claude Code (a session and its sub-agent), Codex, ChatGPT.
   await page.goto('/import');
