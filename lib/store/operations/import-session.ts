@@ -43,6 +43,8 @@ export interface ImportSessionInput {
   /** where it came from: claude-code, codex, chatgpt, openprogram */
   source: string;
   title?: string;
+  /** the title was made automatically (our own export of a session titled from its first prompt or by the model): it sets no lock */
+  autoTitled?: boolean;
   /** Unix seconds; default the first node's time */
   createdAt?: number;
   /** in the source's order; each turn is one commit, dated by its last node */
@@ -328,8 +330,8 @@ async function createImported(ctx: StoreContext, input: ImportSessionInput): Pro
       peer_id: null,
       preview: null,
       // A title the source gave (a summary, the conversation's name) is kept like a person's.
-      _user_titled: (input.title?.trim() ?? '') !== '',
-      _auto_titled: false,
+      _user_titled: (input.title?.trim() ?? '') !== '' && input.autoTitled !== true,
+      _auto_titled: (input.title?.trim() ?? '') !== '' && input.autoTitled === true,
       _title_gen_count: 0,
       turn_count: 0,
       workdirs: [],
