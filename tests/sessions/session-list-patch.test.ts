@@ -76,3 +76,12 @@ describe('removeRow and mergePatch', () => {
     expect(mergePatch(known, { id: 'a', updatedAt: 110, preview: 'newer' })).toMatchObject({ updatedAt: 110, preview: 'newer' });
   });
 });
+
+describe('rowMatches by agent', () => {
+  it('takes a live row into a list filtered by its agent group, as session.list {agent} does', () => {
+    const imported = row('cc', 1, { agentId: 'main', source: 'claude-code', agentName: 'Claude Code', wayIn: 'imported', agentGroup: 'Claude Code' });
+    expect(rowMatches({ scope: 'active', agent: 'Claude Code' }, imported)).toBe(true);
+    expect(rowMatches({ scope: 'active', agent: 'Claude Code' }, row('mine', 1))).toBe(false);
+    expect(rowMatches({ scope: 'active', agent: 'You, in the web chat' }, row('mine', 1))).toBe(true);
+  });
+});
