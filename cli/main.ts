@@ -57,6 +57,8 @@ function printSession(shown: ShownSession, output: Output): void {
     ['ID', session.id],
     ['Project', session.project],
     ['Status', session.status],
+    // The agent named once and how it came in, as the app shows it; source and agent id as stored.
+    ['Agent', [session.agentName, session.wayIn].filter((part) => part !== null).join(' · ')],
     ['Source', session.agentId ? `${session.source} (${session.agentId})` : session.source],
     ['Created', iso(session.createdAt)],
     ['Updated', iso(session.updatedAt)],

@@ -5,6 +5,7 @@ import { Pencil } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
 import { useTRPC } from '@/trpc/client';
+import { useWebChatTakeover } from './web-chat-takeover';
 
 export interface EditAndResendProps {
   sessionId: string;
@@ -20,6 +21,7 @@ export interface EditAndResendProps {
 export function EditAndResend({ sessionId, messageId, parentId, content, disabled = false }: EditAndResendProps) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
+  const takeover = useWebChatTakeover(sessionId);
   const [editing, setEditing] = useState(false);
   const [text, setText] = useState(content);
   const send = useMutation(
@@ -41,6 +43,7 @@ export function EditAndResend({ sessionId, messageId, parentId, content, disable
       <button
         type="button"
         aria-label="Edit"
+        title={takeover ? `Edit, then ${takeover.charAt(0).toLowerCase()}${takeover.slice(1)}` : undefined}
         data-message-id={messageId}
         disabled={disabled}
         onClick={() => {
@@ -72,7 +75,7 @@ export function EditAndResend({ sessionId, messageId, parentId, content, disable
       />
       <div className="flex gap-2">
         <button type="submit" disabled={send.isPending || text.trim() === ''} className={`${small} bg-blue-600 text-white hover:bg-blue-700`}>
-          Send edit
+          {takeover ?? 'Send edit'}
         </button>
         <button type="button" onClick={() => setEditing(false)} className={`${small} border border-neutral-300 dark:border-neutral-700`}>
           Cancel

@@ -18,6 +18,7 @@ export function rowMatches(input: SessionListInput, row: SessionRow): boolean | 
   if (input.status !== undefined && row.status !== input.status) return false;
   if (input.source !== undefined && row.source !== input.source) return false;
   if (input.agentId !== undefined && row.agentId !== input.agentId) return false;
+  if (input.agent !== undefined && row.agentGroup !== input.agent) return false;
   const q = input.q?.trim().toLowerCase();
   if (q && !`${row.title ?? ''}\n${row.preview ?? ''}`.toLowerCase().includes(q)) return false;
   if (input.projectId !== undefined) return undefined;

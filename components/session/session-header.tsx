@@ -7,7 +7,7 @@ import { useRouter } from 'next/navigation';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import { useLiveEvents } from '@/components/live/live-events-provider';
-import { agentLabel } from '@/components/sessions/agent-label';
+import { agentLabel, wayInLabel } from '@/components/sessions/agent-label';
 import { SessionListContext, type SessionListControls } from '@/components/sessions/session-list-context';
 import { SessionMenu } from '@/components/sessions/session-menu';
 import { SessionTitleField } from '@/components/sessions/session-title-field';
@@ -115,6 +115,7 @@ export function SessionHeader({ sessionId }: { sessionId: string }) {
               Written by {agentLabel(session)}
             </span>
           ) : null}
+          {wayInLabel(session) ? <span className="text-xs text-neutral-500">{`Came in: ${wayInLabel(session)}`}</span> : null}
           {session.archived ? <span className="text-xs text-neutral-500">Archived</span> : null}
           {session.pinned ? <span className="text-xs text-neutral-500">Pinned</span> : null}
         </div>

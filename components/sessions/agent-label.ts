@@ -1,29 +1,25 @@
 import type { SessionRow } from './session-types';
 
-/** The agent a recorded session came from (its `source`, DESIGN §12), as the sidebar names it. */
-const PROXY_AGENTS: Record<string, string> = {
-  'proxy:claude-code': 'Claude Code',
-  'proxy:codex': 'Codex',
-  'proxy:anthropic': 'Anthropic SDK',
-  'proxy:openai': 'OpenAI SDK',
-};
+type WayIn = SessionRow['wayIn'];
 
 /**
- * Who wrote a session, in words: `claude-code via api`, `codex` (source and id the same or no
- * source). Null for the defaults (agent `main`, source `web` or none: the person's own chat or a
- * client that said nothing): "main" would tell a reader nothing.
+ * Who wrote a session, in words: the agent's name, the same whichever way its sessions came in
+ * ("Claude Code" recorded, imported or through the API). Null when nobody was named (the person's
+ * own chat, a client that said nothing): "main" would tell a reader nothing.
  */
-export function agentLabel(row: Pick<SessionRow, 'agentId' | 'source'>): string | null {
-  const agent = (row.agentId ?? '').trim();
-  const source = (row.source ?? '').trim();
-  const recorded = PROXY_AGENTS[source];
-  if (recorded) return recorded;
-  if ((agent === '' || agent === 'main') && (source === '' || source === 'web')) return null;
-  if (agent === '' || agent === source) return source || null;
-  return source ? `${agent} via ${source}` : agent;
+export function agentLabel(row: Pick<SessionRow, 'agentName'>): string | null {
+  return row.agentName;
 }
 
-/** The Chats page's filter option for one writer: the web chat has no agent label, so it gets its own. */
-export function agentOptionLabel(agent: Pick<SessionRow, 'agentId' | 'source'>): string {
-  return agentLabel(agent) ?? (agent.source === 'web' ? 'You, in the web chat' : 'Unnamed agent');
+const WAY_IN_WORDS: Record<WayIn, string | null> = { 'web chat': null, API: 'API', imported: 'imported', recorded: 'recorded' };
+
+/** How the session came in, said beside the agent (nothing for the person's own web chat). */
+export function wayInLabel(row: Pick<SessionRow, 'wayIn'>): string | null {
+  return WAY_IN_WORDS[row.wayIn];
+}
+
+/** The row's line under its title: the agent and how it came in, e.g. "Claude Code · imported". */
+export function writerLine(row: Pick<SessionRow, 'agentName' | 'wayIn'>): string | null {
+  const parts = [agentLabel(row), wayInLabel(row)].filter((part): part is string => part !== null);
+  return parts.length > 0 ? parts.join(' · ') : null;
 }

@@ -10,7 +10,6 @@ import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { useTRPC } from '@/trpc/client';
 import { ChatsEmptyState } from './chats-empty-state';
-import { agentOptionLabel } from './agent-label';
 import { EXPORT_ZIP_URL } from './export-urls';
 import { chatsInput, SCOPES, type AgentFilter } from './list-inputs';
 import { SessionList } from './session-list';
@@ -68,10 +67,7 @@ export function ChatsView({ initialScope, initialQuery, initialAgent = null, ori
     const params = new URLSearchParams();
     if (scope !== 'active') params.set('scope', scope);
     if (q) params.set('q', q);
-    if (agent) {
-      params.set('agent', agent.agentId);
-      params.set('source', agent.source);
-    }
+    if (agent) params.set('agent', agent);
     const query = params.toString();
     window.history.replaceState(null, '', query ? `/chats?${query}` : '/chats');
     setSelected(new Map());
@@ -102,7 +98,7 @@ export function ChatsView({ initialScope, initialQuery, initialAgent = null, ori
   );
 
   // The list's own query (the same key): "Select all" takes every row of the tab and search.
-  const list = useSessionPages(chatsInput(scope, q), true);
+  const list = useSessionPages(chatsInput(scope, q, agent), true);
   const listed = useMemo(() => (list.data?.pages ?? []).flatMap((page) => page.rows), [list.data]);
   const [selectingAll, setSelectingAll] = useState(false);
   const allSelected = listed.length > 0 && !list.hasNextPage && listed.every((row) => selected.has(row.id));
@@ -142,23 +138,17 @@ export function ChatsView({ initialScope, initialQuery, initialAgent = null, ori
           Agent
           <select
             aria-label="Agent"
-            value={agent ? JSON.stringify([agent.agentId, agent.source]) : ''}
-            onChange={(event) => {
-              const value = event.target.value;
-              const [agentId, source] = value ? (JSON.parse(value) as [string, string]) : [];
-              setAgent(agentId !== undefined ? { agentId, source: source ?? '' } : null);
-            }}
+            value={agent ?? ''}
+            onChange={(event) => setAgent(event.target.value || null)}
             className="max-w-48 rounded-md border border-neutral-300 bg-white px-2 py-2 text-sm text-neutral-900 focus:border-blue-600 focus:outline-none focus:ring-2 focus:ring-blue-600/30 dark:border-neutral-700 dark:bg-neutral-900 dark:text-neutral-100"
           >
             <option value="">All agents</option>
             {(agents.data ?? []).map((each) => (
-              <option key={JSON.stringify([each.agentId, each.source])} value={JSON.stringify([each.agentId, each.source])}>
-                {agentOptionLabel(each)} ({each.sessions})
+              <option key={each.agent} value={each.agent}>
+                {each.agent} ({each.sessions})
               </option>
             ))}
-            {agent && !(agents.data ?? []).some((each) => each.agentId === agent.agentId && each.source === agent.source) ? (
-              <option value={JSON.stringify([agent.agentId, agent.source])}>{agentOptionLabel(agent)} (0)</option>
-            ) : null}
+            {agent && !(agents.data ?? []).some((each) => each.agent === agent) ? <option value={agent}>{agent} (0)</option> : null}
           </select>
         </label>
         <label className="relative block w-full sm:w-80">

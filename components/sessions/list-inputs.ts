@@ -13,16 +13,12 @@ export function parseScope(value: unknown): SessionScope {
   return SCOPES.includes(value as SessionScope) ? (value as SessionScope) : 'active';
 }
 
-/** One writer of sessions, as the Chats page filters by it (both fields: `main` writes from the web and the API). */
-export interface AgentFilter {
-  agentId: string;
-  source: string;
-}
+/** One agent as the Chats page filters by it: its group as session.agents lists it (its name, whichever way its sessions came in). */
+export type AgentFilter = string;
 
-/** `?agent=<id>&source=<source>` of the Chats page's URL; anything else is no filter. */
-export function parseAgentFilter(agent: unknown, source: unknown): AgentFilter | null {
-  if (typeof agent !== 'string' || agent === '' || agent.length > 200) return null;
-  return { agentId: agent, source: typeof source === 'string' ? source.slice(0, 200) : '' };
+/** `?agent=<group>` of the Chats page's URL; anything else is no filter. */
+export function parseAgentFilter(agent: unknown): AgentFilter | null {
+  return typeof agent === 'string' && agent !== '' && agent.length <= 200 ? agent : null;
 }
 
 /** The Chats page's list of one scope and search, and of one agent when filtered. */
@@ -31,7 +27,7 @@ export function chatsInput(scope: SessionScope, q: string, agent: AgentFilter | 
   return {
     scope,
     ...(query ? { q: query } : {}),
-    ...(agent ? { agentId: agent.agentId, source: agent.source } : {}),
+    ...(agent ? { agent } : {}),
     limit: SESSION_PAGE_SIZE,
   };
 }

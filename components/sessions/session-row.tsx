@@ -6,7 +6,7 @@ import { useSharedSessions } from '@/components/share/use-shared-sessions';
 import Link from 'next/link';
 import { memo } from 'react';
 import { cn } from '@/components/ui/cn';
-import { agentLabel } from './agent-label';
+import { writerLine } from './agent-label';
 import { displayTitle } from './display-title';
 import { useSessionListControls } from './session-list-context';
 import { SessionMenu } from './session-menu';
@@ -31,7 +31,7 @@ export const SessionRowItem = memo(function SessionRowItem({ row, active, index 
   const title = displayTitle(row);
   const renaming = renamingId === row.id;
   const running = row.status === 'running';
-  const agent = agentLabel(row);
+  const writer = writerLine(row);
   const shared = useSharedSessions().shared.has(row.id);
 
   return (
@@ -90,7 +90,7 @@ export const SessionRowItem = memo(function SessionRowItem({ row, active, index 
             </span>
             <span className="truncate text-xs text-neutral-500 dark:text-neutral-400">
               {row.project}
-              {agent ? <span data-agent={row.source}>{` · ${agent}`}</span> : null}
+              {writer ? <span data-agent={row.source}>{` · ${writer}`}</span> : null}
               {row.archived ? ' · archived' : ''}
               {row.status === 'failed' ? ' · failed' : ''}
             </span>

@@ -1,7 +1,7 @@
 import type { InfiniteData } from '@tanstack/react-query';
 import type { RouterInputs, RouterOutputs } from '@/trpc/types';
 
-/** A listed session (DESIGN §5: the 17 fields). */
+/** A listed session (DESIGN §5: the 17 fields, and agentName, wayIn, agentGroup). */
 export type SessionRow = RouterOutputs['session']['list']['rows'][number];
 export type SessionPage = RouterOutputs['session']['list'];
 /** session.list's input without the cursor: one infinite query per distinct input. */
@@ -11,7 +11,7 @@ export type SessionScope = 'active' | 'archived' | 'all';
 
 const ROW_KEYS = [
   'id', 'agentId', 'title', 'createdAt', 'updatedAt', 'source', 'channel', 'accountId', 'peerDisplay',
-  'peerId', 'pinned', 'archived', 'group', 'status', 'unread', 'preview', 'project',
+  'peerId', 'pinned', 'archived', 'group', 'status', 'unread', 'preview', 'project', 'agentName', 'wayIn', 'agentGroup',
 ] as const satisfies readonly (keyof SessionRow)[];
 
 /** The list row inside a session.get answer (which adds headId, turnCount, …). */

@@ -24,6 +24,8 @@ import {
 const ROW_FIELDS = [
   'id', 'agentId', 'title', 'createdAt', 'updatedAt', 'source', 'channel', 'accountId', 'peerDisplay',
   'peerId', 'pinned', 'archived', 'group', 'status', 'unread', 'preview', 'project',
+  // ours, derived from agentId and source (issue 28): who wrote it, named once, and how it came in
+  'agentName', 'wayIn', 'agentGroup',
 ].sort();
 
 interface Page {
@@ -31,13 +33,14 @@ interface Page {
   nextCursor: string | null;
 }
 
-test('create answers a row of the 17 fields in ms; an existing id returns its row unchanged', async ({ user }) => {
+test('create answers a row of the 17 fields (and ours) in ms; an existing id returns its row unchanged', async ({ user }) => {
   const before = Date.now();
   const row = await createSession(user.api, { id: 'my-first', title: 'First', source: 'cli', channel: 'slack', peerDisplay: 'Ann' });
   expect(Object.keys(row).sort()).toEqual(ROW_FIELDS);
   expect(row).toMatchObject({
     id: 'my-first', title: 'First', source: 'cli', channel: 'slack', peerDisplay: 'Ann', peerId: null, accountId: null,
     agentId: 'main', pinned: false, archived: false, unread: false, status: 'idle', preview: null, project: 'Home',
+    agentName: 'cli', wayIn: 'API', agentGroup: 'cli',
   });
   expect(row.createdAt).toBeGreaterThanOrEqual(before - 1_000);
   expect(row.createdAt).toBeLessThanOrEqual(Date.now() + 1_000);

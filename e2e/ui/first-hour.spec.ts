@@ -47,7 +47,7 @@ test('Stop ends an agent\'s abandoned turn: cancelled, a note in the session and
   const session = new SessionPage(page);
   await session.goto(row.id);
   await expect(page.getByRole('status').filter({ hasText: 'The assistant is answering…' })).toBeVisible();
-  await expect(page.getByText('Written by claude-code via api')).toBeVisible();
+  await expect(page.getByText('Written by Claude Code')).toBeVisible();
   await page.getByRole('button', { name: 'Stop' }).click();
 
   await expect(page.getByRole('status').filter({ hasText: 'Stopped. What arrived before is kept.' })).toBeVisible();
@@ -60,7 +60,7 @@ test('Stop ends an agent\'s abandoned turn: cancelled, a note in the session and
   await page.getByRole('link', { name: 'Timeline' }).click();
   const turn = page.getByRole('article', { name: /^Turn 1/ });
   await expect(turn.getByText('Stopped: the turn was ended as cancelled.')).toBeVisible();
-  await expect(page.getByText(/written by claude-code via api/)).toBeVisible();
+  await expect(page.getByText(/written by Claude Code · API/)).toBeVisible();
   // Stop again: nothing runs, and the server says so instead of pretending.
   expect((await mutate<{ cancelled: boolean }>(user.api, 'chat.cancel', { sessionId: row.id })).data).toEqual({ cancelled: false });
 });
@@ -81,18 +81,18 @@ test('who wrote it: the agent on rows and the header, an unread dot for an agent
   const sessions = page.getByRole('navigation', { name: 'Sessions' });
   const codexRow = sessions.getByRole('link', { name: 'Codex wrote this' });
   await expect(codexRow.getByRole('img', { name: 'Unread' })).toBeVisible();
-  await expect(codexRow).toContainText('codex via api');
+  await expect(codexRow).toContainText('Codex · API');
   await expect(sessions.getByRole('link', { name: 'My own notes' }).getByRole('img', { name: 'Unread' })).toHaveCount(0);
 
   const main = page.getByRole('main');
   const agentFilter = main.getByRole('combobox', { name: 'Agent' });
   // Picked again until the page has hydrated (a pick before it is lost), as live.spec waits for its stream.
   await expect(async () => {
-    await agentFilter.selectOption({ label: 'codex via api (1)' });
+    await agentFilter.selectOption({ label: 'Codex (1)' });
     await expect(main.getByRole('link', { name: 'My own notes' })).toHaveCount(0, { timeout: 1_000 });
   }).toPass();
   await expect(main.getByRole('link', { name: 'Codex wrote this' })).toBeVisible();
-  await expect(page).toHaveURL(/agent=codex&source=api/);
+  await expect(page).toHaveURL(/agent=Codex/);
   await shoot(page, 'chats-agent-filter');
   await agentFilter.selectOption({ label: 'All agents' });
   await expect(main.getByRole('link', { name: 'My own notes' })).toBeVisible();
@@ -100,7 +100,7 @@ test('who wrote it: the agent on rows and the header, an unread dot for an agent
   // Opening it marks it read; the header names the agent.
   await codexRow.click();
   await expect(page.getByRole('heading', { level: 1, name: 'Codex wrote this' })).toBeVisible();
-  await expect(page.getByText('Written by codex via api')).toBeVisible();
+  await expect(page.getByText('Written by Codex')).toBeVisible();
   await expect(codexRow.getByRole('img', { name: 'Unread' })).toHaveCount(0);
   await expect.poll(async () => (await getSession(user.api, written.id)).unread).toBe(false);
   // A reply the agent writes while the person reads the session is read already.

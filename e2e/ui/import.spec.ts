@@ -37,7 +37,7 @@ test('each kind imported through the page shows in the sidebar with its branches
   await captureViews(page, 'import-report');
 
   const sidebar = new Sidebar(page);
-  for (const title of ['Fix parse_date dropping UTC offsets', 'Sourdough starter smell', 'ISO date regex', 'Plant identification', 'Leave it for now and commit the changes with a sensible message.']) {
+  for (const title of ['Fix parse_date dropping UTC offsets', 'Sourdough starter smell', 'ISO date regex', 'Plant identification', 'Add a --verbose flag to the CLI in src/cli.py.']) {
     await expect(sidebar.row(title)).toBeVisible();
   }
 
@@ -66,8 +66,9 @@ test('each kind imported through the page shows in the sidebar with its branches
   await expect(session.toolCall(call, 'python')).not.toHaveAttribute('open', '');
 
   // Codex: each prompt once, tool calls folded under the step that made them
-  await sidebar.row('Leave it for now and commit the changes with a sensible message.').click();
-  await expect(page.getByText('Add a --verbose flag to the CLI in src/cli.py.')).toHaveCount(1);
+  await sidebar.row('Add a --verbose flag to the CLI in src/cli.py.').click();
+  // Its title is its first prompt (the heading and the row say it too): the prompt itself is shown once.
+  await expect(session.message('User').filter({ hasText: 'Add a --verbose flag to the CLI in src/cli.py.' })).toHaveCount(1);
   await expect(page.getByText('environment_context')).toHaveCount(0);
   const shell = page.locator('details').filter({ has: page.locator('summary', { hasText: 'Tool call: shell' }) });
   await expect(shell).toHaveCount(4);

@@ -1,4 +1,4 @@
-import { reasoningOf, type BranchMessage, type Message, type SessionDetail } from '../store/index.js';
+import { reasoningOf, toolCallFailed, type BranchMessage, type Message, type SessionDetail } from '../store/index.js';
 import { belowTurnHeadings } from './content-headings.js';
 import type { ExportSource } from './source.js';
 
@@ -74,7 +74,8 @@ export function attachmentFiles(metadata: Record<string, unknown>): Array<{ file
 
 function toolCallPart(call: Message): string {
   const input = call.input === null || call.input === undefined ? '' : typeof call.input === 'string' ? call.input : JSON.stringify(call.input, null, 2);
-  return `**Tool call \`${call.name.replace(/`/g, "'") || 'tool'}\`**\n\n${input ? fenced(input, 'json') : ''}\nResult:\n\n${fenced(call.content)}\n`;
+  const result = toolCallFailed(call.metadata) ? 'Result (an error):' : 'Result:';
+  return `**Tool call \`${call.name.replace(/`/g, "'") || 'tool'}\`**\n\n${input ? fenced(input, 'json') : ''}\n${result}\n\n${fenced(call.content)}\n`;
 }
 
 function messagePart(sessionId: string, message: BranchMessage, options: MarkdownOptions): string {

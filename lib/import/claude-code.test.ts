@@ -54,7 +54,7 @@ describe('Claude Code transcripts', () => {
     expect(tools.map((tool) => [tool.name, tool.calledBy?.slice(-2)])).toEqual([
       ['Bash', '02'], ['Read', '05'], ['Task', '08'], ['Edit', '12'], ['Edit', '16'], ['Bash', '18'],
     ]);
-    expect(tools[0]!.metadata).toMatchObject({ tool_call_id: 'toolu_01Bash7YxQmT2nWc9LrV4kZ', isError: true });
+    expect(tools[0]!.metadata).toMatchObject({ tool_call_id: 'toolu_01Bash7YxQmT2nWc9LrV4kZ', is_error: true });
     expect(tools[2]!.content).toBe('Found 2 callers: src/report.py:14 and src/cli.py:31.');
     expect(tools[2]!.metadata!['subagentSessionId']).toBe('cc-3f6c1d2e-8a4b-4c7d-9e1f-2a3b4c5d6e7f-agent-5e1f9a2b');
     // M2's thinking block is kept aside, never as text

@@ -281,7 +281,8 @@ export async function parseClaudeCode(lines: AsyncIterable<NumberedLine>, info: 
           input: block['input'] ?? null,
           metadata,
         };
-        if (result?.isError) metadata['isError'] = true;
+        // The wire's name, as the proxy records it (toolCallFailed reads both).
+        if (result?.isError) metadata['is_error'] = true;
         if (result?.agentId) metadata['subagentSessionId'] = sessionIdOf('cc', `${baseId}-agent-${result.agentId}`);
         pendingTools.push({ node: tool, afterLine: result ? result.line : Number.POSITIVE_INFINITY });
       }

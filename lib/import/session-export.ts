@@ -130,6 +130,8 @@ export async function parseSessionExport(chunks: AsyncIterable<Uint8Array>, opti
       id: session['id'],
       source: typeof session['source'] === 'string' ? session['source'] : '',
       title: typeof session['title'] === 'string' ? session['title'] : '',
+      // An automatic title stays automatic: no rename lock that the exported session did not have.
+      ...(session['userTitled'] === false ? { autoTitled: true } : {}),
       ...(typeof session['createdAt'] === 'number' && Number.isFinite(session['createdAt']) ? { createdAt: session['createdAt'] / 1000 } : {}),
       turns,
       headId,

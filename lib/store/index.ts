@@ -29,6 +29,7 @@ export type { ListedProjectCommit } from './operations/project-commits.js';
 export { maxMessageBytesFromEnv, DEFAULT_MAX_MESSAGE_BYTES } from './dag/message-size.js';
 export { reasoningOf } from './dag/reasoning.js';
 export { attachmentsOf, type AttachmentRef } from './dag/attachment-refs.js';
+export { toolCallFailed } from './dag/tool-call.js';
 export { MAX_ATTACHMENT_BYTES, type AttachmentUpload, type SavedAttachment, type ResolvedAttachment } from './repo/attachments.js';
 export type { ExchangeStep, RecordExchangeInput, RecordExchangeResult } from './operations/record-exchange.js';
 export { MAX_SYSTEM_PROMPT_CHARS, type ChatSettings } from './operations/chat-settings.js';

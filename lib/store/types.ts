@@ -81,7 +81,11 @@ export type SessionStatus = (typeof SESSION_STATUSES)[number];
 /** The statuses a turn may end in. */
 export const FINAL_STATUSES = ['idle', 'failed', 'cancelled'] as const satisfies readonly SessionStatus[];
 
-/** A listed row: DESIGN §5, 17 fields, times in ms. */
+/** How a session came in (issue 28): the person's web chat, the API, an import, or recorded by the proxy. */
+export const WAYS_IN = ['web chat', 'API', 'imported', 'recorded'] as const;
+export type WayIn = (typeof WAYS_IN)[number];
+
+/** A listed row: DESIGN §5, 17 fields, times in ms; plus `agentName`, `wayIn` and `agentGroup`, derived from `agentId` and `source`. */
 export interface SessionRow {
   id: string;
   agentId: string;
@@ -100,6 +104,11 @@ export interface SessionRow {
   unread: boolean;
   preview: string | null;
   project: string;
+  /** the agent, named the same whichever way its sessions came in (null: nobody named, as the person's own chat) */
+  agentName: string | null;
+  wayIn: WayIn;
+  /** the agent filter's group (session.agents, `session.list {agent}`): the name, or who wrote it when nobody was named */
+  agentGroup: string;
 }
 
 /** Why a turn was ended from outside: Stop pressed, or no activity for the idle limit. */
@@ -205,14 +214,16 @@ export interface ListFilter {
   status?: string;
   source?: string;
   agentId?: string;
+  /** an agent group as session.agents lists it (the agent's name whichever way in) */
+  agent?: string;
   projectId?: string;
   q?: string;
 }
 
-/** One writer of sessions as the Chats page's filter offers it: an agent id with its source, and how many sessions. */
+/** One agent as the Chats page's filter offers it: its group (the name), the ways its sessions came in, and how many sessions. */
 export interface AgentSummary {
-  agentId: string;
-  source: string;
+  agent: string;
+  wayIn: WayIn[];
   sessions: number;
 }
 

@@ -223,7 +223,9 @@ export class ChatDispatcher {
     const publish = (event: ChatEvent) => this.deps.publish(userId, event);
     const progress: TurnProgress = { replyId: null, text: '' };
     const leaveGate = this.deps.holdWrite(userId);
-    const done = runTurn({ progress, store, sessionId, model, signal: abort.signal, publish })
+    // An agent's session answered here (Retry, Edit, a message) keeps the title it has: the web chat's words would replace the agent's.
+    const keepTitle = (store.getRow(sessionId)?.wayIn ?? 'web chat') !== 'web chat';
+    const done = runTurn({ progress, store, sessionId, model, signal: abort.signal, publish, keepTitle })
       .catch((error: unknown): TurnEnd => {
         console.error(`[chat] turn of ${sessionId} failed:`, error);
         return { status: 'failed', replyId: null, error: (error as Error).message };

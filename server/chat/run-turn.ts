@@ -26,6 +26,8 @@ interface TurnInput {
   model: ChatModel;
   signal: AbortSignal;
   publish(event: ChatEvent): void;
+  /** the session's title stays as it is (an agent's session answered by the web chat) */
+  keepTitle?: boolean;
 }
 
 /** Model calls per turn; the last one is offered no tools, so a turn always ends in text. */
@@ -47,7 +49,7 @@ function systemPrompt(project: string, own: string | null): string {
  * The turn after the user message: model calls and tool calls until a reply without calls, then
  * finalize. The dispatcher announces the end (chat_done / chat_error) once the session is free.
  */
-export async function runTurn({ progress, store, sessionId, model, signal, publish }: TurnInput): Promise<TurnEnd> {
+export async function runTurn({ progress, store, sessionId, model, signal, publish, keepTitle = false }: TurnInput): Promise<TurnEnd> {
   const session = await store.getSession(sessionId);
   const settings = await store.getChatSettings(sessionId);
   const written = new Set<string>();
@@ -119,7 +121,7 @@ export async function runTurn({ progress, store, sessionId, model, signal, publi
     end = { status: signal.aborted ? 'cancelled' : 'failed', replyId: end.replyId, error: (error as Error).message };
   }
   try {
-    await store.finalizeTurn(sessionId, { status: end.status, writtenPaths: [...written], model: model.model });
+    await store.finalizeTurn(sessionId, { status: end.status, writtenPaths: [...written], model: model.model, keepTitle });
   } catch (error) {
     // Deleted meanwhile: nothing left to commit.
     if ((error as { code?: unknown }).code !== 'NOT_FOUND') throw error;

@@ -6,7 +6,7 @@ function row(id: string, updatedAt: number, extra: Partial<SessionRow> = {}): Se
   return {
     id, agentId: 'main', title: id, createdAt: 0, updatedAt, source: 'web', channel: null, accountId: null,
     peerDisplay: null, peerId: null, pinned: false, archived: false, group: '', status: 'idle', unread: false,
-    preview: null, project: 'Home', ...extra,
+    preview: null, project: 'Home', agentName: null, wayIn: 'web chat', agentGroup: 'You, in the web chat', ...extra,
   };
 }
 
@@ -74,5 +74,14 @@ describe('removeRow and mergePatch', () => {
     const known = row('a', 100, { preview: 'new' });
     expect(mergePatch(known, { id: 'a', updatedAt: 90, preview: 'old', title: 'T' })).toMatchObject({ updatedAt: 100, preview: 'new', title: 'T' });
     expect(mergePatch(known, { id: 'a', updatedAt: 110, preview: 'newer' })).toMatchObject({ updatedAt: 110, preview: 'newer' });
+  });
+});
+
+describe('rowMatches by agent', () => {
+  it('takes a live row into a list filtered by its agent group, as session.list {agent} does', () => {
+    const imported = row('cc', 1, { agentId: 'main', source: 'claude-code', agentName: 'Claude Code', wayIn: 'imported', agentGroup: 'Claude Code' });
+    expect(rowMatches({ scope: 'active', agent: 'Claude Code' }, imported)).toBe(true);
+    expect(rowMatches({ scope: 'active', agent: 'Claude Code' }, row('mine', 1))).toBe(false);
+    expect(rowMatches({ scope: 'active', agent: 'You, in the web chat' }, row('mine', 1))).toBe(true);
   });
 });

@@ -20,7 +20,7 @@ export default async function ChatsPage({ searchParams }: { searchParams: Search
   const params = await searchParams;
   const scope = parseScope(params.scope);
   const q = typeof params.q === 'string' ? params.q.trim().slice(0, 500) : '';
-  const agent = parseAgentFilter(params.agent, params.source);
+  const agent = parseAgentFilter(params.agent);
   // All three scopes of this search, so the tabs switch without a request.
   const queryClient = getQueryClient();
   await Promise.all(

@@ -74,6 +74,11 @@ export interface FinalizeTurnInput {
   writtenPaths?: string[];
   /** the model of the turn, for the agent identity of the project commit */
   model?: string;
+  /**
+   * A title the session has stays: no automatic title at this turn's end. The web chat answering
+   * in an agent's session (Retry, Edit) must not re-title it with its own model's words (issue 28).
+   */
+  keepTitle?: boolean;
 }
 
 export interface FinalizeTurnResult {
@@ -162,7 +167,7 @@ async function finalizeInSession(
     state.looseObjects = 0;
     ctx.repack.schedule(session.dir);
   }
-  await maybeAutoTitle(ctx, session);
+  if (!(input.keepTitle && session.meta.title !== '')) await maybeAutoTitle(ctx, session);
   return { turn, sessionCommit: result.sha, projectCommit: project?.sha ?? null, projectCommitSkipped: project?.skipped ?? null };
 }
 

@@ -20,6 +20,27 @@ function conversation(): ImportNode[][] {
 describe('importSession', () => {
   const open = tempStoresPerTest();
 
+  it('a session the source gave no title is titled from its first prompt, not shown by its last; a given title is kept', async () => {
+    const { store } = await open();
+    await store.importSession({ id: 'codex-x', source: 'codex', turns: conversation() });
+    expect(await store.getSession('codex-x')).toMatchObject({ title: 'first question', preview: 'second question', userTitled: false });
+    // A person may still rename it, and a later import of the grown file leaves the title alone.
+    await store.importSession({ id: 'cc-given', source: 'claude-code', title: 'From the summary line', turns: conversation() });
+    expect((await store.getSession('cc-given')).title).toBe('From the summary line');
+    // Attachments alone leave nothing to title by: the next prompt titles it.
+    await store.importSession({ id: 'cc-attach', source: 'claude-code', turns: [[user('p1', '[attachment: shot.png]', null, T0), user('p2', 'Why does this crash?', 'p1', T0 + 1)]] });
+    expect((await store.getSession('cc-attach')).title).toBe('Why does this crash?');
+  });
+
+  it('an untitled session imported before gets its first prompt\'s title when its file grows', async () => {
+    const { store } = await open();
+    const [first, second] = conversation();
+    await store.importSession({ id: 'cc-grow', source: 'claude-code', turns: [[{ id: 't0', role: 'tool', content: 'x', calledBy: null, parentId: null, createdAt: T0 - 1 }]] });
+    expect((await store.getSession('cc-grow')).title).toBe('');
+    await store.importSession({ id: 'cc-grow', source: 'claude-code', turns: [first!, second!] });
+    expect(store.listSessions({ q: 'first question' }).rows.map((row) => [row.id, row.title])).toEqual([['cc-grow', 'first question']]);
+  });
+
   it('builds a session with the given ids and times, one commit per turn dated by its last node', async () => {
     const { store, dir } = await open();
     const result = await store.importSession({ id: 'cc-x', source: 'claude-code', title: 'Imported', turns: conversation() });

@@ -20,6 +20,7 @@ import { redactParts } from '../session/redact-parts.js';
 import { ensureCommitState } from '../session/commit-state.js';
 import type { OpenSession, StoreContext } from '../session/store-context.js';
 import { sliceCodePoints } from '../text.js';
+import { titleFromFirstPrompt } from '../titles/first-prompt.js';
 import type { MessageRole, RegistryEntry, SessionMeta, StoredNode } from '../types.js';
 
 /** One node as another tool recorded it: its own id and time (seconds), its own edges. */
@@ -43,6 +44,8 @@ export interface ImportSessionInput {
   /** where it came from: claude-code, codex, chatgpt, openprogram */
   source: string;
   title?: string;
+  /** the title was made automatically (our own export of a session titled from its first prompt or by the model): it sets no lock */
+  autoTitled?: boolean;
   /** Unix seconds; default the first node's time */
   createdAt?: number;
   /** in the source's order; each turn is one commit, dated by its last node */
@@ -283,6 +286,11 @@ function applyTurnToMeta(meta: SessionMeta, nodes: StoredNode[], redacted: numbe
   meta.updated_at = Math.max(typeof meta.updated_at === 'number' ? meta.updated_at : 0, lastTimeOf(nodes));
   const lastUser = [...nodes].reverse().find((node) => node.role === 'user');
   if (lastUser) meta.preview = previewOf(lastUser.output);
+  // No title from the source (and none given by a person): the first prompt's, as the chat's phase 1 gives.
+  if (meta.title === '' && meta._user_titled !== true) {
+    const title = titleFromFirstPrompt(nodes.filter((node) => node.role === 'user').map((node) => node.output));
+    if (title !== '') Object.assign(meta, { title, _auto_titled: true });
+  }
   meta.turn_count = (typeof meta.turn_count === 'number' ? meta.turn_count : 0) + 1;
   if (redacted > 0) meta['redacted'] = (typeof meta['redacted'] === 'number' ? meta['redacted'] : 0) + redacted;
 }
@@ -339,8 +347,8 @@ async function createImported(ctx: StoreContext, input: ImportSessionInput): Pro
       peer_id: null,
       preview: null,
       // A title the source gave (a summary, the conversation's name) is kept like a person's.
-      _user_titled: (input.title?.trim() ?? '') !== '',
-      _auto_titled: false,
+      _user_titled: (input.title?.trim() ?? '') !== '' && input.autoTitled !== true,
+      _auto_titled: (input.title?.trim() ?? '') !== '' && input.autoTitled === true,
       _title_gen_count: 0,
       turn_count: 0,
       workdirs: [],
@@ -398,7 +406,7 @@ async function extendSession(ctx: StoreContext, session: OpenSession, input: Imp
     // What was written stays consistent with memory even when a later turn failed.
     session.meta = { ...meta };
   }
-  const changed = ctx.registry.patch(session.id, { updated_at: meta.updated_at, preview: typeof meta.preview === 'string' ? meta.preview : before.preview });
+  const changed = ctx.registry.patch(session.id, { updated_at: meta.updated_at, title: meta.title, preview: typeof meta.preview === 'string' ? meta.preview : before.preview });
   if (changed.length > 0) {
     ctx.writer.markDirty();
     ctx.events.emit('session_updated', { id: session.id, ...changedRowFields(ctx, ctx.registry.get(session.id)!, changed) });

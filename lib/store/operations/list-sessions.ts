@@ -2,7 +2,8 @@ import { InvalidInputError } from '../errors.js';
 import { encodeCursor } from '../registry/registry.js';
 import { type StoreContext } from '../session/store-context.js';
 import { toRow } from '../registry/row.js';
-import type { AgentSummary, ListFilter, ListOptions, ListPage, SessionDetail, SessionMeta, SessionRow } from '../types.js';
+import { WAYS_IN, type AgentSummary, type ListFilter, type ListOptions, type ListPage, type SessionDetail, type SessionMeta, type SessionRow, type WayIn } from '../types.js';
+import { agentIdentity } from '../registry/agent-identity.js';
 import { withSession } from '../session/session-access.js';
 import { INTERRUPTION_KEY, interruptionOf } from '../session/interruption.js';
 
@@ -27,7 +28,10 @@ export function getRow(ctx: StoreContext, sessionId: string): SessionRow | null 
   return entry ? toRow(ctx, entry) : null;
 }
 
-/** Every (agentId, source) pair that wrote a session of this scope, most sessions first, then by name. */
+/**
+ * The agents that wrote sessions of this scope, one entry per agent (its group: the name whichever
+ * way in, so Claude Code recorded and imported is one), with the ways in; most sessions first, then by name.
+ */
 export function listAgents(ctx: StoreContext, filter: Pick<ListFilter, 'scope'> = {}): AgentSummary[] {
   const scope = filter.scope ?? 'all';
   // agent → source → count: no key string built per entry (100,000 of them on a large store).
@@ -38,9 +42,18 @@ export function listAgents(ctx: StoreContext, filter: Pick<ListFilter, 'scope'> 
     if (!sources) counts.set(entry.agent_id, (sources = new Map()));
     sources.set(entry.source, (sources.get(entry.source) ?? 0) + 1);
   }
-  const out: AgentSummary[] = [];
-  for (const [agentId, sources] of counts) for (const [source, sessions] of sources) out.push({ agentId, source, sessions });
-  return out.sort((a, b) => b.sessions - a.sessions || a.agentId.localeCompare(b.agentId) || a.source.localeCompare(b.source));
+  const groups = new Map<string, { sessions: number; wayIn: Set<WayIn> }>();
+  for (const [agentId, sources] of counts) {
+    for (const [source, sessions] of sources) {
+      const { group, wayIn } = agentIdentity(agentId, source);
+      const summary = groups.get(group) ?? { sessions: 0, wayIn: new Set<WayIn>() };
+      summary.sessions += sessions;
+      summary.wayIn.add(wayIn);
+      groups.set(group, summary);
+    }
+  }
+  const out: AgentSummary[] = [...groups].map(([agent, { sessions, wayIn }]) => ({ agent, wayIn: WAYS_IN.filter((way) => wayIn.has(way)), sessions }));
+  return out.sort((a, b) => b.sessions - a.sessions || a.agent.localeCompare(b.agent));
 }
 
 export function countSessions(ctx: StoreContext, filter: ListFilter = {}): number {

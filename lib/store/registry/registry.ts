@@ -1,5 +1,6 @@
 import { InvalidInputError } from '../errors.js';
 import type { ListFilter, RegistryEntry } from '../types.js';
+import { agentIdentity } from './agent-identity.js';
 
 /** An id changed since the last log record: its entry now (undefined: deleted), and whether it was deleted and created again meanwhile. */
 export type Change = [id: string, entry: RegistryEntry | undefined, recreated?: boolean];
@@ -253,6 +254,7 @@ function matcher(filter: ListFilter): (entry: RegistryEntry, text: string) => bo
     if (filter.status !== undefined && entry.status !== filter.status) return false;
     if (filter.source !== undefined && entry.source !== filter.source) return false;
     if (filter.agentId !== undefined && entry.agent_id !== filter.agentId) return false;
+    if (filter.agent !== undefined && agentIdentity(entry.agent_id, entry.source).group !== filter.agent) return false;
     if (filter.projectId !== undefined && entry.project_id !== filter.projectId) return false;
     if (q !== null && !text.includes(q)) return false;
     return true;

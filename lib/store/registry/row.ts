@@ -1,9 +1,11 @@
 import type { ProjectStore } from '../projects/index.js';
 import { secondsToMs } from '../time.js';
 import type { RegistryEntry, SessionRow } from '../types.js';
+import { agentIdentity } from './agent-identity.js';
 
 /** The one converter from a registry entry (FORMAT.md, snake_case, seconds) to an API row (camelCase, ms). */
 export function toRow(ctx: { projects: Pick<ProjectStore, 'nameOf'> }, entry: RegistryEntry): SessionRow {
+  const agent = agentIdentity(entry.agent_id, entry.source);
   return {
     id: entry.id,
     agentId: entry.agent_id,
@@ -22,6 +24,9 @@ export function toRow(ctx: { projects: Pick<ProjectStore, 'nameOf'> }, entry: Re
     unread: entry.unread,
     preview: entry.preview,
     project: ctx.projects.nameOf(entry.project_id),
+    agentName: agent.name,
+    wayIn: agent.wayIn,
+    agentGroup: agent.group,
   };
 }
 

@@ -126,6 +126,31 @@ describe('automatic titles', () => {
     for (const message of later.slice(2)) expect(message.content.length).toBe(1_000);
   });
 
+  it('keepTitle: a titled session keeps its title and the model is not asked; an untitled one is still titled', async () => {
+    const model = new ControlledModel();
+    const { store } = await fresh(model);
+    await store.createSession({ id: 'agent', agentId: 'claude-code', source: 'proxy:claude-code' });
+    await store.appendMessage('agent', { role: 'user', content: 'Fix the parser' });
+    await store.appendMessage('agent', { role: 'assistant', content: 'Done' });
+    await store.finalizeTurn('agent');
+    model.answer('Parser Fix');
+    await store.idle();
+    expect((await store.getSession('agent')).title).toBe('Parser Fix');
+    const asked = model.requests.length;
+    // The web chat answers in it (a Retry, an Edit) at a turn that would run the model again.
+    for (let i = 2; i <= 6; i++) {
+      await store.appendMessage('agent', { role: 'user', content: `turn ${i}` });
+      await store.appendMessage('agent', { role: 'assistant', content: 'the web chat model says hi' });
+      await store.finalizeTurn('agent', { keepTitle: true });
+    }
+    expect(model.requests).toHaveLength(asked);
+    expect((await store.getSession('agent')).title).toBe('Parser Fix');
+    await store.appendMessage('s', { role: 'user', content: 'Untitled so far' });
+    await store.appendMessage('s', { role: 'assistant', content: 'ok' });
+    await store.finalizeTurn('s', { keepTitle: true });
+    expect((await store.getSession('s')).title).toBe('Untitled so far');
+  });
+
   it('regenerate runs the model now without setting the lock', async () => {
     const model = new ControlledModel();
     const { store } = await fresh(model);

@@ -69,14 +69,17 @@ export const chatRouter = createTRPCRouter({
     .input(z.object({ sessionId: sessionIdInput }).strict())
     .mutation(({ ctx }) => getChatDispatcher().cancel(ctx.user.id, ctx.store, ctx.sessionId)),
 
-  /** Whether a turn runs now, and the last failure of this process, for a tab that opens late. */
-  state: sessionProcedure.input(z.object({ sessionId: sessionIdInput }).strict()).query(({ ctx }) => {
+  /** Whether a turn runs now, the last failure of this process (for a tab that opens late), and the model the web chat answers with here. */
+  state: sessionProcedure.input(z.object({ sessionId: sessionIdInput }).strict()).query(async ({ ctx }) => {
     const chat = getChatDispatcher();
+    const picked = (await ctx.store.getChatSettings(ctx.sessionId)).model;
     return {
       running: chat.isRunning(ctx.user.id, ctx.sessionId),
       lastError: chat.lastError(ctx.user.id, ctx.sessionId),
       /** the reply streaming now and its text so far; chat_delta's `offset` continues it */
       streaming: chat.streaming(ctx.user.id, ctx.sessionId),
+      /** the model a Retry, an Edit or a message here is answered with (the chat's pick, else the configured one; null: none), so an agent's session can say so */
+      webChatModel: picked ?? (await getModelService().status()).model,
     };
   }),
 

@@ -61,6 +61,8 @@ export const sessionRouter = createTRPCRouter({
           status: statusInput.optional(),
           source: labelInput().optional(),
           agentId: labelInput().optional(),
+          // an agent as session.agents lists it: its sessions whichever way they came in
+          agent: labelInput().optional(),
           projectId: projectIdInput.optional(),
           q: labelInput(500).optional(),
           limit: limitInput.optional(),
@@ -105,7 +107,7 @@ export const sessionRouter = createTRPCRouter({
     index.rebuild().catch((error: unknown) => console.error('[search] rebuild failed:', error));
     return index.status;
   }),
-  /** `[{agentId, source, sessions}]`: who wrote the sessions of a scope (default all), most first. */
+  /** `[{agent, wayIn, sessions}]`: who wrote the sessions of a scope (default all), one entry per agent whichever way in, most first. */
   agents: storeProcedure
     .input(z.object({ scope: z.enum(['active', 'archived', 'all']).optional() }).strict().optional())
     .query(({ ctx, input }) => ctx.store.listAgents(input ?? {})),

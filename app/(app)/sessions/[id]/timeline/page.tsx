@@ -6,7 +6,7 @@ import { getServerCaller, requireUser } from '@/trpc/server';
 import { BranchGraphSection } from './branch-graph-section';
 import { orNotFound } from './or-not-found';
 import { TitledSection } from '@/components/ui/titled-section';
-import { agentLabel } from '@/components/sessions/agent-label';
+import { writerLine } from '@/components/sessions/agent-label';
 
 export const metadata = { title: 'Timeline · Entity Memory' };
 
@@ -30,7 +30,7 @@ export default async function TimelinePage({ params }: { params: Promise<{ id: s
         <h1 className="text-2xl font-semibold">Timeline</h1>
         <p className="text-sm text-neutral-600 dark:text-neutral-400">
           {session.turnCount === 1 ? '1 turn' : `${session.turnCount} turns`}
-          {agentLabel(session) ? ` · written by ${agentLabel(session)}` : ''}
+          {writerLine(session) ? ` · written by ${writerLine(session)}` : ''}
           {session.project ? <> · project {session.projectId === 'default' ? session.project : <Link href={`/projects/${encodeURIComponent(session.projectId)}`} className="text-blue-600 hover:underline dark:text-blue-400">{session.project}</Link>}</> : null}
         </p>
       </header>
