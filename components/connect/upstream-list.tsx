@@ -89,7 +89,7 @@ export function UpstreamList({ initial }: { initial: Upstream[] }) {
               </p>
               <span className={upstream.keySet ? 'text-sm text-green-700 dark:text-green-400' : 'text-sm text-neutral-500'}>{upstream.keySet ? 'Key set' : 'No key stored'}</span>
             </div>
-            <form onSubmit={(event) => void save(event, upstream)} className="mt-2 flex flex-wrap items-end gap-2" aria-label={`Edit upstream ${upstream.name}`}>
+            <form onSubmit={(event) => void save(event, upstream)} className="mt-2 flex flex-wrap items-start gap-2" aria-label={`Edit upstream ${upstream.name}`}>
               <TextField
                 label="Base URL"
                 name="baseUrl"
@@ -108,24 +108,27 @@ export function UpstreamList({ initial }: { initial: Upstream[] }) {
                 error={errorAt(upstream.name, 'key')}
                 className="min-w-48 flex-1"
               />
-              <Button type="submit" variant="secondary" disabled={set.isPending}>
-                Save
-              </Button>
-              {upstream.keySet ? (
-                <Button variant="secondary" onClick={() => void set.mutateAsync({ name: upstream.name, kind: upstream.kind, key: '' }).then(() => toast.success(`Key of ${upstream.name} removed`), (failure: Error) => setError(failure.message))}>
-                  Remove key
+              {/* Level with the inputs (below their labels), whatever an error under a field adds. */}
+              <div className="flex flex-wrap gap-2 pt-6">
+                <Button type="submit" variant="secondary" disabled={set.isPending}>
+                  Save
                 </Button>
-              ) : null}
-              {upstream.builtIn ? null : (
-                <Button variant="danger" onClick={() => void remove.mutateAsync({ name: upstream.name }).catch((failure: Error) => setError(failure.message))}>
-                  Delete upstream
-                </Button>
-              )}
+                {upstream.keySet ? (
+                  <Button variant="secondary" onClick={() => void set.mutateAsync({ name: upstream.name, kind: upstream.kind, key: '' }).then(() => toast.success(`Key of ${upstream.name} removed`), (failure: Error) => setError(failure.message))}>
+                    Remove key
+                  </Button>
+                ) : null}
+                {upstream.builtIn ? null : (
+                  <Button variant="danger" onClick={() => void remove.mutateAsync({ name: upstream.name }).catch((failure: Error) => setError(failure.message))}>
+                    Delete upstream
+                  </Button>
+                )}
+              </div>
             </form>
           </li>
         ))}
       </ul>
-      <form onSubmit={(event) => void add(event)} className="flex flex-wrap items-end gap-2" aria-label="Add an upstream">
+      <form onSubmit={(event) => void add(event)} className="flex flex-wrap items-start gap-2" aria-label="Add an upstream">
         <TextField label="Upstream name" name="name" required pattern="[a-z0-9][a-z0-9-]{0,31}" title="lower-case letters, digits and dashes" className="min-w-36 flex-1" />
         <div>
           <label htmlFor="upstream-kind" className="block text-sm font-medium text-neutral-700 dark:text-neutral-300">
@@ -146,9 +149,11 @@ export function UpstreamList({ initial }: { initial: Upstream[] }) {
           className="min-w-56 flex-[2]"
         />
         <TextField label="Provider key (optional)" name="key" type="password" autoComplete="off" error={errorAt(NEW_FORM, 'key')} className="min-w-40 flex-1" />
-        <Button type="submit" disabled={set.isPending}>
-          Add upstream
-        </Button>
+        <div className="pt-6">
+          <Button type="submit" disabled={set.isPending}>
+            Add upstream
+          </Button>
+        </div>
       </form>
       <FormMessage error={error} />
     </div>

@@ -36,6 +36,7 @@ test("an agent's prompts go to the title model only once the user turns it on in
   // Settings says where titles go: the model and its server.
   await expect(settingsPage.titles).toContainText(`Titles go to the title model ${MODEL_NAME} at ${MODEL_URL}`);
   await expect(settingsPage.titleAgentSessions).not.toBeChecked();
+  await settingsPage.titles.scrollIntoViewIfNeeded();
   await captureViews(page, 'h31a-settings-titles');
   await settingsPage.titleAgentSessions.check();
   await expect(settingsPage.titles.getByRole('status')).toContainText('Agent sessions are titled by the title model');
