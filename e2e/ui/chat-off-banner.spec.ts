@@ -66,6 +66,8 @@ test('chat off: the admin is sent to the Admin page, not told to ask an admin', 
 });
 
 test('chat off: no banner on an agent session; at 390 px a search jump is not under the composer', async ({ page, context, user, adminApi }) => {
+  // Two sessions of many turns to seed, on a machine that may be busy.
+  test.setTimeout(180_000);
   const agentTarget = await longSession(user.api, 'agent-recorded', { source: 'proxy:claude-code', agentId: 'claude-code' });
   const webTarget = await longSession(user.api, 'web-chat', { source: 'web' });
   await signInBrowser(context, user.api);
