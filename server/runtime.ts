@@ -236,7 +236,7 @@ export function getUserStore(userId: string): Promise<UserStore> {
       const workspaceRoot = join(dataDir, 'workspaces', userId);
       mkdirSync(workspaceRoot, { recursive: true, mode: 0o700 });
       const allowedRoots = (await getProjectRoots()).rootsOf(userId);
-      const store = await SessionStore.open({ stateDir: join(dataDir, 'users', userId), workspaceRoot, allowedRoots, repackQueue, titleModel, redactor: redactorFor(userId) });
+      const store = await SessionStore.open({ stateDir: join(dataDir, 'users', userId), workspaceRoot, allowedRoots, repackQueue, titleModel, redactor: redactorFor(userId), titleAgentSessions: titlesAgentSessions(userId) });
       hub.attach(userId, store.events);
       // A deleted session's links go with it: none is left pointing at nothing in Settings.
       store.events.on('event', (event) => {
@@ -296,10 +296,19 @@ function redactorFor(userId: string): Redactor | null {
   return !user || runtime().auth.users.prefsOf(userId).redactSecrets ? backgroundRedactor : null;
 }
 
+/** The user's choice (Settings, off unless turned on): may an agent session's prompts go to the title model? */
+function titlesAgentSessions(userId: string): boolean {
+  const user = runtime().auth.users.get(userId);
+  return user ? runtime().auth.users.prefsOf(userId).titleAgentSessions : false;
+}
+
 /** After the user changed their settings: the open store follows at once. */
 export async function applyUserPrefs(userId: string): Promise<void> {
   const opening = runtime().userStores.get(userId);
-  if (opening) (await opening).setRedactor(redactorFor(userId));
+  if (!opening) return;
+  const store = await opening;
+  store.setRedactor(redactorFor(userId));
+  store.setTitleAgentSessions(titlesAgentSessions(userId));
 }
 
 /** Flush every registry that finished opening, synchronously: safe inside a signal handler. */

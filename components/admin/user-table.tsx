@@ -45,9 +45,9 @@ export function UserTable({ initialUsers, currentUserId }: { initialUsers: UserR
           <tbody>
             {(users.data ?? []).map((user) => (
               <tr key={user.id} className="border-b border-neutral-100 dark:border-neutral-900">
-                <td className="py-2 pr-2 font-medium break-all">
+                <td className="py-2 pr-2 font-medium [overflow-wrap:anywhere]">
                   {user.email}
-                  {user.id === currentUserId ? <span className="text-neutral-500"> (you)</span> : null}
+                  {user.id === currentUserId ? <span className="whitespace-nowrap text-neutral-500"> (you)</span> : null}
                   {/* On a phone the role and status columns fold in here, so the actions stay in view. */}
                   <span className="block text-xs font-normal text-neutral-500 sm:hidden dark:text-neutral-400">
                     {user.admin ? 'admin' : 'user'} · {user.disabled ? 'disabled' : 'active'}

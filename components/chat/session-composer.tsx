@@ -7,7 +7,7 @@ import { useLiveEvents } from '@/components/live/live-events-provider';
 import { useTRPC } from '@/trpc/client';
 import { SessionModelSelect, SystemPromptButton } from './chat-settings-controls';
 import { Composer } from './composer';
-import { NoModelNotice } from './no-model-notice';
+import { isWebChat, NoModelNotice } from './no-model-notice';
 import { ProjectChipReadOnly, ProjectPicker } from './project-chip';
 import { TurnStatus } from './turn-status';
 import { useSendMessage } from './use-send-message';
@@ -89,7 +89,8 @@ export function SessionComposer({
   return (
     <div className="space-y-3">
       <TurnStatus status={detail?.status ?? 'idle'} running={running} error={lastError} interruption={detail?.interruption ?? null} onRetry={onRetry} retrying={resume.isPending} />
-      <NoModelNotice />
+      {/* An agent's recorded session is read here, not chatted in: no banner about chat there. */}
+      {detail && isWebChat(detail) ? <NoModelNotice /> : null}
       <Composer
         {...composer}
         onSend={() => void onSend()}

@@ -148,7 +148,8 @@ export function ConnectAgent({ serverOrigin, initialLast, initialUpstreams }: { 
             <Tabs.Content key={entry.id} value={entry.id} className="space-y-2 pt-3 focus:outline-none">
               <p className="text-sm text-neutral-600 dark:text-neutral-400">{entry.intro}</p>
               {upstreams.data.find((upstream) => upstream.name === entry.upstream)?.keySet === false ? <NoKeyStored agent={entry} /> : null}
-              <pre aria-label={`Lines for ${entry.label}`} className="overflow-x-auto rounded-md border border-neutral-200 bg-neutral-100 p-3 font-mono text-xs leading-5 text-neutral-900 dark:border-neutral-700 dark:bg-neutral-950 dark:text-neutral-100">
+              {/* Wrapped, not scrolled: on a phone the end of a long line (the header line, the token) stays in view; Copy copies the lines as they are. */}
+              <pre aria-label={`Lines for ${entry.label}`} className="whitespace-pre-wrap rounded-md [overflow-wrap:anywhere] border border-neutral-200 bg-neutral-100 p-3 font-mono text-xs leading-5 text-neutral-900 dark:border-neutral-700 dark:bg-neutral-950 dark:text-neutral-100">
                 {text}
               </pre>
               <div className="flex flex-wrap items-center justify-between gap-2">

@@ -169,14 +169,14 @@ export function SessionMessages({
     }
   }, [anchor, loadPage, reload, sessionId]);
 
-  // Opening: the newest message in view (or the opened one, centred), again after the router's own
-  // scroll on a client navigation.
+  // Opening: the newest message in view (or the opened one at the top: centred, on a phone the
+  // pinned composer below could cover it), again after the router's own scroll on a client navigation.
   const anchorId = anchor?.messageId;
   useEffect(() => {
     const frame = requestAnimationFrame(() => {
       const element = scroller();
       const opened = anchorId ? listRef.current?.querySelector<HTMLElement>(`[data-message-id="${CSS.escape(anchorId)}"]`) : null;
-      if (opened) opened.scrollIntoView({ block: 'center' });
+      if (opened) opened.scrollIntoView({ block: 'start' });
       else element.scrollTop = element.scrollHeight;
       setReady(true);
     });

@@ -34,6 +34,7 @@ export function ShareDialog({ sessionId, title, open, onOpenChange }: { sessionI
   const [toolCalls, setToolCalls] = useState(true);
   const [error, setError] = useState<string | null>(null);
   const expiresId = useId();
+  const toolCallsHintId = useId();
   const create = useMutation(
     trpc.share.create.mutationOptions({
       onSuccess: async () => {
@@ -65,7 +66,7 @@ export function ShareDialog({ sessionId, title, open, onOpenChange }: { sessionI
             </Dialog.Close>
           </div>
           <Dialog.Description className="mt-1 text-sm text-neutral-600 dark:text-neutral-400">
-            “{title}”, read-only. {mode ? audienceOf(mode) : null} A link never shows the system prompt, other branches, files on the server or who you are.
+            “{title}”, read-only. {mode ? audienceOf(mode) : null} A link never shows the system prompt, other branches or who you are.
           </Dialog.Description>
           {list.isError ? <p role="alert" className="mt-3 text-sm text-red-700 dark:text-red-400">The links could not be loaded: {list.error.message}</p> : null}
           {links.length > 0 ? (
@@ -100,9 +101,13 @@ export function ShareDialog({ sessionId, title, open, onOpenChange }: { sessionI
                   </select>
                 </label>
                 <label className="inline-flex items-center gap-2 text-sm">
-                  <input type="checkbox" checked={toolCalls} onChange={(event) => setToolCalls(event.target.checked)} className="size-4 accent-blue-600" />
+                  <input type="checkbox" aria-describedby={toolCallsHintId} checked={toolCalls} onChange={(event) => setToolCalls(event.target.checked)} className="size-4 accent-blue-600" />
                   Show tool calls
                 </label>
+                <p id={toolCallsHintId} className="basis-full text-xs text-neutral-600 dark:text-neutral-400">
+                  Tool calls are shown as the agent made them: their inputs and results, with absolute paths of the agent&apos;s machine and what
+                  it read from its files.
+                </p>
               </div>
               {error ? (
                 <p role="alert" className="text-sm text-red-700 dark:text-red-400">

@@ -23,9 +23,14 @@ export interface UserRecord {
 export interface UserPrefs {
   /** take secrets out of every message on the way in (DESIGN §10); on unless turned off */
   redactSecrets: boolean;
+  /**
+   * send the prompts of agent sessions (recorded or imported: not the web chat) to the title model
+   * for a title; off unless turned on, as the agent's prompts were never meant for that model
+   */
+  titleAgentSessions: boolean;
 }
 
-export const DEFAULT_PREFS: UserPrefs = { redactSecrets: true };
+export const DEFAULT_PREFS: UserPrefs = { redactSecrets: true, titleAgentSessions: false };
 
 /** What leaves lib/auth: never the hash. */
 export interface PublicUser {
@@ -269,12 +274,17 @@ export class UserStore {
 
   prefsOf(id: string): UserPrefs {
     const stored = this.require(id).prefs ?? {};
-    return { redactSecrets: typeof stored.redactSecrets === 'boolean' ? stored.redactSecrets : DEFAULT_PREFS.redactSecrets };
+    return {
+      redactSecrets: typeof stored.redactSecrets === 'boolean' ? stored.redactSecrets : DEFAULT_PREFS.redactSecrets,
+      titleAgentSessions: typeof stored.titleAgentSessions === 'boolean' ? stored.titleAgentSessions : DEFAULT_PREFS.titleAgentSessions,
+    };
   }
 
   async setPrefs(id: string, change: Partial<UserPrefs>): Promise<UserPrefs> {
     const user = this.require(id);
-    if (change.redactSecrets !== undefined && typeof change.redactSecrets !== 'boolean') throw new AuthError('BAD_REQUEST', 'redactSecrets must be true or false');
+    for (const key of ['redactSecrets', 'titleAgentSessions'] as const) {
+      if (change[key] !== undefined && typeof change[key] !== 'boolean') throw new AuthError('BAD_REQUEST', `${key} must be true or false`);
+    }
     await this.update(user, (u) => {
       u.prefs = { ...(u.prefs ?? {}), ...change };
     });

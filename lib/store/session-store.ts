@@ -79,6 +79,8 @@ export interface SessionStoreOptions {
   /** what the open sessions may hold in memory, in characters of node files (default 64 Mi) */
   cacheChars?: number;
   titleModel?: TitleModel | null;
+  /** agent sessions (not the web chat's) titled by the model too; default true, the server passes each user's setting */
+  titleAgentSessions?: boolean;
   /** shared across the stores of one process so repacks never pile up */
   repackQueue?: RepackQueue;
   debounceMs?: number;
@@ -172,6 +174,7 @@ export class SessionStore {
       untrustedLocations: untrusted,
       repack: options.repackQueue ?? new RepackQueue(),
       titleModel: options.titleModel ?? null,
+      titleAgentSessions: options.titleAgentSessions ?? true,
       projects,
       recovery: new FileRecovery(stateDir),
       allowedRoots,
@@ -205,6 +208,11 @@ export class SessionStore {
   }
   get redacting(): boolean {
     return this.ctx.redactor !== null;
+  }
+
+  /** The user's setting for agent sessions' titles: applies from the next finished turn on. */
+  setTitleAgentSessions(on: boolean): void {
+    this.ctx.titleAgentSessions = on;
   }
 
   // Sessions

@@ -6,6 +6,7 @@ import { Card } from '@/components/ui/card';
 import { getServerCaller, requireUser } from '@/trpc/server';
 import { TitledSection } from '@/components/ui/titled-section';
 import { RedactionSetting } from '@/components/settings/redaction-setting';
+import { TitleSetting } from '@/components/settings/title-setting';
 import Link from 'next/link';
 import { headers } from 'next/headers';
 import { ConnectAgent } from '@/components/connect/connect-agent';
@@ -57,6 +58,11 @@ export default async function SettingsPage() {
       <Card>
         <TitledSection id="privacy-title" title="Secrets">
           <RedactionSetting initial={prefs.redactSecrets} />
+        </TitledSection>
+      </Card>
+      <Card>
+        <TitledSection id="titles-title" title="Titles">
+          <TitleSetting initial={prefs.titleAgentSessions} />
         </TitledSection>
       </Card>
       <Card>

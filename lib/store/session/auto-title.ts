@@ -2,14 +2,14 @@ import { branchMessages } from '../dag/branch.js';
 import { contentOf } from '../dag/node-content.js';
 import { runInBackground, type OpenSession, type StoreContext } from './store-context.js';
 import { cleanModelTitle, titleFromText } from '../titles/truncate.js';
-import { RETITLE_AT_TURNS } from '../titles/title-model.js';
+import { isAgentSession, RETITLE_AT_TURNS } from '../titles/title-model.js';
 import { titleRequest } from '../titles/title-request.js';
 import { updateSessionFields, withSession } from './session-access.js';
 
 /**
  * _maybe_auto_title of the seeds, run at the end of finalize: phase 1 (truncation) at turn 1,
  * phase 2 (the model) in the background after turns 1, 6, 16 and 40 of the current branch.
- * _user_titled stops both for good.
+ * _user_titled stops both for good. An agent's session gets phase 2 only with `titleAgentSessions`.
  */
 export async function maybeAutoTitle(ctx: StoreContext, session: OpenSession): Promise<void> {
   if (session.meta._user_titled) return;
@@ -38,6 +38,7 @@ export async function maybeAutoTitle(ctx: StoreContext, session: OpenSession): P
   }
   const model = ctx.titleModel;
   if (!model) return;
+  if (!ctx.titleAgentSessions && isAgentSession(session.meta)) return;
   const request = titleRequest(branch, phaseOneTitle !== null);
   runInBackground(
     ctx,

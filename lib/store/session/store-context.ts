@@ -53,6 +53,8 @@ export interface StoreContext extends LocationsState {
   cache: LRUCache<string, OpenSession>;
   repack: RepackQueue;
   titleModel: TitleModel | null;
+  /** whether agent sessions' prompts go to the title model too (titles/title-model.ts isAgentSession); switchable per user at run time */
+  titleAgentSessions: boolean;
   projects: ProjectStore;
   recovery: FileRecovery;
   /** allowed roots for project folders and extra working directories */

@@ -171,4 +171,25 @@ describe('automatic titles', () => {
     await turn(store, 's', 'hello');
     await expect(store.regenerateTitle('s')).rejects.toBeInstanceOf(PreconditionError);
   });
+
+  it("an agent's session goes to the model only with titleAgentSessions; the web chat's always", async () => {
+    const model = new ControlledModel();
+    const temp = await openTempStore({ titleModel: model, titleAgentSessions: false });
+    cleanups.push(async () => {
+      while (model.pending > 0) model.answer('');
+      await temp.cleanup();
+    });
+    const { store } = temp;
+    await store.createSession({ id: 'agent', source: 'proxy:claude-code', agentId: 'claude-code' });
+    await store.createSession({ id: 'web', source: 'web' });
+    await turn(store, 'agent', 'private prompt of the agent');
+    await turn(store, 'web', 'question in the web chat');
+    expect(model.requests.map((request) => request.messages[0]!.content)).toEqual(['question in the web chat']);
+    expect((await store.getSession('agent')).title).toBe('private prompt of the agent');
+
+    store.setTitleAgentSessions(true);
+    await store.createSession({ id: 'agent-2', source: 'proxy:codex', agentId: 'codex' });
+    await turn(store, 'agent-2', 'titled on request');
+    expect(model.requests.map((request) => request.messages[0]!.content)).toEqual(['question in the web chat', 'titled on request']);
+  });
 });

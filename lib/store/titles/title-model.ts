@@ -15,3 +15,15 @@ export const TITLE_SYSTEM_PROMPT =
 
 /** Turn numbers (user messages on the current branch) after which a model title is generated. */
 export const RETITLE_AT_TURNS: readonly number[] = [1, 6, 16, 40];
+
+/**
+ * A session an agent or a client wrote (recorded by the proxy, imported, made through the API
+ * under an agent's name), as opposed to the web chat's own (agent `main` or none, source `web` or
+ * none; the sidebar shows no agent label for those). Its prompts were meant for the agent's model,
+ * not ours: they go to the title model only when the user said so.
+ */
+export function isAgentSession(meta: { agent_id?: unknown; source?: unknown }): boolean {
+  const agent = typeof meta.agent_id === 'string' ? meta.agent_id.trim() : '';
+  const source = typeof meta.source === 'string' ? meta.source.trim() : '';
+  return !((agent === '' || agent === 'main') && (source === '' || source === 'web'));
+}

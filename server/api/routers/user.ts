@@ -13,15 +13,16 @@ export const userRouter = createTRPCRouter({
     via: ctx.via,
   })),
 
-  /** The caller's settings: `{redactSecrets}`. */
+  /** The caller's settings: `{redactSecrets, titleAgentSessions}`. */
   prefs: protectedProcedure.query(({ ctx }) => getAuthStore().users.prefsOf(ctx.user.id)),
 
   /**
-   * Cookie only: an agent's token must not be able to turn redaction off for what it writes next.
+   * Cookie only: an agent's token must not be able to turn redaction off for what it writes next,
+   * nor send its prompts to the title model.
    * Applies to the open store at once.
    */
   setPrefs: cookieOnlyProcedure
-    .input(z.object({ redactSecrets: z.boolean().optional() }).strict())
+    .input(z.object({ redactSecrets: z.boolean().optional(), titleAgentSessions: z.boolean().optional() }).strict())
     .mutation(async ({ ctx, input }) => {
       const prefs = await getAuthStore().users.setPrefs(ctx.user.id, input);
       await applyUserPrefs(ctx.user.id);
