@@ -21,8 +21,12 @@ export interface ImportCommandOptions {
 function summary(report: ImportReport): string[] {
   const lines = [
     `Imported: ${report.added} added, ${report.updated} updated, ${report.unchanged} unchanged, ${report.alreadyRecorded} already recorded by the proxy; ` +
-      `${report.ignoredLines} unknown line${report.ignoredLines === 1 ? '' : 's'} ignored; ${report.redacted} secret${report.redacted === 1 ? '' : 's'} redacted`,
+      `${report.ignoredLines} line${report.ignoredLines === 1 ? '' : 's'} with no conversation left out; ${report.redacted} secret${report.redacted === 1 ? '' : 's'} redacted`,
   ];
+  const types = Object.entries(report.ignoredLineTypes).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  if (types.length > 0) {
+    lines.push(`Lines left out, by type (the agent's own records: file snapshots, queue and progress; no message): ${types.map(([type, count]) => `${type} ${count}`).join(', ')}`);
+  }
   if (report.skipped.length > 0) {
     lines.push(`Skipped ${report.skipped.length}:`);
     for (const entry of report.skipped) lines.push(`  ${entry.file}${entry.line > 0 ? `:${entry.line}` : ''}  ${entry.reason}`);
