@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -125,6 +126,11 @@ describe('cli import', () => {
       appendFileSync(transcript, `${JSON.stringify(line)}\n`);
       await expect.poll(() => out.length, { timeout: 5000 }).toBe(2);
       expect(JSON.parse(out[1]!)).toMatchObject({ updated: 1, added: 0 });
+      // Several more looks (each 100 ms): each waits on the signal and lets go of it; one listener
+      // left per look warned past ten (MaxListenersExceededWarning).
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      // (the count, not the time, is what is checked)
+      expect(getEventListeners(controller.signal, 'abort').length).toBeLessThanOrEqual(1);
       controller.abort();
       await watching;
     } finally {

@@ -1,4 +1,5 @@
 import { stat } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import cliProgress from 'cli-progress';
 import { inputsFromPaths, type ImportInput, type ImportProgress, type ImportReport } from '../lib/import/index.js';
 import { CliError, type CliBackend } from './backend.js';
@@ -105,13 +106,9 @@ export async function runImport(backend: CliBackend, paths: string[], options: I
   output.err(`Watching ${paths.join(', ')} for new lines (Ctrl-C stops)`);
   const interval = options.watchIntervalMs ?? 1000;
   while (!options.signal?.aborted) {
-    await new Promise<void>((wake) => {
-      const timer = setTimeout(wake, interval);
-      options.signal?.addEventListener('abort', () => {
-        clearTimeout(timer);
-        wake();
-      }, { once: true });
-    });
+    // node's own timer takes its abort listener off when it fires: one added per look and never
+    // removed passed ten and printed MaxListenersExceededWarning.
+    await sleep(interval, undefined, { signal: options.signal }).catch(() => undefined);
     if (options.signal?.aborted) break;
     const changed = await changedSinceLastLook().catch(() => [] as ImportInput[]);
     if (changed.length === 0) continue;

@@ -176,7 +176,7 @@ export function ImportForm() {
               {...{ webkitdirectory: '' }}
               className="block w-full text-sm file:mr-3 file:rounded-md file:border file:border-neutral-300 file:bg-white file:px-3 file:py-1.5 file:text-sm dark:file:border-neutral-700 dark:file:bg-neutral-900 dark:file:text-neutral-100"
             />
-            <span className="block text-xs text-neutral-500 dark:text-neutral-400">e.g. ~/.claude/projects, ~/.codex/sessions, or an OpenProgram state directory (~/.openprogram)</span>
+            <span className="block text-xs text-neutral-500 dark:text-neutral-400">e.g. ~/.claude/projects, ~/.codex/sessions, or the state folder of OpenProgram, the agent program whose session format Entity Memory keeps (~/.openprogram). Every file is read; the report lists those not imported.</span>
           </label>
         </div>
         <div className="flex flex-wrap items-center gap-3">

@@ -181,7 +181,7 @@ async function commitProjectTurn(
   const snapshot = running.snapshot!;
   const projectId = running.projectId;
   const autoCommit = ctx.projects.has(projectId) ? (await ctx.projects.get(projectId)).autoCommit : false;
-  const model = input.model ?? (typeof session.meta['model'] === 'string' ? (session.meta['model'] as string) : 'unknown model');
+  const model = input.model ?? (typeof session.meta['model'] === 'string' ? (session.meta['model'] as string) : '');
   const result = await finishProjectTurn(snapshot, {
     projectPath: running.projectPath ?? undefined,
     writtenPaths: input.writtenPaths,

@@ -96,7 +96,7 @@ describe('the timeline of a session', () => {
     expect(first!.projectCommitInfo).toEqual({
       sha: t1.end.projectCommit,
       message: '[agent s] turn 1: write a.txt',
-      author: 'agent (m via OpenProgram)',
+      author: 'agent (m via Entity Memory)',
       createdAt: expect.any(Number),
       files: [{ path: 'a.txt', status: 'added' }],
     });
