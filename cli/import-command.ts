@@ -1,4 +1,5 @@
 import { stat } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import cliProgress from 'cli-progress';
 import { inputsFromPaths, type ImportInput, type ImportProgress, type ImportReport } from '../lib/import/index.js';
 import { CliError, type CliBackend } from './backend.js';
@@ -21,8 +22,12 @@ export interface ImportCommandOptions {
 function summary(report: ImportReport): string[] {
   const lines = [
     `Imported: ${report.added} added, ${report.updated} updated, ${report.unchanged} unchanged, ${report.alreadyRecorded} already recorded by the proxy; ` +
-      `${report.ignoredLines} unknown line${report.ignoredLines === 1 ? '' : 's'} ignored; ${report.redacted} secret${report.redacted === 1 ? '' : 's'} redacted`,
+      `${report.ignoredLines} line${report.ignoredLines === 1 ? '' : 's'} with no conversation left out; ${report.redacted} secret${report.redacted === 1 ? '' : 's'} redacted`,
   ];
+  const types = Object.entries(report.ignoredLineTypes).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  if (types.length > 0) {
+    lines.push(`Lines left out, by type (the agent's own records: file snapshots, queue and progress; no message): ${types.map(([type, count]) => `${type} ${count}`).join(', ')}`);
+  }
   if (report.skipped.length > 0) {
     lines.push(`Skipped ${report.skipped.length}:`);
     for (const entry of report.skipped) lines.push(`  ${entry.file}${entry.line > 0 ? `:${entry.line}` : ''}  ${entry.reason}`);
@@ -101,13 +106,9 @@ export async function runImport(backend: CliBackend, paths: string[], options: I
   output.err(`Watching ${paths.join(', ')} for new lines (Ctrl-C stops)`);
   const interval = options.watchIntervalMs ?? 1000;
   while (!options.signal?.aborted) {
-    await new Promise<void>((wake) => {
-      const timer = setTimeout(wake, interval);
-      options.signal?.addEventListener('abort', () => {
-        clearTimeout(timer);
-        wake();
-      }, { once: true });
-    });
+    // node's own timer takes its abort listener off when it fires: one added per look and never
+    // removed passed ten and printed MaxListenersExceededWarning.
+    await sleep(interval, undefined, { signal: options.signal }).catch(() => undefined);
     if (options.signal?.aborted) break;
     const changed = await changedSinceLastLook().catch(() => [] as ImportInput[]);
     if (changed.length === 0) continue;

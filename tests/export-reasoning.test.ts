@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { markdownExport } from '../lib/export/markdown.js';
 import { collect } from '../lib/export/testing/session-fixture.js';
-import { importInputs, inputsFromPaths } from '../lib/import/run.js';
+import { importInputs, inputsFromPaths } from '../lib/import/import-file.js';
 import { FIXTURES } from '../lib/import/testing/fixtures.js';
 import { assembleReply } from '../lib/proxy/assemble.js';
 import { SessionStore } from '../lib/store/index.js';

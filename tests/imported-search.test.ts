@@ -7,7 +7,7 @@ import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { importInputs, inputsFromPaths } from '../lib/import/run.js';
+import { importInputs, inputsFromPaths } from '../lib/import/import-file.js';
 import { importStateDir } from '../lib/import/openprogram.js';
 import { FIXTURES, fixture } from '../lib/import/testing/fixtures.js';
 import { makeOpenProgramState } from '../lib/import/testing/openprogram-state.js';

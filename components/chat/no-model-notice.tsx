@@ -7,7 +7,7 @@ import { agentLabel } from '@/components/sessions/agent-label';
 import { useTRPC } from '@/trpc/client';
 
 /** A session of the web chat (or a bare one a client made): where a reader expects to chat, unlike an agent's recorded session. */
-export function isWebChat(session: { agentId: string; source: string }): boolean {
+export function isWebChat(session: { agentName: string | null }): boolean {
   return agentLabel(session) === null;
 }
 

@@ -7,9 +7,6 @@ import { Button } from '@/components/ui/button';
 import { FormMessage } from '@/components/ui/form-message';
 import type { ImportReport } from '@/trpc/types';
 
-/** What a folder pick brings that the server imports: transcripts, rollouts, exports. */
-const IMPORTABLE = /(?:\.jsonl|(?:^|\/)conversations(?:-\d+)?\.json|\.zip)$/;
-
 /** A session repository inside a picked folder: the folder is an OpenProgram state directory (or its sessions/). */
 const STATE_REPO_HEAD = /(?:^|\/)sessions\/(?:projects\/[^/]+\/)?[^/]+\/\.git\/HEAD$/;
 
@@ -52,7 +49,7 @@ function stateDirEntry(files: File[]): Picked {
 }
 
 function emptyReport(): ImportReport {
-  return { added: 0, updated: 0, unchanged: 0, alreadyRecorded: 0, ignoredLines: 0, redacted: 0, skipped: [] };
+  return { added: 0, updated: 0, unchanged: 0, alreadyRecorded: 0, ignoredLines: 0, ignoredLineTypes: {}, redacted: 0, skipped: [] };
 }
 
 /** One file as the raw body of POST /api/import, streamed from disk by the browser, with upload progress. */
@@ -106,7 +103,8 @@ export function ImportForm() {
     const isStateDir = folderFiles.some((file) => STATE_REPO_HEAD.test(file.webkitRelativePath || file.name));
     const fromFolder = isStateDir
       ? [stateDirEntry(folderFiles)]
-      : folderFiles.map((file) => fileEntry(file, file.webkitRelativePath || file.name)).filter((entry) => IMPORTABLE.test(entry.name));
+      : // Every file of the folder: the server tells the format by content and names each file it leaves out, with why.
+        folderFiles.map((file) => fileEntry(file, file.webkitRelativePath || file.name));
     setPicked([...fromFiles, ...fromFolder]);
     setError(undefined);
   }
@@ -135,9 +133,10 @@ export function ImportForm() {
         merged.unchanged += answer.unchanged;
         merged.alreadyRecorded += answer.alreadyRecorded;
         merged.ignoredLines += answer.ignoredLines;
+        for (const [type, count] of Object.entries(answer.ignoredLineTypes)) merged.ignoredLineTypes[type] = (merged.ignoredLineTypes[type] ?? 0) + count;
         merged.redacted += answer.redacted;
         merged.skipped.push(...answer.skipped);
-        setReport({ ...merged, skipped: [...merged.skipped] });
+        setReport({ ...merged, ignoredLineTypes: { ...merged.ignoredLineTypes }, skipped: [...merged.skipped] });
       }
       setPercent(100);
       setStatus(`Imported ${describePicked(picked)}.`);
@@ -177,7 +176,7 @@ export function ImportForm() {
               {...{ webkitdirectory: '' }}
               className="block w-full text-sm file:mr-3 file:rounded-md file:border file:border-neutral-300 file:bg-white file:px-3 file:py-1.5 file:text-sm dark:file:border-neutral-700 dark:file:bg-neutral-900 dark:file:text-neutral-100"
             />
-            <span className="block text-xs text-neutral-500 dark:text-neutral-400">e.g. ~/.claude/projects, ~/.codex/sessions, or an OpenProgram state directory (~/.openprogram)</span>
+            <span className="block text-xs text-neutral-500 dark:text-neutral-400">e.g. ~/.claude/projects, ~/.codex/sessions, or the state folder of OpenProgram, the agent program whose session format Entity Memory keeps (~/.openprogram). Every file is read; the report lists those not imported.</span>
           </label>
         </div>
         <div className="flex flex-wrap items-center gap-3">
@@ -221,7 +220,7 @@ function ImportReportView({ report }: { report: ImportReport }) {
             ['Sessions updated', report.updated],
             ['Unchanged', report.unchanged],
             ['Already recorded by the proxy', report.alreadyRecorded],
-            ['Unknown lines ignored', report.ignoredLines],
+            ['Lines with no conversation', report.ignoredLines],
             ['Secrets redacted', report.redacted],
           ] as const
         ).map(([label, value]) => (
@@ -231,6 +230,7 @@ function ImportReportView({ report }: { report: ImportReport }) {
           </div>
         ))}
       </dl>
+      {report.ignoredLines > 0 ? <IgnoredLines types={report.ignoredLineTypes} /> : null}
       {report.skipped.length > 0 ? (
         <div className="space-y-1">
           <h3 className="text-sm font-semibold">Left out ({report.skipped.length})</h3>
@@ -259,5 +259,21 @@ function ImportReportView({ report }: { report: ImportReport }) {
         </p>
       ) : null}
     </section>
+  );
+}
+
+/** The ignored lines by type: the agent's own bookkeeping, which holds no message of the conversation. */
+function IgnoredLines({ types }: { types: Record<string, number> }) {
+  const entries = Object.entries(types).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  return (
+    <p className="text-sm text-neutral-600 dark:text-neutral-400">
+      Lines with no conversation, left out: {entries.map(([type, count], index) => (
+        <span key={type}>
+          {index > 0 ? ', ' : ''}
+          <code className="text-xs">{type}</code> ({count})
+        </span>
+      ))}
+      . The agent writes these for itself (file snapshots, queue and progress records); they hold no message.
+    </p>
   );
 }

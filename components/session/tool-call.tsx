@@ -1,4 +1,5 @@
 import { Wrench } from 'lucide-react';
+import { toolSubject } from './tool-subject';
 import type { ToolCallMessage } from './types';
 
 /** What a result shows before "Show all"; and the most a page ever carries of one. */
@@ -52,12 +53,21 @@ function Block({ label, text }: { label: string; text: string }) {
 /** One tool call under the assistant message that made it: folded, with its input and result. */
 export function ToolCall({ call }: { call: Pick<ToolCallMessage, 'name' | 'input' | 'content'> }) {
   const input = pretty(call.input);
+  const subject = toolSubject(call.input);
   return (
     <details className="rounded-md border border-neutral-200 bg-neutral-50 text-sm dark:border-neutral-800 dark:bg-neutral-900">
       <summary className="flex cursor-pointer items-center gap-2 px-3 py-1.5 text-neutral-700 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 dark:text-neutral-300">
-        <Wrench aria-hidden size={16} />
-        <span>
+        <Wrench aria-hidden size={16} className="shrink-0" />
+        <span className="min-w-0 truncate">
           Tool call: <span className="font-mono">{call.name || 'tool'}</span>
+          {subject ? (
+            <>
+              {' '}
+              <span className="font-mono text-neutral-500 dark:text-neutral-400" title={subject}>
+                {subject}
+              </span>
+            </>
+          ) : null}
         </span>
       </summary>
       <div className="border-t border-neutral-200 px-3 pb-3 dark:border-neutral-800">

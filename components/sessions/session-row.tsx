@@ -8,12 +8,14 @@ import { memo } from 'react';
 import { cn } from '@/components/ui/cn';
 import { writerLine } from './agent-label';
 import { displayTitle } from './display-title';
+import { RelativeTime } from './relative-time';
 import { useSessionListControls } from './session-list-context';
 import { SessionMenu } from './session-menu';
 import { SessionTitleField } from './session-title-field';
 import type { SessionRow as Row } from './session-types';
 
-export const ROW_HEIGHT = 52;
+/** Three lines: the title and when, a preview of the conversation, the project and agent. */
+export const ROW_HEIGHT = 68;
 
 interface Props {
   row: Row;
@@ -24,11 +26,13 @@ interface Props {
 
 /**
  * A session in the sidebar or the Chats page: a link named by its displayed title, with Unread
- * and Running markers inside it and its project and agent under it; the row menu from "⋯" or right-click.
+ * and Running markers and when it was last written inside it, a preview line and its project and agent under it; the row menu from "⋯" or right-click.
  */
 export const SessionRowItem = memo(function SessionRowItem({ row, active, index }: Props) {
   const { actions, renamingId, stopRename, selection } = useSessionListControls();
   const title = displayTitle(row);
+  // The preview is the newest message; an untitled row already shows it as its title.
+  const previewLine = (row.preview ?? '').trim() === title ? '' : (row.preview ?? '');
   const renaming = renamingId === row.id;
   const running = row.status === 'running';
   const writer = writerLine(row);
@@ -39,7 +43,7 @@ export const SessionRowItem = memo(function SessionRowItem({ row, active, index 
       <div
         data-session-row={row.id}
         className={cn(
-          'group flex h-[52px] items-center gap-2 rounded-md px-2 text-sm',
+          'group flex h-[68px] items-center gap-2 rounded-md px-2 text-sm',
           active ? 'bg-neutral-200/70 dark:bg-neutral-800' : 'hover:bg-neutral-100 dark:hover:bg-neutral-800/60',
         )}
       >
@@ -87,6 +91,11 @@ export const SessionRowItem = memo(function SessionRowItem({ row, active, index 
                   <Link2 size={12} aria-hidden />
                 </span>
               ) : null}
+              <RelativeTime ms={row.updatedAt} className="ml-auto shrink-0 pl-1 text-xs font-normal text-neutral-500 dark:text-neutral-400" />
+            </span>
+            {/* What the conversation is about: rows with the same title told apart. */}
+            <span data-preview className="truncate text-xs text-neutral-700 dark:text-neutral-300">
+              {previewLine || '\u00a0'}
             </span>
             <span className="truncate text-xs text-neutral-500 dark:text-neutral-400">
               {row.project}

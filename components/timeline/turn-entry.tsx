@@ -5,7 +5,7 @@ import type { RouterOutputs } from '@/trpc/types';
 import { LocalTime } from '@/components/session/local-time';
 import { shortSha } from './format-time';
 import { NestedGitWarning } from './nested-git-warning';
-import { skipReasonText } from './skip-reason';
+import { isQuietSkip, skipReasonText } from './skip-reason';
 import { ProjectCommitDiff } from './project-commit-diff';
 
 export type TimelineTurn = RouterOutputs['timeline']['list']['commits'][number];
@@ -27,6 +27,25 @@ export function UndoneBadge() {
   return <span className="rounded bg-amber-100 px-1.5 py-0.5 text-xs font-medium text-amber-900 dark:bg-amber-950 dark:text-amber-300">Undone</span>;
 }
 
+/**
+ * An agent's tool round-trip: the proxy records each exchange as a turn, so the results of a
+ * prompt's tool calls come back in a turn of their own, without a user message.
+ */
+function isToolResults(turn: TimelineTurn): boolean {
+  return turn.nodes.some((node) => node.role === 'tool') && !turn.nodes.some((node) => node.role === 'user');
+}
+
+/** A message without text: the calls it made, when it made any. */
+function NoTextLine({ toolCalls }: { toolCalls: string[] }) {
+  if (toolCalls.length === 0) return <em className="text-neutral-500">(empty)</em>;
+  return (
+    <span className="text-neutral-600 dark:text-neutral-400">
+      {toolCalls.length === 1 ? 'Tool call: ' : 'Tool calls: '}
+      <span className="font-mono">{toolCalls.join(', ')}</span>
+    </span>
+  );
+}
+
 /** One turn commit: what it added, its project commit (with the diff) or why none, its forks. */
 export function TurnEntry({ sessionId, projectId, turn }: { sessionId: string; projectId: string; turn: TimelineTurn }) {
   const headingId = `turn-${turn.turn}-heading`;
@@ -37,6 +56,7 @@ export function TurnEntry({ sessionId, projectId, turn }: { sessionId: string; p
       <header className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
         <h2 id={headingId} className="text-base font-semibold">
           Turn {turn.turn}
+          {isToolResults(turn) ? <span className="font-normal text-neutral-600 dark:text-neutral-400"> · tool results</span> : null}
         </h2>
         <LocalTime ms={turn.createdAt} className="text-xs text-neutral-500 dark:text-neutral-400" />
         <code className="text-xs text-neutral-500 dark:text-neutral-400" title={turn.sha}>
@@ -71,7 +91,7 @@ export function TurnEntry({ sessionId, projectId, turn }: { sessionId: string; p
           {turn.nodes.map((node) => (
             <li key={node.id} className="flex min-w-0 items-baseline gap-2 text-sm">
               <span className={`shrink-0 rounded px-1.5 py-0.5 text-xs font-medium ${ROLE_STYLE[node.role] ?? ROLE_STYLE.system}`}>{roleWord(node)}</span>
-              <span className="min-w-0 truncate text-neutral-800 dark:text-neutral-200">{node.firstLine || <em className="text-neutral-500">(empty)</em>}</span>
+              <span className="min-w-0 truncate text-neutral-800 dark:text-neutral-200">{node.firstLine || <NoTextLine toolCalls={node.toolCalls} />}</span>
               {node.editOf ? <span className="shrink-0 text-xs text-sky-700 dark:text-sky-300">edited</span> : null}
             </li>
           ))}
@@ -105,7 +125,7 @@ export function TurnEntry({ sessionId, projectId, turn }: { sessionId: string; p
           </div>
         ) : turn.projectCommitSkipped ? (
           <div className="space-y-2">
-            <p className="text-sm text-amber-800 dark:text-amber-300">{skipReasonText(turn.projectCommitSkipped)}</p>
+            <p className={`text-sm ${isQuietSkip(turn.projectCommitSkipped) ? 'text-neutral-600 dark:text-neutral-400' : 'text-amber-800 dark:text-amber-300'}`}>{skipReasonText(turn.projectCommitSkipped)}</p>
             {turn.fileEdits ? (
               <>
                 {undone ? <p className="text-xs text-amber-800 dark:text-amber-300"><UndoneBadge /> The agent&apos;s file edits of this turn were undone. Redo puts them back.</p> : null}
@@ -114,7 +134,7 @@ export function TurnEntry({ sessionId, projectId, turn }: { sessionId: string; p
             ) : null}
           </div>
         ) : (
-          <p className="text-sm text-neutral-500 dark:text-neutral-400">No project commit in this turn.</p>
+          <p className="text-sm text-neutral-500 dark:text-neutral-400">{skipReasonText(null)}</p>
         )}
       </section>
     </article>

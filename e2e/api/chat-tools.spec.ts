@@ -23,7 +23,7 @@ test('a tool write in a project yields an agent commit of exactly that file, und
 
   const commits = (await query<ProjectCommit[]>(user.api, 'project.commits', { id: site.id })).data;
   expect(commits).toEqual([
-    { sha: git(dir, 'rev-parse', 'HEAD'), message: `[agent ${sessionId}] turn 1: ${[...content].slice(0, 60).join('')}`, author: `agent (${MODEL_NAME} via OpenProgram)`, createdAt: expect.any(Number), sessionId, turn: 1, undone: false },
+    { sha: git(dir, 'rev-parse', 'HEAD'), message: `[agent ${sessionId}] turn 1: ${[...content].slice(0, 60).join('')}`, author: `agent (${MODEL_NAME} via Entity Memory)`, createdAt: expect.any(Number), sessionId, turn: 1, undone: false },
   ]);
   expect(git(dir, 'rev-parse', 'HEAD~1')).toBe(before);
   expect(git(dir, 'show', '--name-only', '--format=', 'HEAD')).toBe('docs/hello.md');

@@ -39,10 +39,11 @@ test('timeline.list: newest first, each turn with its nodes; the cursor walks ev
     turn: 5,
     nodeIds: ['u5', 'a5'],
     projectCommit: null,
-    projectCommitSkipped: null,
+    // A session without a project folder: its turns say so.
+    projectCommitSkipped: 'no_project',
     nodes: [
-      { id: 'u5', role: 'user', name: '', firstLine: 'question 5', editOf: null },
-      { id: 'a5', role: 'assistant', name: '', firstLine: 'answer 5', editOf: null },
+      { id: 'u5', role: 'user', name: '', firstLine: 'question 5', toolCalls: [], editOf: null },
+      { id: 'a5', role: 'assistant', name: '', firstLine: 'answer 5', toolCalls: [], editOf: null },
     ],
     projectCommitInfo: null,
     retryForks: [],

@@ -55,7 +55,7 @@ test('a turn in a clean project repo ends with an agent commit beside the sessio
   expect(git(dir, 'rev-parse', 'HEAD')).toBe(projectCommit);
   expect(git(dir, 'rev-parse', 'HEAD~1')).toBe(initial);
   expect(git(dir, 'log', '-1', '--format=%an <%ae>|%cn <%ce>|%s')).toBe(
-    `agent (${MODEL_NAME} via OpenProgram) <agent@openprogram.local>|agent (${MODEL_NAME} via OpenProgram) <agent@openprogram.local>|[agent agent-turn] turn 1: Create hello.txt please`,
+    `agent (${MODEL_NAME} via Entity Memory) <agent@openprogram.local>|agent (${MODEL_NAME} via Entity Memory) <agent@openprogram.local>|[agent agent-turn] turn 1: Create hello.txt please`,
   );
   expect(git(dir, 'log', '-1', '--format=%(trailers:only,unfold)')).toBe('OpenProgram-Session: agent-turn\nOpenProgram-Turn: 1');
   expect(git(dir, 'show', '--name-only', '--format=', 'HEAD')).toBe('hello.txt');
@@ -63,7 +63,7 @@ test('a turn in a clean project repo ends with an agent commit beside the sessio
   expect(await getSession(user.api, 'agent-turn')).toMatchObject({ status: 'idle', turnCount: 1 });
 
   const commits = (await query<ProjectCommit[]>(user.api, 'project.commits', { id: project.id })).data;
-  expect(commits).toEqual([{ sha: projectCommit, message: '[agent agent-turn] turn 1: Create hello.txt please', author: `agent (${MODEL_NAME} via OpenProgram)`, createdAt: expect.any(Number), sessionId: 'agent-turn', turn: 1, undone: false }]);
+  expect(commits).toEqual([{ sha: projectCommit, message: '[agent agent-turn] turn 1: Create hello.txt please', author: `agent (${MODEL_NAME} via Entity Memory)`, createdAt: expect.any(Number), sessionId: 'agent-turn', turn: 1, undone: false }]);
   expect((await query(user.api, 'project.commits', { id: project.id, limit: 201 })).status).toBe(400);
   const timeline = (await query<{ commits: TimelineCommit[] }>(user.api, 'timeline.list', { sessionId: 'agent-turn' })).data.commits;
   expect(timeline[0]).toMatchObject({ sha: sessionCommit, turn: 1, message: 'turn: Create hello.txt please', nodeIds: [u1.id, a1.id], projectCommit });

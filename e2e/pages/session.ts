@@ -46,6 +46,11 @@ export class SessionPage {
     return this.page.getByRole('link', { name, exact: true });
   }
 
+  /** A tool call's folded line: "Tool call: <tool> <its file or command>". */
+  toolCallSummary(article: Locator, tool: string): Locator {
+    return this.toolCall(article, tool).locator('summary');
+  }
+
   /** A tool call's fold under its assistant message: `<details>`, named by its summary. */
   toolCall(article: Locator, tool: string): Locator {
     return article.locator('details').filter({ has: this.page.locator('summary', { hasText: `Tool call: ${tool}` }) });

@@ -18,6 +18,11 @@ export class Sidebar {
     return this.nav.locator('[data-session-row] a');
   }
 
+  /** the rows in the DOM, each a `[data-session-row]` box: its link, its preview line and its time */
+  rowBoxes(): Locator {
+    return this.nav.locator('[data-session-row]');
+  }
+
   heading(name: string): Locator {
     return this.nav.getByRole('heading', { name, exact: true });
   }

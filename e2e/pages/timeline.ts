@@ -8,9 +8,9 @@ export class TimelinePage {
     await this.page.goto(`/sessions/${sessionId}/timeline`);
   }
 
-  /** Each turn is an article named by its heading "Turn N". */
+  /** Each turn is an article named by its heading "Turn N" ("Turn N · tool results" for an agent's tool round-trip). */
   turn(n: number): Locator {
-    return this.page.getByRole('article', { name: `Turn ${n}`, exact: true });
+    return this.page.getByRole('article', { name: new RegExp(`^Turn ${n}(?: · .+)?$`) });
   }
 
   turns(): Locator {

@@ -151,7 +151,7 @@ test('a project added from the Projects page (git init offered) is picked in the
   const detail: SessionDetail = await getSession(user.api, sessionId);
   expect(detail.project).toBe('fh-notes');
   expect(readFileSync(join(folder, 'todo.txt'), 'utf8')).toBe('buy milk\n');
-  expect(git(folder, 'log', '-1', '--format=%an|%s')).toMatch(new RegExp(`^agent \\(.* via OpenProgram\\)\\|\\[agent ${sessionId}\\] turn 1: Write it down`));
+  expect(git(folder, 'log', '-1', '--format=%an|%s')).toMatch(new RegExp(`^agent \\(.* via Entity Memory\\)\\|\\[agent ${sessionId}\\] turn 1: Write it down`));
   // Frozen now: the chip says so instead of offering a move.
   const frozen = page.getByRole('button', { name: 'Project: fh-notes' });
   await expect(frozen).toHaveAccessibleDescription(/keeps its project after its first turn/);

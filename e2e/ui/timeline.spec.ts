@@ -57,7 +57,8 @@ test('a session of several turns with a fork shows every turn, its messages and 
   await expect(diff3.locator('.diff-code-insert')).toHaveText(['alpha line changed']);
   await expect(timeline.turn(1).locator('.diff-code-insert')).toHaveText(['alpha line']);
   // The retry turn made no project commit and says so; the fork is marked where it happened only.
-  await expect(timeline.turn(4).getByText('No project commit in this turn.')).toBeVisible();
+  // A finalize without turn.begin: the project was not watched, and the timeline says so.
+  await expect(timeline.turn(4).getByText(/^No project commit: the turn was recorded without turn\.begin/)).toBeVisible();
   await expect(timeline.turn(4).getByText(/^Fork:/)).toHaveCount(0);
   await expect(timeline.openAsOf(3)).toHaveAttribute('href', `/sessions/tl-turns/at/${t3.result.sessionCommit}`);
   await captureViews(page, 'timeline');

@@ -96,6 +96,8 @@ describe('Claude Code transcripts', () => {
     ].join('\n');
     const parsed = await parseClaudeCode(textLines(lines), { file: 'x.jsonl' });
     expect(parsed.ignoredLines).toBe(2);
+    // Named by type, so a report can say what they were.
+    expect(parsed.ignoredLineTypes).toEqual({ 'atis-latch': 1, 'cost-state': 1 });
     expect(nodes(parsed.sessions[0]!).map((node) => node.content)).toEqual(['hi']);
     await expect(parseClaudeCode(textLines('this is not json\n{"type":"user"}'), { file: 'y.jsonl' })).rejects.toBeInstanceOf(NotThisFormatError);
   });

@@ -88,6 +88,7 @@ export interface ClaudeCodeFileInfo {
 export async function parseClaudeCode(lines: AsyncIterable<NumberedLine>, info: ClaudeCodeFileInfo): Promise<ParsedFile> {
   const skipped: SkippedLine[] = [];
   let ignoredLines = 0;
+  const ignoredLineTypes: Record<string, number> = {};
   let sawFirst = false;
   const chain: ChainLine[] = [];
   const byUuid = new Map<string, ChainLine>();
@@ -125,6 +126,7 @@ export async function parseClaudeCode(lines: AsyncIterable<NumberedLine>, info: 
     }
     if (!CHAIN_TYPES.has(type)) {
       ignoredLines++;
+      ignoredLineTypes[type] = (ignoredLineTypes[type] ?? 0) + 1;
       continue;
     }
     const problem = shapeError(record);
@@ -156,7 +158,7 @@ export async function parseClaudeCode(lines: AsyncIterable<NumberedLine>, info: 
     byUuid.set(uuid, entry);
   }
   if (!sawFirst) throw new NotThisFormatError('not a Claude Code transcript: the file is empty');
-  if (chain.length === 0) return { sessions: [], ignoredLines, skipped };
+  if (chain.length === 0) return { sessions: [], ignoredLines, ignoredLineTypes, skipped };
 
   const fileAgent = /(?:^|\/)agent-([A-Za-z0-9_-]+)\.jsonl$/.exec(info.file)?.[1] ?? null;
   const baseId = sessionId ?? /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/i.exec(info.file)?.[1] ?? info.file.replace(/^.*\/|\.jsonl$/g, '');
@@ -328,5 +330,5 @@ export async function parseClaudeCode(lines: AsyncIterable<NumberedLine>, info: 
     headId: headId && emitted.has(headId) ? headId : null,
     meta,
   };
-  return { sessions: [session], ignoredLines, skipped };
+  return { sessions: [session], ignoredLines, ignoredLineTypes, skipped };
 }

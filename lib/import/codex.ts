@@ -59,6 +59,7 @@ const lineId = (line: number): string => `l${String(line).padStart(6, '0')}`;
 export async function parseCodex(lines: AsyncIterable<NumberedLine>, info: { file: string }): Promise<ParsedFile> {
   const skipped: SkippedLine[] = [];
   let ignoredLines = 0;
+  const ignoredLineTypes: Record<string, number> = {};
   let sawFirst = false;
   const entries: Entry[] = [];
   let threadId: string | null = null;
@@ -85,6 +86,7 @@ export async function parseCodex(lines: AsyncIterable<NumberedLine>, info: { fil
     sawFirst = true;
     if (!ENVELOPE_TYPES.has(type)) {
       ignoredLines++;
+      ignoredLineTypes[type] = (ignoredLineTypes[type] ?? 0) + 1;
       continue;
     }
     const payload = record['payload'];
@@ -112,6 +114,7 @@ export async function parseCodex(lines: AsyncIterable<NumberedLine>, info: { fil
       }
       if (!KNOWN_ITEMS.has(itemType)) {
         ignoredLines++;
+        ignoredLineTypes[`${type}/${itemType}`] = (ignoredLineTypes[`${type}/${itemType}`] ?? 0) + 1;
         continue;
       }
       if (TOOL_CALLS.has(itemType) && itemType !== 'web_search_call' && typeof payload['call_id'] !== 'string') {
@@ -256,6 +259,7 @@ export async function parseCodex(lines: AsyncIterable<NumberedLine>, info: { fil
   return {
     sessions: [{ id: sessionIdOf('codex', rawId), source: 'codex', title: '', createdAt: firstTime, turns, headId: head, meta }],
     ignoredLines,
+    ignoredLineTypes,
     skipped,
   };
 }

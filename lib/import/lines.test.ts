@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { linesOf } from './lines.js';
-import { importFile, type ImportTarget } from './run.js';
+import { importFile, type ImportTarget } from './import-file.js';
 import type { ImportSessionInput, ImportSessionResult } from '../store/index.js';
 
 async function* chunked(bytes: Uint8Array, size: number): AsyncGenerator<Uint8Array> {

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SessionStore } from '../store/index.js';
 import { redactMessage } from '../redact/index.js';
 import { importStateDir, inventoryStateDir } from './openprogram.js';
-import { importFile, importInputs, inputsFromPaths } from './run.js';
+import { importFile, importInputs, inputsFromPaths } from './import-file.js';
 import { zipStateDir } from './state-zip.js';
 import { growSession, makeOpenProgramState } from './testing/openprogram-state.js';
 
@@ -52,7 +52,7 @@ describe('an OpenProgram state directory', () => {
 
       const { store, dataDir } = await target(root);
       const report = await importStateDir(store, state.stateDir);
-      expect(report).toEqual({ added: 3, updated: 0, unchanged: 0, alreadyRecorded: 0, ignoredLines: 0, redacted: 0, skipped: [] });
+      expect(report).toEqual({ added: 3, updated: 0, unchanged: 0, alreadyRecorded: 0, ignoredLines: 0, ignoredLineTypes: {}, redacted: 0, skipped: [] });
       for (const id of ['op-plain', 'op-fork']) {
         expect(git(join(dataDir, 'sessions', id), 'for-each-ref')).toBe(git(join(state.stateDir, 'sessions', id), 'for-each-ref'));
         expect(store.getRow(id)!.source).toBe('openprogram');

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SessionStore } from '../store/index.js';
-import { importFile } from './run.js';
+import { importFile } from './import-file.js';
 import { zipStateDir } from './state-zip.js';
 import { makeOpenProgramState } from './testing/openprogram-state.js';
 

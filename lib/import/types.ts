@@ -14,12 +14,18 @@ export interface ImportReport {
   unchanged: number;
   alreadyRecorded: number;
   ignoredLines: number;
+  /** the ignored lines by their type (`file-history-snapshot`: 30, …): bookkeeping of the agent, no conversation */
+  ignoredLineTypes: Record<string, number>;
   redacted: number;
   skipped: SkippedLine[];
 }
 
 export function emptyReport(): ImportReport {
-  return { added: 0, updated: 0, unchanged: 0, alreadyRecorded: 0, ignoredLines: 0, redacted: 0, skipped: [] };
+  return { added: 0, updated: 0, unchanged: 0, alreadyRecorded: 0, ignoredLines: 0, ignoredLineTypes: {}, redacted: 0, skipped: [] };
+}
+
+export function mergeIgnoredTypes(into: Record<string, number>, from: Readonly<Record<string, number>>): void {
+  for (const [type, count] of Object.entries(from)) into[type] = (into[type] ?? 0) + count;
 }
 
 export function mergeReports(into: ImportReport, from: ImportReport): ImportReport {
@@ -28,6 +34,7 @@ export function mergeReports(into: ImportReport, from: ImportReport): ImportRepo
   into.unchanged += from.unchanged;
   into.alreadyRecorded += from.alreadyRecorded;
   into.ignoredLines += from.ignoredLines;
+  mergeIgnoredTypes(into.ignoredLineTypes, from.ignoredLineTypes);
   into.redacted += from.redacted;
   into.skipped.push(...from.skipped);
   return into;
@@ -50,6 +57,8 @@ export interface ParsedSession {
 export interface ParsedFile {
   sessions: ParsedSession[];
   ignoredLines: number;
+  /** ignoredLines by line type */
+  ignoredLineTypes: Record<string, number>;
   skipped: SkippedLine[];
 }
 

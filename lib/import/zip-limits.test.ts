@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Zip, ZipDeflate, zipSync } from 'fflate';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SessionStore } from '../store/index.js';
-import { importFile, importInputs, inputsFromPaths } from './run.js';
+import { importFile, importInputs, inputsFromPaths } from './import-file.js';
 import { zipLimitsFromEnv, DEFAULT_ZIP_LIMITS } from './zip-limits.js';
 
 const temps: string[] = [];

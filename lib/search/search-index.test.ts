@@ -222,6 +222,15 @@ describe('SearchIndex', () => {
     }
   });
 
+  it('a status read as soon as a rebuild starts already counts the sessions (the reindex answer printed "0/0")', async () => {
+    const { store, index } = await indexedStore();
+    for (let i = 0; i < 3; i++) await conversation(store, `c${i}`, [[`ibis ${i}`, 'ok']]);
+    const rebuilt = index.rebuild();
+    expect(index.status).toEqual({ state: 'catching_up', done: 0, total: 3 });
+    await rebuilt;
+    expect(index.status).toEqual({ state: 'ready', done: 3, total: 3 });
+  });
+
   it('rebuild() reports progress up to every session', async () => {
     const { store, index } = await indexedStore();
     for (let i = 0; i < 30; i++) await conversation(store, `s${i}`, [[`gecko ${i}`, 'ok']]);

@@ -356,6 +356,9 @@ export class SearchIndex {
   private startRebuild(onProgress?: (status: IndexStatus) => void): Promise<void> {
     const generation = ++this.generation;
     this.unfinishedRebuild = true;
+    // Counted now, not after the file opens: a status read meanwhile (the reindex procedure's
+    // answer, the CLI's first line) says how many sessions there are, never "0/0".
+    this.progress = { done: 0, total: this.source.sessionIds().length };
     const run = (async () => {
       await this.pendingOpen;
       const current = () => generation === this.generation && !this.closed;

@@ -76,7 +76,7 @@ describe('the chat dispatcher', () => {
     const { sessionId } = await chat.send('u1', store, { projectId: created.id, content: `write it ${marker}` });
     await chat.idle();
     expect(readFileSync(join(project, 'notes', 'a.txt'), 'utf8')).toBe('from the agent');
-    expect(git(project, 'log', '-1', '--format=%an|%s')).toBe(`agent (unit-model via OpenProgram)|[agent ${sessionId}] turn 1: ${[...`write it ${marker}`].slice(0, 60).join('')}`);
+    expect(git(project, 'log', '-1', '--format=%an|%s')).toBe(`agent (unit-model via Entity Memory)|[agent ${sessionId}] turn 1: ${[...`write it ${marker}`].slice(0, 60).join('')}`);
     const nodes = await store.getNodes(sessionId);
     expect(nodes.map((node) => [node.role, node.name])).toEqual([
       ['user', ''],

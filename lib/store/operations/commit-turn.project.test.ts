@@ -16,7 +16,7 @@ describe('finalize_turn in a project: the agent commit', () => {
     expect(end.projectCommit).toMatch(/^[0-9a-f]{40}$/);
     expect(end.projectCommitSkipped).toBeNull();
     expect(git(projectDir, 'log', '-1', '--format=%an <%ae>|%cn <%ce>')).toBe(
-      'agent (test-model via OpenProgram) <agent@openprogram.local>|agent (test-model via OpenProgram) <agent@openprogram.local>',
+      'agent (test-model via Entity Memory) <agent@openprogram.local>|agent (test-model via Entity Memory) <agent@openprogram.local>',
     );
     const body = git(projectDir, 'log', '-1', '--format=%B');
     expect(body).toContain('[agent s] turn 1: please write src/new.ts');

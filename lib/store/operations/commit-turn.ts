@@ -146,6 +146,8 @@ async function finalizeInSession(
   if (project?.sha) trailers.push(`OpenProgram-Project-Commit: ${project.sha}`);
   // Why there is none, kept with the turn: the event alone is gone once the tab closes.
   else if (project?.skipped) trailers.push(`${PROJECT_SKIPPED_TRAILER}: ${project.skipped.reason}`);
+  // No commit and no refusal: say which of the quiet reasons, so the timeline need not guess.
+  else trailers.push(`${PROJECT_SKIPPED_TRAILER}: ${quietSkipReason(ctx, sessionId, running, project)}`);
   // JSON: a path may hold a newline, which would end the trailer.
   for (const path of project?.nestedGit ?? []) trailers.push(`${NESTED_GIT_TRAILER}: ${JSON.stringify(path)}`);
   let message = input.commitMessage ?? defaultCommitMessage(session, added, userMessage);
@@ -184,7 +186,7 @@ async function commitProjectTurn(
   const snapshot = running.snapshot!;
   const projectId = running.projectId;
   const autoCommit = ctx.projects.has(projectId) ? (await ctx.projects.get(projectId)).autoCommit : false;
-  const model = input.model ?? (typeof session.meta['model'] === 'string' ? (session.meta['model'] as string) : 'unknown model');
+  const model = input.model ?? (typeof session.meta['model'] === 'string' ? (session.meta['model'] as string) : '');
   const result = await finishProjectTurn(snapshot, {
     projectPath: running.projectPath ?? undefined,
     writtenPaths: input.writtenPaths,
@@ -208,6 +210,16 @@ async function commitProjectTurn(
     nestedGit = await findNestedGit(snapshot.projectPath, touched, snapshot.head);
   }
   return { sha: result.sha, skipped, nestedGit };
+}
+
+/**
+ * Why a turn that was not refused made no project commit: the session has no project folder, no
+ * turn.begin watched the project (the proxy's exchanges, a finalize alone), or nothing changed.
+ */
+function quietSkipReason(ctx: StoreContext, sessionId: string, running: RunningTurn | null, project: { sha: string | null } | null): 'no_project' | 'no_begin' | 'nothing_to_commit' {
+  const projectId = ctx.registry.get(sessionId)?.project_id ?? DEFAULT_PROJECT_ID;
+  if (projectId === DEFAULT_PROJECT_ID || !ctx.projects.has(projectId) || (running && !running.snapshot)) return 'no_project';
+  return project ? 'nothing_to_commit' : 'no_begin';
 }
 
 export interface InterruptTurnResult {
@@ -282,7 +294,7 @@ function nodesOf(session: OpenSession, names: string[]): StoredNode[] {
     .filter((node) => node !== undefined);
 }
 
-/** `turn: <first line of the turn's user message, 60 code points>`; a reply-only turn is a retry. */
+/** `turn: <first line of the turn's user message, 60 code points>`; a reply-only turn is a retry; tool results continue a prompt. */
 function defaultCommitMessage(session: OpenSession, addedNames: string[], userMessage: string): string {
   const added = nodesOf(session, addedNames);
   if (added.some((node) => node.role === 'user')) {
@@ -290,5 +302,11 @@ function defaultCommitMessage(session: OpenSession, addedNames: string[], userMe
     return `turn: ${sliceCodePoints(firstLine, 60)}`;
   }
   const forked = added.some((node) => node.role === 'llm' && session.graph.siblingsOf(node).length > 1);
-  return forked ? 'turn: retry' : 'turn';
+  if (forked) return 'turn: retry';
+  // An agent's tool round-trip (the proxy records each exchange as a turn): named for the prompt it continues.
+  if (added.some((node) => node.role === 'code')) {
+    const prompt = userMessage.trim().split('\n')[0]?.trim() ?? '';
+    return prompt ? `turn: tool results · ${sliceCodePoints(prompt, 60)}` : 'turn: tool results';
+  }
+  return 'turn';
 }

@@ -6,7 +6,7 @@ import { listBranchRefs } from '../repo/commit-log.js';
 import { parseNodeFileName } from '../repo/session-files.js';
 import { firstLineOf } from '../text.js';
 import type { OpenSession, StoreContext } from '../session/store-context.js';
-import type { MessageRole, TurnCommitInfo } from '../types.js';
+import type { MessageRole, StoredNode, TurnCommitInfo } from '../types.js';
 import { listCommits } from '../session/commit-page.js';
 import { withSession } from '../session/session-access.js';
 import { DEFAULT_PROJECT_ID } from '../ids.js';
@@ -18,6 +18,8 @@ export interface TurnNodeSummary {
   /** the node's name (a tool's, or `project/relocate` for a record); '' when none */
   name: string;
   firstLine: string;
+  /** the names of the tools an assistant message called (a message that is only calls has no first line) */
+  toolCalls: string[];
   /** a user message edited and resent: the first message it was made beside (a new branch); else null */
   editOf: string | null;
 }
@@ -38,6 +40,8 @@ export interface TimelineTurn extends TurnCommitInfo {
 
 export interface TimelinePage {
   commits: TimelineTurn[];
+  /** the user's prompts on the current branch: an agent's turns are its exchanges, several per prompt */
+  prompts: number;
   nextCursor: string | null;
   /** the session's project, whose repo holds the project commits */
   projectId: string;
@@ -68,7 +72,7 @@ export async function listTurns(ctx: StoreContext, sessionId: string, options: {
       retryForks: forks.get(turn.sha) ?? [],
       fileEdits: fileEditsOf(edits[index] ?? null),
     }));
-    return { commits, nextCursor, projectId };
+    return { commits, nextCursor, projectId, prompts: session.graph.userCountTo(session.meta.head_id) };
   });
 }
 
@@ -84,12 +88,22 @@ function summarise(session: OpenSession, id: string): TurnNodeSummary {
   const node = session.graph.get(id);
   if (node) {
     const role = messageRoleOf(node);
-    return { id, role, name: node.name, firstLine: firstLineOf(contentOf(node)), editOf: role === 'user' ? earlierUserSibling(session, node.id) : null };
+    return { id, role, name: node.name, firstLine: firstLineOf(contentOf(node)), toolCalls: role === 'assistant' ? toolCallNames(session, node) : [], editOf: role === 'user' ? earlierUserSibling(session, node.id) : null };
   }
   // A file git holds but that no longer parses: its name still says the role.
   const name = session.fileNames.get(id);
   const letter = name ? parseNodeFileName(name)?.letter : undefined;
-  return { id, role: LETTER_ROLES[letter ?? 'a'] ?? 'assistant', name: '', firstLine: '', editOf: null };
+  return { id, role: LETTER_ROLES[letter ?? 'a'] ?? 'assistant', name: '', firstLine: '', toolCalls: [], editOf: null };
+}
+
+/** The tools a message called: its recorded calls (the proxy's `tool_calls`), else the tool nodes that name it as caller. */
+function toolCallNames(session: OpenSession, node: StoredNode): string[] {
+  const recorded = node.metadata['tool_calls'];
+  if (Array.isArray(recorded)) {
+    const names = recorded.map((call) => (call !== null && typeof call === 'object' ? (call as { name?: unknown }).name : undefined)).filter((name) => typeof name === 'string' && name !== '');
+    if (names.length > 0) return names as string[];
+  }
+  return session.graph.toolCallsOf(node.id).map((call) => call.name || 'tool');
 }
 
 /** The first user message beside this one (same predecessor), when this one came after it. */

@@ -45,6 +45,37 @@ describe('the timeline of a session', () => {
     expect(one!.nodes.every((node) => node.editOf === null)).toBe(true);
   });
 
+  it("an agent's tool round-trip is named for the prompt it continues, a call-only message by its calls, and the prompts counted", async () => {
+    const { store } = await setup();
+    stores.push(store);
+    await store.createSession({ id: 'agent' });
+    await store.appendMessage('agent', { role: 'user', content: 'please write a file\nnamed notes.txt' });
+    const call = await store.appendMessage('agent', { role: 'assistant', content: '', metadata: { tool_calls: [{ id: 'c1', name: 'Write', arguments: '{"file_path":"notes.txt"}' }] } });
+    await store.finalizeTurn('agent');
+    await store.appendMessage('agent', { role: 'tool', content: 'written', calledBy: call.id, name: 'Write', metadata: { tool_call_id: 'c1' } });
+    await store.appendMessage('agent', { role: 'assistant', content: 'Done.', parentId: call.id });
+    await store.finalizeTurn('agent');
+    const page = await store.listTurns('agent');
+    expect(page.prompts).toBe(1);
+    const [second, first] = page.commits;
+    expect(first!.message).toBe('turn: please write a file');
+    expect(second!.message).toBe('turn: tool results · please write a file');
+    expect(first!.nodes.map((node) => [node.role, node.firstLine, node.toolCalls])).toEqual([['user', 'please write a file', []], ['assistant', '', ['Write']]]);
+    // Both say why there is no project commit: the session has no project folder.
+    expect(page.commits.map((commit) => commit.projectCommitSkipped)).toEqual(['no_project', 'no_project']);
+  });
+
+  it('says why a project session made no project commit: nothing changed, or no turn.begin watched the project', async () => {
+    const { store, project } = await setup();
+    stores.push(store);
+    await store.createSession({ id: 'p', projectId: project.id });
+    await turn(store, 'p', 'just a question', {}, null);
+    await store.appendMessage('p', { role: 'user', content: 'recorded without a begin' });
+    await store.finalizeTurn('p');
+    const reasons = (await store.listTurns('p')).commits.map((commit) => commit.projectCommitSkipped);
+    expect(reasons).toEqual(['no_begin', 'nothing_to_commit']);
+  });
+
   it('lists turns without session init, each with its nodes, project commit and files, newest first', async () => {
     const { store, projectDir, project } = await setup();
     stores.push(store);
@@ -57,15 +88,15 @@ describe('the timeline of a session', () => {
     expect(page.commits.map((c) => c.turn)).toEqual([2, 1]);
     const [second, first] = page.commits;
     expect(second!.nodes).toEqual([
-      { id: t2.user.id, role: 'user', name: '', firstLine: 'write b.txt', editOf: null },
-      { id: t2.reply.id, role: 'assistant', name: '', firstLine: 'answer to write b.txt', editOf: null },
+      { id: t2.user.id, role: 'user', name: '', firstLine: 'write b.txt', toolCalls: [], editOf: null },
+      { id: t2.reply.id, role: 'assistant', name: '', firstLine: 'answer to write b.txt', toolCalls: [], editOf: null },
     ]);
     expect(first!.projectCommit).toBe(t1.end.projectCommit);
     expect(first!.projectCommitSkipped).toBeNull();
     expect(first!.projectCommitInfo).toEqual({
       sha: t1.end.projectCommit,
       message: '[agent s] turn 1: write a.txt',
-      author: 'agent (m via OpenProgram)',
+      author: 'agent (m via Entity Memory)',
       createdAt: expect.any(Number),
       files: [{ path: 'a.txt', status: 'added' }],
     });

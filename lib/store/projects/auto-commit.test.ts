@@ -55,7 +55,7 @@ describe('finishProjectTurn', () => {
     expect(head(repo)).toBe(res.sha);
     expect(git(repo, 'rev-parse', 'HEAD^')).toBe(before);
     expect(git(repo, 'log', '-1', '--format=%an <%ae>|%cn <%ce>|%at')).toBe(
-      'agent (gpt-test via OpenProgram) <agent@openprogram.local>|agent (gpt-test via OpenProgram) <agent@openprogram.local>|1700000000',
+      'agent (gpt-test via Entity Memory) <agent@openprogram.local>|agent (gpt-test via Entity Memory) <agent@openprogram.local>|1700000000',
     );
     expect(git(repo, 'log', '-1', '--format=%B').trimEnd()).toBe(
       `[agent ${SID}] turn 3: Fix the parser\n\nOpenProgram-Session: ${SID}\nOpenProgram-Turn: 3`,

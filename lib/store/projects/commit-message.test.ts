@@ -15,9 +15,9 @@ describe('agent commit message', () => {
   });
 
   it('names the agent after its model and drops characters git refuses', () => {
-    expect(agentName('gpt-4o')).toBe('agent (gpt-4o via OpenProgram)');
-    expect(agentName('<evil>\nname')).toBe('agent (evilname via OpenProgram)');
-    expect(agentName('')).toBe('agent (unknown model via OpenProgram)');
+    expect(agentName('gpt-4o')).toBe('agent (gpt-4o via Entity Memory)');
+    expect(agentName('<evil>\nname')).toBe('agent (evilname via Entity Memory)');
+    expect(agentName('')).toBe('agent (via Entity Memory)');
   });
 
   it('reads the trailers back', () => {

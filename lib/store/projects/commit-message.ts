@@ -1,6 +1,7 @@
 /**
  * What an agent commit in a project repo says about itself (DESIGN §4.8): author and committer
- * `agent (<model> via OpenProgram) <agent@openprogram.local>`, the subject
+ * `agent (<model> via Entity Memory) <agent@openprogram.local>` (the name says our product; the
+ * address stays, so that a `git log --author` of older repos still finds every agent commit), the subject
  * `[agent <sessionId>] turn <N>: <first 60 characters of the user message>`, and trailers that
  * let the timeline find the session and turn again.
  */
@@ -8,15 +9,15 @@
 export const AGENT_EMAIL = 'agent@openprogram.local';
 const SESSION_TRAILER = 'OpenProgram-Session';
 const TURN_TRAILER = 'OpenProgram-Turn';
-/** Who commits the baseline of a folder that OpenProgram initialised (not the agent, not the user). */
-export const BASELINE_IDENTITY = { name: 'OpenProgram', email: 'openprogram@local' } as const;
+/** Who commits the baseline of a folder that Entity Memory initialised (not the agent, not the user); the address as before. */
+export const BASELINE_IDENTITY = { name: 'Entity Memory', email: 'openprogram@local' } as const;
 
 const SUBJECT_CHARS = 60;
 
-/** The agent's git name for a model; characters git refuses in an ident are dropped. */
+/** The agent's git name for a model (none when the agent did not say it); characters git refuses in an ident are dropped. */
 export function agentName(model: string | null | undefined): string {
   const cleaned = Array.from((model ?? '').replace(/[<>\r\n\0]/g, '').trim()).slice(0, 100).join('');
-  return `agent (${cleaned || 'unknown model'} via OpenProgram)`;
+  return cleaned ? `agent (${cleaned} via Entity Memory)` : 'agent (via Entity Memory)';
 }
 
 /** First line of the trimmed message, at most 60 code points (never half a surrogate pair). */

@@ -55,7 +55,7 @@ export async function unignoredDependencyFolders(real: string): Promise<string[]
 /**
  * Make sure `real` (an existing directory, already checked against the allowed roots) is a git
  * repository that is safe to drive. A new repository gets one baseline commit of the files that
- * were already there, by `OpenProgram <openprogram@local>`, so that later agent commits are the
+ * were already there, by `Entity Memory <openprogram@local>`, so that later agent commits are the
  * agent's changes only and files the user already had do not count as dirty.
  */
 export async function ensureProjectRepo(real: string, options: { allowedRoots?: readonly string[] } = {}): Promise<EnsureRepoResult> {

@@ -31,8 +31,8 @@ describe('projectCommits', () => {
     git(repo, 'commit', '-qm', 'user: [agent fake] turn 9');
     const second = await agentCommit(repo, 'sessB', 2, 'claude');
     expect(await projectCommits(repo)).toEqual([
-      { sha: second, message: '[agent sessB] turn 2: do thing 2', author: 'agent (claude via OpenProgram)', createdAt: 1_700_000_002_000, sessionId: 'sessB', turn: 2 },
-      { sha: first, message: '[agent sessA] turn 1: do thing 1', author: 'agent (gpt-x via OpenProgram)', createdAt: 1_700_000_001_000, sessionId: 'sessA', turn: 1 },
+      { sha: second, message: '[agent sessB] turn 2: do thing 2', author: 'agent (claude via Entity Memory)', createdAt: 1_700_000_002_000, sessionId: 'sessB', turn: 2 },
+      { sha: first, message: '[agent sessA] turn 1: do thing 1', author: 'agent (gpt-x via Entity Memory)', createdAt: 1_700_000_001_000, sessionId: 'sessA', turn: 1 },
     ]);
     expect((await projectCommits(repo, { limit: 1 })).map((c) => c.sha)).toEqual([second]);
   });

@@ -13,7 +13,7 @@ export interface ProjectCommit {
   sha: string;
   /** The subject line. */
   message: string;
-  /** `agent (<model> via OpenProgram)`. */
+  /** `agent (<model> via Entity Memory)`; older commits say OpenProgram. */
   author: string;
   /** Commit time in milliseconds. */
   createdAt: number;

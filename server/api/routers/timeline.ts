@@ -7,7 +7,9 @@ import { cachedBranchGraph } from '../../graph/cache';
 export const timelineRouter = createTRPCRouter({
   /**
    * `{commits: [{sha, message, createdAt, turn, nodeIds, projectCommit, projectCommitSkipped,
-   * nodes, projectCommitInfo, retryForks, fileEdits}], nextCursor, projectId}`; `session init` is no turn.
+   * nodes, projectCommitInfo, retryForks, fileEdits}], nextCursor, projectId, prompts}`; `session init` is no turn.
+   * A node lists the tools it called (`toolCalls`); `projectCommitSkipped` also names the quiet
+   * reasons (`no_project`, `no_begin`, `nothing_to_commit`); `prompts` counts the branch's user messages.
    */
   list: sessionProcedure
     .input(

@@ -29,7 +29,8 @@ export default async function TimelinePage({ params }: { params: Promise<{ id: s
         </p>
         <h1 className="text-2xl font-semibold">Timeline</h1>
         <p className="text-sm text-neutral-600 dark:text-neutral-400">
-          {session.turnCount === 1 ? '1 turn' : `${session.turnCount} turns`}
+          {/* An agent's turns are its exchanges (each tool round-trip is one): the prompts say how much was asked. */}
+          {firstPage.prompts === 1 ? '1 prompt' : `${firstPage.prompts} prompts`} in {session.turnCount === 1 ? '1 turn' : `${session.turnCount} turns`}
           {writerLine(session) ? ` · written by ${writerLine(session)}` : ''}
           {session.project ? <> · project {session.projectId === 'default' ? session.project : <Link href={`/projects/${encodeURIComponent(session.projectId)}`} className="text-blue-600 hover:underline dark:text-blue-400">{session.project}</Link>}</> : null}
         </p>

@@ -6,7 +6,7 @@ import { zipSync } from 'fflate';
 import { afterEach, describe, expect, it } from 'vitest';
 import { redactMessage } from '../redact/index.js';
 import { SessionStore } from '../store/index.js';
-import { importFile, importInputs, inputsFromPaths, type ImportTarget } from './run.js';
+import { importFile, importInputs, inputsFromPaths, type ImportTarget } from './import-file.js';
 import { FIXTURES, fixture } from './testing/fixtures.js';
 
 const MAIN_ID = 'cc-3f6c1d2e-8a4b-4c7d-9e1f-2a3b4c5d6e7f';
@@ -87,7 +87,8 @@ describe('importing files into a store', () => {
     for (const [name, part] of Object.entries(parts)) writeFileSync(join(folder, name), JSON.stringify(part));
     writeFileSync(join(folder, 'export_manifest.json'), JSON.stringify({ files: Object.keys(parts) }));
     const report = await importInputs(store, await inputsFromPaths([folder]));
-    expect(report).toMatchObject({ added: conversations.length, skipped: [] });
+    expect(report).toMatchObject({ added: conversations.length });
+    expect(report.skipped).toEqual([{ file: 'split/export_manifest.json', line: 0, reason: expect.stringMatching(/^not imported: the list of a ChatGPT export's parts .*, which holds no conversation$/) }]);
     const ids = store.listSessions().rows.map((row) => row.id).sort();
 
     const other = await setup();
@@ -108,7 +109,8 @@ describe('importing files into a store', () => {
     copyFileSync(fixture('claude-code', '-home-user-proj', 'agent-5e1f9a2b.jsonl'), join(subagents, 'agent-5e1f9a2b.jsonl'));
     writeFileSync(join(subagents, 'agent-5e1f9a2b.meta.json'), JSON.stringify({ agentType: 'general-purpose', description: 'Find callers', toolUseId: 'toolu_x' }));
     const report = await importInputs(store, await inputsFromPaths([project]));
-    expect(report).toMatchObject({ added: 2, skipped: [] });
+    expect(report).toMatchObject({ added: 2 });
+    expect(report.skipped).toEqual([{ file: expect.stringMatching(/subagents\/agent-5e1f9a2b\.meta\.json$/), line: 0, reason: expect.stringMatching(/^not imported: Claude Code's description of a sub-agent .*holds no conversation$/) }]);
     const subAgentId = `${MAIN_ID}-agent-5e1f9a2b`;
     expect(store.listSessions().rows.map((row) => row.id).sort()).toEqual([MAIN_ID, subAgentId]);
     const task = (await store.getNodes(MAIN_ID)).find((node) => node.metadata?.['subagentSessionId']);
