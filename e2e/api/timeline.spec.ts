@@ -48,6 +48,7 @@ test('timeline.list: newest first, each turn with its nodes; the cursor walks ev
     retryForks: [],
     fileEdits: null,
     nestedGit: [],
+    projectCommitSharedWith: [],
   });
   expect(all.commits.map((c) => c.message)).not.toContain('session init');
 

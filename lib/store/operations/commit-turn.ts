@@ -15,6 +15,8 @@ import { interruptedTurnNode } from '../dag/record-nodes.js';
 import type { TurnInterruptReason } from '../types.js';
 import { writeNode } from '../session/append-node.js';
 import { INTERRUPTION_KEY } from '../session/interruption.js';
+import { commitAgentExchange } from '../session/agent-exchange-commit.js';
+import { SHARED_WITH_TRAILER } from '../projects/index.js';
 
 export interface BeginTurnResult {
   turn: number;
@@ -74,6 +76,12 @@ export interface FinalizeTurnInput {
   writtenPaths?: string[];
   /** the model of the turn, for the agent identity of the project commit */
   model?: string;
+  /**
+   * An agent's exchange recorded by the proxy (DESIGN §14): its tools ran outside, so the
+   * session's project folder is committed as it stands. `callsTools`: the reply asked for tools,
+   * which run until the next exchange.
+   */
+  agentExchange?: { callsTools: boolean };
 }
 
 export interface FinalizeTurnResult {
@@ -135,14 +143,19 @@ async function finalizeInSession(
   }
   const turn = turnCountOf(session) + 1;
   const userMessage = turnUserMessage(session, added);
-  const project = running?.snapshot ? await commitProjectTurn(ctx, session, running, { ...input, turn, userMessage }) : null;
+  const project = running?.snapshot
+    ? await commitProjectTurn(ctx, session, running, { ...input, turn, userMessage })
+    : input.agentExchange
+      ? await commitAgentExchange(ctx, session, { turn, userMessage, model: modelOf(session, input), callsTools: input.agentExchange.callsTools })
+      : null;
 
   const trailers: string[] = [];
   if (project?.sha) trailers.push(`OpenProgram-Project-Commit: ${project.sha}`);
   // Why there is none, kept with the turn: the event alone is gone once the tab closes.
   else if (project?.skipped) trailers.push(`${PROJECT_SKIPPED_TRAILER}: ${project.skipped.reason}`);
   // JSON: a path may hold a newline, which would end the trailer.
-  for (const path of project?.nestedGit ?? []) trailers.push(`${NESTED_GIT_TRAILER}: ${JSON.stringify(path)}`);
+  for (const path of project && 'nestedGit' in project ? project.nestedGit : []) trailers.push(`${NESTED_GIT_TRAILER}: ${JSON.stringify(path)}`);
+  for (const other of project && 'sharedWith' in project ? project.sharedWith : []) trailers.push(`${SHARED_WITH_TRAILER}: ${other}`);
   let message = input.commitMessage ?? defaultCommitMessage(session, added, userMessage);
   if (trailers.length > 0) message += `\n\n${trailers.join('\n')}`;
   const pendingRefs = pendingRetryRefs(session);
@@ -166,6 +179,10 @@ async function finalizeInSession(
   return { turn, sessionCommit: result.sha, projectCommit: project?.sha ?? null, projectCommitSkipped: project?.skipped ?? null };
 }
 
+function modelOf(session: OpenSession, input: FinalizeTurnInput): string {
+  return input.model ?? (typeof session.meta['model'] === 'string' ? (session.meta['model'] as string) : 'unknown model');
+}
+
 /**
  * DESIGN §4.8 at the end of a turn: commit the agent's writes in the project repo when the
  * tree allowed it, else say why (project_commit_skipped). Seals the turn's undo record.
@@ -179,7 +196,7 @@ async function commitProjectTurn(
   const snapshot = running.snapshot!;
   const projectId = running.projectId;
   const autoCommit = ctx.projects.has(projectId) ? (await ctx.projects.get(projectId)).autoCommit : false;
-  const model = input.model ?? (typeof session.meta['model'] === 'string' ? (session.meta['model'] as string) : 'unknown model');
+  const model = modelOf(session, input);
   const result = await finishProjectTurn(snapshot, {
     projectPath: running.projectPath ?? undefined,
     writtenPaths: input.writtenPaths,

@@ -3,6 +3,7 @@ import { encodeCursor } from '../registry/registry.js';
 import { type StoreContext } from '../session/store-context.js';
 import { toRow } from '../registry/row.js';
 import type { AgentSummary, ListFilter, ListOptions, ListPage, SessionDetail, SessionMeta, SessionRow } from '../types.js';
+import { AGENT_FOLDER_KEY, agentFolderOffer } from '../session/agent-folder.js';
 import { withSession } from '../session/session-access.js';
 import { INTERRUPTION_KEY, interruptionOf } from '../session/interruption.js';
 
@@ -53,7 +54,7 @@ function redactedCount(meta: SessionMeta): number {
 }
 
 export function getSession(ctx: StoreContext, sessionId: string): Promise<SessionDetail> {
-  return withSession(ctx, sessionId, (session) => {
+  return withSession(ctx, sessionId, async (session) => {
     const entry = ctx.registry.get(sessionId)!;
     const meta = session.meta;
     return {
@@ -65,6 +66,7 @@ export function getSession(ctx: StoreContext, sessionId: string): Promise<Sessio
       workdirs: Array.isArray(meta.workdirs) ? meta.workdirs.filter((dir): dir is string => typeof dir === 'string') : [],
       userTitled: meta._user_titled === true,
       interruption: interruptionOf(meta[INTERRUPTION_KEY]),
+      agentFolder: await agentFolderOffer(ctx, entry.project_id, meta[AGENT_FOLDER_KEY]),
     };
   });
 }

@@ -56,7 +56,13 @@ export type SkipReason =
   /** A written path goes through a symbolic link: git cannot commit it as that file. */
   | 'unsafe_path'
   /** git itself failed (a broken repository, a lock it could not take): the message says what. */
-  | 'git_error';
+  | 'git_error'
+  /** An agent's whole-tree commit (DESIGN §14): the user staged changes, so the index is theirs. */
+  | 'dirty_index'
+  /** A merge, rebase, cherry-pick or revert stopped half-way in the folder. */
+  | 'operation_in_progress'
+  /** HEAD is detached: no branch for the commit to go on. */
+  | 'detached_head';
 
 export interface FinishProjectTurnOptions {
   /** Defaults to the snapshot's folder; pass the current one if the project was relocated. */
@@ -91,7 +97,7 @@ export interface BeginProjectTurnOptions {
   allowedRoots?: readonly string[];
 }
 
-async function isDirectory(path: string): Promise<boolean> {
+export async function isDirectory(path: string): Promise<boolean> {
   try {
     return (await stat(path)).isDirectory();
   } catch {
@@ -125,7 +131,7 @@ export async function beginProjectTurn(projectPath: string, options: BeginProjec
   };
 }
 
-async function probeRepo(
+export async function probeRepo(
   real: string,
   allowedRoots?: readonly string[],
 ): Promise<{ state: 'ok'; dirs: GitDirs } | { state: 'not_a_repo' | 'unsafe_config'; message: string }> {
@@ -141,21 +147,21 @@ async function probeRepo(
   return { state: 'ok', dirs };
 }
 
-function gitFailure(real: string, error: GitCommandError): string {
+export function gitFailure(real: string, error: GitCommandError): string {
   const detail = error.stderr.trim().split('\n')[0]?.slice(0, 300) || `exit ${error.exitCode}`;
   return `not committed: git failed in ${real}: ${detail}`;
 }
 
-function missingMessage(path: string): string {
+export function missingMessage(path: string): string {
   return `not committed: the project folder ${path} is missing; relocate the project to repair it`;
 }
 
-function skipped(reason: SkipReason, message: string): FinishProjectTurnResult {
+export function skipped(reason: SkipReason, message: string): FinishProjectTurnResult {
   return { sha: null, skipped: { reason, message }, paths: [], ignoredPaths: [], indexUpdated: true };
 }
 
 /** A merge, rebase, cherry-pick or revert stopped half-way: HEAD and the index belong to it. */
-async function operationInProgress(dirs: GitDirs): Promise<string | null> {
+export async function operationInProgress(dirs: GitDirs): Promise<string | null> {
   const markers: Array<[string, string]> = [
     ['MERGE_HEAD', 'a merge'],
     ['rebase-merge', 'a rebase'],
@@ -269,7 +275,7 @@ async function commitTurn(
   return commitChanges(real, probe.dirs, written, { identity, message, time, reflog: `openprogram: agent turn ${options.turn}` });
 }
 
-interface CommitRequest {
+export interface CommitRequest {
   identity: Ident;
   message: string;
   time: number;
