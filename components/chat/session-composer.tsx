@@ -10,6 +10,7 @@ import { Composer } from './composer';
 import { NoModelNotice } from './no-model-notice';
 import { ProjectChipReadOnly, ProjectPicker } from './project-chip';
 import { TurnStatus } from './turn-status';
+import { AgentFolderOffer } from '@/components/session/agent-folder-offer';
 import { useSendMessage } from './use-send-message';
 
 /**
@@ -83,13 +84,14 @@ export function SessionComposer({
     detail && detail.turnCount === 0 && !running ? (
       <ProjectPicker projectId={detail.projectId} onChange={(id) => void onProject(id)} />
     ) : (
-      <ProjectChipReadOnly name={detail?.project ?? '…'} />
+      <ProjectChipReadOnly name={detail?.project ?? '…'} inHome={detail?.projectId === 'default'} />
     );
 
   return (
     <div className="space-y-3">
       <TurnStatus status={detail?.status ?? 'idle'} running={running} error={lastError} interruption={detail?.interruption ?? null} onRetry={onRetry} retrying={resume.isPending} />
       <NoModelNotice />
+      {detail?.agentFolder ? <AgentFolderOffer sessionId={sessionId} folder={detail.agentFolder} /> : null}
       <Composer
         {...composer}
         onSend={() => void onSend()}
