@@ -318,7 +318,7 @@ export class SessionStore {
    */
   async recordExchange(
     input: RecordExchangeInput,
-    options: { source: string; agentId: string; status?: 'idle' | 'failed' | 'cancelled'; model?: string; where?: AgentWhereabouts },
+    options: { source: string; agentId: string; status?: 'idle' | 'failed' | 'cancelled'; model?: string; where?: AgentWhereabouts; answerEndedAt?: number },
   ): Promise<RecordExchangeResult & FinalizeTurnResult & { created: boolean }> {
     // Where the agent worked matters only for a new session (its project) or one in Home (the offer to add the folder).
     const existing = this.ctx.registry.get(input.sessionId);
@@ -327,7 +327,7 @@ export class SessionStore {
     if (place?.folder && this.ctx.registry.get(input.sessionId)?.project_id === DEFAULT_PROJECT_ID) await noteAgentFolder(this.ctx, input.sessionId, place.folder);
     const recorded = await recordExchange(this.ctx, input);
     // The agent ran its tools itself: its project folder is committed as it stands (DESIGN §14).
-    const agentExchange = { callsTools: (input.reply?.toolCalls?.length ?? 0) > 0 };
+    const agentExchange = { callsTools: (input.reply?.toolCalls?.length ?? 0) > 0, answerEndedAt: options.answerEndedAt };
     const turn = await finalizeTurn(this.ctx, input.sessionId, { status: options.status ?? 'idle', model: options.model, agentExchange });
     return { ...recorded, ...turn, created };
   }

@@ -240,7 +240,7 @@ async function commit(exchange: FinishedExchange, plan: Plan): Promise<RecordedS
     : undefined;
   const result = await store.recordExchange(
     { sessionId: plan.sessionId, steps, after: plan.after?.nodeId ?? null, reply, system: plan.parsed?.system ?? null, context },
-    { source, agentId, status: turnStatus(outcome), model: plan.parsed?.model ?? undefined, where: whereaboutsOf(exchange.headers[PROJECT_HEADER], plan.parsed) },
+    { source, agentId, status: turnStatus(outcome), model: plan.parsed?.model ?? undefined, where: whereaboutsOf(exchange.headers[PROJECT_HEADER], plan.parsed), answerEndedAt: performance.timeOrigin + exchange.endedAt },
   );
   const replyId = result.replyId;
   if (replyId && plan.reply?.id && exchange.wire === 'responses' && replyFingerprint) {

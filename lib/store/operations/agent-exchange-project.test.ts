@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { StoreEvent } from '../events.js';
@@ -57,6 +57,22 @@ describe('an agent exchange in a registered project folder: a project commit of 
     await store.redoTurn('cc-1', 2);
     expect(git(projectDir, 'rev-parse', 'HEAD')).toBe(second.projectCommit);
     expect(readFileSync(join(projectDir, 'a.txt'), 'utf8')).toBe('written\n');
+  });
+
+  it("files written after the answer's last byte (its tools at work while it is recorded) wait for the next exchange's commit", async () => {
+    const { store, projectDir } = await setup();
+    stores.push(store);
+    const options = { source: 'proxy:claude-code', agentId: 'claude-code', model: 'm', where: { cwd: projectDir } };
+    await store.recordExchange({ sessionId: 'cut', steps: [user('cu', 'go')], reply: asks('ca') }, options);
+    const lastByte = Date.now() - 60_000;
+    writeFiles(projectDir, { 'before.txt': 'asked earlier\n', 'after.txt': 'a tool of this answer\n' });
+    utimesSync(join(projectDir, 'before.txt'), new Date(lastByte - 1000), new Date(lastByte - 1000));
+    utimesSync(join(projectDir, 'after.txt'), new Date(lastByte + 1000), new Date(lastByte + 1000));
+    const second = await store.recordExchange({ sessionId: 'cut', steps: [user('cu', 'go'), asks('ca'), result('ok')], reply: asks('cb') }, { ...options, answerEndedAt: lastByte });
+    expect(git(projectDir, 'show', '--name-only', '--format=', second.projectCommit!)).toBe('before.txt');
+    expect(status(projectDir)).toEqual(['?? after.txt']);
+    const third = await store.recordExchange({ sessionId: 'cut', steps: [user('cu', 'go'), asks('ca'), result('ok'), asks('cb'), result('ok')], reply: answer('cc', 'done') }, { ...options, answerEndedAt: Date.now() });
+    expect(git(projectDir, 'show', '--name-only', '--format=', third.projectCommit!)).toBe('after.txt');
   });
 
   it('the x-entity-memory-project header names the project by id or by folder, before the working directory', async () => {

@@ -79,9 +79,10 @@ export interface FinalizeTurnInput {
   /**
    * An agent's exchange recorded by the proxy (DESIGN §14): its tools ran outside, so the
    * session's project folder is committed as it stands. `callsTools`: the reply asked for tools,
-   * which run until the next exchange.
+   * which run until the next exchange; `answerEndedAt` (ms since the epoch): the answer's last
+   * byte, after which those tools may already be writing (their files wait for the next commit).
    */
-  agentExchange?: { callsTools: boolean };
+  agentExchange?: { callsTools: boolean; answerEndedAt?: number };
 }
 
 export interface FinalizeTurnResult {
@@ -146,7 +147,7 @@ async function finalizeInSession(
   const project = running?.snapshot
     ? await commitProjectTurn(ctx, session, running, { ...input, turn, userMessage })
     : input.agentExchange
-      ? await commitAgentExchange(ctx, session, { turn, userMessage, model: modelOf(session, input), callsTools: input.agentExchange.callsTools })
+      ? await commitAgentExchange(ctx, session, { turn, userMessage, model: modelOf(session, input), callsTools: input.agentExchange.callsTools, answerEndedAt: input.agentExchange.answerEndedAt })
       : null;
 
   const trailers: string[] = [];

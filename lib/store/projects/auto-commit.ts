@@ -14,6 +14,7 @@ import {
   syncIndexEntries,
   withTempIndex,
   writeTree,
+  type ChangedEntry,
   type Ident,
 } from './commit-plumbing.js';
 import { GitCommandError, runGit } from '../git/git-cli.js';
@@ -280,6 +281,8 @@ export interface CommitRequest {
   message: string;
   time: number;
   reflog: string;
+  /** Of a whole-tree commit: the staged changes to leave for a later commit (they stay in the working tree). */
+  keepOut?: (changes: readonly ChangedEntry[]) => Promise<ChangedEntry[]>;
 }
 
 /** Is `path` one of the written paths or below a written directory? */
@@ -324,6 +327,13 @@ export async function commitChanges(
         // The private index now lacks the user's staging: it must not replace the real one.
         temp.seededFrom = null;
       }
+    }
+    const late = request.keepOut ? await request.keepOut(changes) : [];
+    if (late.length > 0) {
+      await revertIndexEntries(real, indexFile, late);
+      changes = changes.filter((c) => !late.includes(c));
+      // As above: the private index lacks changes the real one may have, so it must not replace it.
+      temp.seededFrom = null;
     }
     if (changes.length === 0) return { ...skipped('nothing_to_commit', 'no file changes to commit'), ignoredPaths };
     const tree = await writeTree(real, indexFile);

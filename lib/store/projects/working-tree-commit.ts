@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { lstat, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { processLocks } from '../../fs/keyed-lock.js';
 import { ConflictError } from '../errors.js';
@@ -16,7 +16,7 @@ import {
   skipped,
   type FinishProjectTurnResult,
 } from './auto-commit.js';
-import { readHeadCommit } from './commit-plumbing.js';
+import { readHeadCommit, type ChangedEntry } from './commit-plumbing.js';
 import { AGENT_EMAIL, agentCommitMessage, agentName } from './commit-message.js';
 
 /**
@@ -42,6 +42,12 @@ export interface WorkingTreeCommitOptions {
   allowedRoots?: readonly string[];
   /** commit time in milliseconds (default now) */
   now?: number;
+  /**
+   * When the exchange's answer ended (ms since the epoch): files written after it are the work of
+   * the tools that answer asked for, which run as this commit is made; they are left for the next
+   * exchange's commit. A deletion carries no time and is committed when it is seen.
+   */
+  writtenBefore?: number;
 }
 
 /** The commit message of an agent's exchange: the usual subject and trailers, plus who else may have written. */
@@ -65,6 +71,17 @@ async function hasStagedChanges(real: string, head: string | null): Promise<bool
   }
   const res = await runGit(real, ['diff-index', '--cached', '--quiet', head], { okCodes: [0, 1] });
   return res.code === 1;
+}
+
+/** The changed files whose modification time is after `cutMs`. */
+async function writtenAfter(real: string, changes: readonly ChangedEntry[], cutMs: number): Promise<ChangedEntry[]> {
+  const late: ChangedEntry[] = [];
+  for (const change of changes) {
+    if (/^0+$/.test(change.newMode)) continue;
+    const info = await lstat(join(real, change.path)).catch(() => null);
+    if (info && info.mtimeMs > cutMs) late.push(change);
+  }
+  return late;
 }
 
 export async function commitWorkingTree(folder: string, options: WorkingTreeCommitOptions): Promise<FinishProjectTurnResult> {
@@ -91,6 +108,7 @@ export async function commitWorkingTree(folder: string, options: WorkingTreeComm
         message: workingTreeCommitMessage(options),
         time: msToSeconds(options.now ?? Date.now()),
         reflog: `openprogram: agent exchange, turn ${options.turn}`,
+        ...(options.writtenBefore !== undefined ? { keepOut: (changes: readonly ChangedEntry[]) => writtenAfter(real, changes, options.writtenBefore!) } : {}),
       });
     } catch (error) {
       // A broken repository, or the user's git holding a ref: a reason for the timeline, never a lost exchange.

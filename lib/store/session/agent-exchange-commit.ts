@@ -61,7 +61,7 @@ export interface AgentExchangeCommit {
 export async function commitAgentExchange(
   ctx: StoreContext,
   session: OpenSession,
-  input: { turn: number; userMessage: string; model: string; callsTools: boolean },
+  input: { turn: number; userMessage: string; model: string; callsTools: boolean; answerEndedAt?: number },
 ): Promise<AgentExchangeCommit | null> {
   const projectId = ctx.registry.get(session.id)?.project_id ?? DEFAULT_PROJECT_ID;
   if (projectId === DEFAULT_PROJECT_ID || !ctx.projects.has(projectId)) return null;
@@ -84,6 +84,7 @@ export async function commitAgentExchange(
     sharedWith,
     autoCommit: project.autoCommit,
     allowedRoots: ctx.allowedRoots,
+    ...(input.answerEndedAt !== undefined ? { writtenBefore: input.answerEndedAt } : {}),
   });
   activity.note(where.path, session.id, input.callsTools, now);
   const skipped = result.skipped && result.skipped.reason !== 'nothing_to_commit' ? result.skipped : null;
