@@ -59,7 +59,7 @@ import type { AttachmentUpload, ResolvedAttachment, SavedAttachment } from './re
 import { writeContextFile } from './operations/context-file.js';
 import { recordExchange, type RecordExchangeInput, type RecordExchangeResult } from './operations/record-exchange.js';
 import { placeOfAgent, type AgentWhereabouts } from './operations/agent-project.js';
-import { addAgentFolderAsProject } from './operations/add-agent-folder.js';
+import { addAgentFolderAsProject, moveFromHome } from './operations/add-agent-folder.js';
 import { noteAgentFolder } from './session/agent-folder.js';
 import { DEFAULT_PROJECT_ID } from './ids.js';
 import { importSession, type ImportSessionInput, type ImportSessionResult } from './operations/import-session.js';
@@ -324,7 +324,11 @@ export class SessionStore {
     const existing = this.ctx.registry.get(input.sessionId);
     const place = options.where && (!existing || existing.project_id === DEFAULT_PROJECT_ID) ? await placeOfAgent(this.ctx, options.where) : null;
     const { created } = await createSession(this.ctx, { id: input.sessionId, source: options.source, agentId: options.agentId, ...(place?.projectId ? { projectId: place.projectId } : {}) });
-    if (place?.folder && this.ctx.registry.get(input.sessionId)?.project_id === DEFAULT_PROJECT_ID) await noteAgentFolder(this.ctx, input.sessionId, place.folder);
+    if (this.ctx.registry.get(input.sessionId)?.project_id === DEFAULT_PROJECT_ID) {
+      // Begun in Home (an agent's first call named no folder, or the folder became a project since): moved, as "Add … as a project" would.
+      if (place?.projectId) await moveFromHome(this.ctx, input.sessionId, place.projectId);
+      else if (place?.folder) await noteAgentFolder(this.ctx, input.sessionId, place.folder);
+    }
     const recorded = await recordExchange(this.ctx, input);
     // The agent ran its tools itself: its project folder is committed as it stands (DESIGN §14).
     const agentExchange = { callsTools: (input.reply?.toolCalls?.length ?? 0) > 0, answerEndedAt: options.answerEndedAt };

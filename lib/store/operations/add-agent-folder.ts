@@ -27,12 +27,21 @@ export async function addAgentFolderAsProject(ctx: StoreContext, sessionId: stri
   if (project.isDefault) throw new PreconditionError(`${folder} is the workspace folder of Home, not a project of its own`);
   const blocked = projectMigrationBlock(ctx.sessionsDir, project.id);
   if (blocked) throw new PreconditionError(blocked);
-  const session = await withSession(ctx, sessionId, async (open) => {
+  const session = await moveFromHome(ctx, sessionId, project.id);
+  return { session, project: await ctx.projects.get(project.id) };
+}
+
+/**
+ * A session in Home into a project (the agent's folder is that project's): allowed after the
+ * first turn, since Home commits nothing, so no project commit is left behind. A session
+ * already in another project stays there.
+ */
+export function moveFromHome(ctx: StoreContext, sessionId: string, projectId: string): Promise<SessionRow> {
+  return withSession(ctx, sessionId, async (open) => {
     const current = ctx.registry.get(sessionId)!.project_id;
-    if (current === project.id) return toRow(ctx, ctx.registry.get(sessionId)!);
+    if (current === projectId) return toRow(ctx, ctx.registry.get(sessionId)!);
     if (current !== DEFAULT_PROJECT_ID) throw new PreconditionError('this session is already in a project');
     if (ctx.turns.has(sessionId)) throw new PreconditionError('a turn is running in this session; add the project after it ends');
-    return moveSessionRepo(ctx, open, current, project.id);
+    return moveSessionRepo(ctx, open, current, projectId);
   });
-  return { session, project: await ctx.projects.get(project.id) };
 }

@@ -75,6 +75,15 @@ describe('an agent exchange in a registered project folder: a project commit of 
     expect(git(projectDir, 'show', '--name-only', '--format=', third.projectCommit!)).toBe('after.txt');
   });
 
+  it('a session the recorder created in Home before its first exchange (as server/proxy/recorder.ts does) moves into the project of its folder', async () => {
+    const { store, projectDir, project } = await setup();
+    stores.push(store);
+    await store.createSession({ id: 'early', source: 'proxy:claude-code', agentId: 'claude-code' });
+    await run(store, 'early', projectDir, 'go', () => writeFiles(projectDir, { 'e.txt': 'e\n' }));
+    expect((await store.getSession('early')).projectId).toBe(project.id);
+    expect(git(projectDir, 'log', '-1', '--format=%s')).toBe('[agent early] turn 2: go');
+  });
+
   it('the x-entity-memory-project header names the project by id or by folder, before the working directory', async () => {
     const { store, projectDir, project } = await setup();
     stores.push(store);
