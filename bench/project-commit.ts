@@ -20,7 +20,7 @@ function median(samples: number[]): number {
 }
 
 /** 10,000 files in 100 folders, committed once by "the user". */
-async function buildRepo(dir: string): Promise<void> {
+export async function buildRepo(dir: string): Promise<void> {
   for (let d = 0; d < 100; d++) mkdirSync(join(dir, `src${d}`), { recursive: true });
   for (let i = 0; i < FILES; i++) {
     writeFileSync(join(dir, `src${i % 100}`, `file${i}.ts`), `export const value${i} = ${i};\n`);

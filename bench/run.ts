@@ -13,6 +13,7 @@ import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { benchAppendAndCommit, benchList, benchRebuild, benchRepoSize } from './store-bench.js';
 import { benchProjectCommit } from './project-commit.js';
+import { benchAgentProjectCommit } from './agent-project-commit-bench.js';
 import { benchServer } from './server-bench.js';
 import { benchSessionPage } from './session-page-bench.js';
 import { benchRenderAbuse } from './render-abuse-bench.js';
@@ -46,6 +47,7 @@ const BENCHES: Record<string, Bench> = {
   rebuild: benchRebuild,
   registry: benchRegistry,
   'project commit': benchProjectCommit,
+  'agent project commit': benchAgentProjectCommit,
   server: benchServer,
   'session page': benchSessionPage,
   'render abuse': benchRenderAbuse,

@@ -13,12 +13,15 @@ const chip =
   'inline-flex max-w-64 items-center gap-1 rounded-md border border-neutral-200 px-2 py-1 text-xs text-neutral-700 focus-visible:ring-2 focus-visible:ring-blue-600 focus-visible:outline-none dark:border-neutral-700 dark:text-neutral-300';
 
 const FROZEN = 'A session keeps its project after its first turn: its turns ran and were committed in that folder. Start a new chat to work in another project.';
+// Home has no repository: nothing of its turns was committed anywhere, so the sentence above would be false.
+const FROZEN_HOME = 'A session keeps its project after its first turn. Its turns ran in Home, which commits nothing. Start a new chat to work in a project.';
 
 /** After the first turn the project is frozen (DESIGN §4.6, operations.zh.md): shown, not chosen; a click says why. */
-export function ProjectChipReadOnly({ name }: { name: string }) {
+export function ProjectChipReadOnly({ name, inHome = false }: { name: string; inHome?: boolean }) {
+  const why = inHome ? FROZEN_HOME : FROZEN;
   return (
     // Not disabled: a click says why it cannot change, which a disabled button could not.
-    <button type="button" title={FROZEN} onClick={() => toast.info(FROZEN)} className={`${chip} cursor-help`}>
+    <button type="button" title={why} onClick={() => toast.info(why)} className={`${chip} cursor-help`}>
       <FolderGit2 size={16} aria-hidden />
       <span className="truncate">Project: {name}</span>
     </button>

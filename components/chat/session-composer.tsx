@@ -10,6 +10,7 @@ import { Composer } from './composer';
 import { isWebChat, NoModelNotice } from './no-model-notice';
 import { ProjectChipReadOnly, ProjectPicker } from './project-chip';
 import { TurnStatus } from './turn-status';
+import { AgentFolderOffer } from '@/components/session/agent-folder-offer';
 import { useSendMessage } from './use-send-message';
 
 /**
@@ -83,7 +84,7 @@ export function SessionComposer({
     detail && detail.turnCount === 0 && !running ? (
       <ProjectPicker projectId={detail.projectId} onChange={(id) => void onProject(id)} />
     ) : (
-      <ProjectChipReadOnly name={detail?.project ?? '…'} />
+      <ProjectChipReadOnly name={detail?.project ?? '…'} inHome={detail?.projectId === 'default'} />
     );
 
   return (
@@ -91,6 +92,7 @@ export function SessionComposer({
       <TurnStatus status={detail?.status ?? 'idle'} running={running} error={lastError} interruption={detail?.interruption ?? null} onRetry={onRetry} retrying={resume.isPending} />
       {/* An agent's recorded session is read here, not chatted in: no banner about chat there. */}
       {detail && isWebChat(detail) ? <NoModelNotice /> : null}
+      {detail?.agentFolder ? <AgentFolderOffer sessionId={sessionId} folder={detail.agentFolder} /> : null}
       <Composer
         {...composer}
         onSend={() => void onSend()}

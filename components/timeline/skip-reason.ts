@@ -10,6 +10,9 @@ const REASONS: Record<string, string> = {
   nothing_to_commit: 'No project commit: the agent changed no file in the project during this turn.',
   no_project: 'No project commit: this session has no project folder, so there is no repository to commit to.',
   no_begin: 'No project commit: the turn was recorded without turn.begin (an agent\'s exchange through the recording proxy, or turn.finalize alone), so the project\'s files were not watched.',
+  dirty_index: 'No project commit: changes were staged in the project (git add), so the agent\'s edits were left in the working tree beside yours.',
+  operation_in_progress: 'No project commit: a merge, rebase, cherry-pick or revert was in progress in the project, so the agent\'s edits were left in the working tree.',
+  detached_head: 'No project commit: the project\'s HEAD was detached (no branch to commit on), so the agent\'s edits were left in the working tree.',
 };
 
 /** Reasons that are no refusal: nothing needed committing, so they are not shown as a warning. */

@@ -113,6 +113,20 @@ export function TurnEntry({ sessionId, projectId, turn }: { sessionId: string; p
                 Undone: the project&apos;s branch was moved back past this commit, so <code>git log</code> no longer lists it. Redo puts it back.
               </p>
             ) : null}
+            {turn.sharedWith.length > 0 ? (
+              <p className="text-xs text-amber-800 dark:text-amber-300">
+                May include edits of{' '}
+                {turn.sharedWith.map((other, index) => (
+                  <span key={other.id}>
+                    {index > 0 ? ', ' : null}
+                    <Link href={`/sessions/${encodeURIComponent(other.id)}`} className="underline">
+                      {other.title || other.id}
+                    </Link>
+                  </span>
+                ))}
+                : another session was working in this folder since its last commit.
+              </p>
+            ) : null}
             {project ? (
               <p className="text-xs text-neutral-500 dark:text-neutral-400">
                 by {project.author} · {project.files.length === 1 ? '1 file changed' : `${project.files.length} files changed`}

@@ -49,6 +49,8 @@ test('timeline.list: newest first, each turn with its nodes; the cursor walks ev
     retryForks: [],
     fileEdits: null,
     nestedGit: [],
+    projectCommitSharedWith: [],
+    sharedWith: [],
   });
   expect(all.commits.map((c) => c.message)).not.toContain('session init');
 

@@ -58,6 +58,10 @@ import { sessionCommits } from './operations/session-commits.js';
 import type { AttachmentUpload, ResolvedAttachment, SavedAttachment } from './repo/attachments.js';
 import { writeContextFile } from './operations/context-file.js';
 import { recordExchange, type RecordExchangeInput, type RecordExchangeResult } from './operations/record-exchange.js';
+import { placeOfAgent, type AgentWhereabouts } from './operations/agent-project.js';
+import { addAgentFolderAsProject, moveFromHome } from './operations/add-agent-folder.js';
+import { noteAgentFolder } from './session/agent-folder.js';
+import { DEFAULT_PROJECT_ID } from './ids.js';
 import { importSession, type ImportSessionInput, type ImportSessionResult } from './operations/import-session.js';
 import { importStateSession, type MigrationStepHook, type StateSessionInput } from './operations/import-state-session.js';
 import { projectMigrationBlock } from './session/migration-journal.js';
@@ -322,12 +326,27 @@ export class SessionStore {
    */
   async recordExchange(
     input: RecordExchangeInput,
-    options: { source: string; agentId: string; status?: 'idle' | 'failed' | 'cancelled'; model?: string },
+    options: { source: string; agentId: string; status?: 'idle' | 'failed' | 'cancelled'; model?: string; where?: AgentWhereabouts; answerEndedAt?: number },
   ): Promise<RecordExchangeResult & FinalizeTurnResult & { created: boolean }> {
-    const { created } = await createSession(this.ctx, { id: input.sessionId, source: options.source, agentId: options.agentId });
+    // Where the agent worked matters only for a new session (its project) or one in Home (the offer to add the folder).
+    const existing = this.ctx.registry.get(input.sessionId);
+    const place = options.where && (!existing || existing.project_id === DEFAULT_PROJECT_ID) ? await placeOfAgent(this.ctx, options.where) : null;
+    const { created } = await createSession(this.ctx, { id: input.sessionId, source: options.source, agentId: options.agentId, ...(place?.projectId ? { projectId: place.projectId } : {}) });
+    if (this.ctx.registry.get(input.sessionId)?.project_id === DEFAULT_PROJECT_ID) {
+      // Begun in Home (an agent's first call named no folder, or the folder became a project since): moved, as "Add … as a project" would.
+      if (place?.projectId) await moveFromHome(this.ctx, input.sessionId, place.projectId);
+      else if (place?.folder) await noteAgentFolder(this.ctx, input.sessionId, place.folder);
+    }
     const recorded = await recordExchange(this.ctx, input);
-    const turn = await finalizeTurn(this.ctx, input.sessionId, { status: options.status ?? 'idle', model: options.model });
+    // The agent ran its tools itself: its project folder is committed as it stands (DESIGN §14).
+    const agentExchange = { callsTools: (input.reply?.toolCalls?.length ?? 0) > 0, answerEndedAt: options.answerEndedAt };
+    const turn = await finalizeTurn(this.ctx, input.sessionId, { status: options.status ?? 'idle', model: options.model, agentExchange });
     return { ...recorded, ...turn, created };
+  }
+
+  /** "Add <folder> as a project" on an agent's session in Home: the folder becomes a project and the session moves into it. */
+  async addAgentFolderAsProject(sessionId: string): Promise<{ session: SessionRow; project: ProjectDetail }> {
+    return addAgentFolderAsProject(this.ctx, sessionId);
   }
 
   // Turns and the timeline

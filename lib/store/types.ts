@@ -134,6 +134,11 @@ export interface SessionDetail extends SessionRow {
   userTitled: boolean;
   /** how the last turn was ended from outside (Stop on an agent's turn, the idle limit); null otherwise */
   interruption: TurnInterruption | null;
+  /**
+   * A session in Home whose agent worked in a folder that is no project of the user (DESIGN §14):
+   * the folder, and whether it may be added as one (inside the allowed roots); null otherwise.
+   */
+  agentFolder: { path: string; addable: boolean } | null;
 }
 
 /** What a redactor sees and gives back: the parts of a message written to disk. */
@@ -203,6 +208,8 @@ export interface TurnCommitInfo {
   projectCommitSkipped: string | null;
   /** git metadata the turn put into the project (`sub/.git`, `.gitmodules`), from the commit's trailers */
   nestedGit: string[];
+  /** other sessions that were writing in the project folder too: its project commit may hold their edits (DESIGN §14) */
+  projectCommitSharedWith: string[];
 }
 
 export type ListScope = 'active' | 'archived' | 'all';

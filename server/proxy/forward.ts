@@ -8,7 +8,7 @@ import { isIP } from 'node:net';
 /** Headers that belong to one hop, never forwarded (RFC 9110 §7.6.1), plus what we set ourselves. */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host', 'content-length']);
 /** Never upstream: our token, our session header, our cookies, our proxy's forwarding headers. */
-const OURS = new Set(['x-entity-memory-token', 'x-entity-memory-session', 'cookie', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'forwarded', 'accept-encoding']);
+const OURS = new Set(['x-entity-memory-token', 'x-entity-memory-session', 'x-entity-memory-project', 'cookie', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'forwarded', 'accept-encoding']);
 
 /** Never set on our origin from an upstream's answer (issue 27 hardening): its cookies would be ours. */
 const DROPPED_RESPONSE = new Set(['set-cookie', 'set-cookie2']);

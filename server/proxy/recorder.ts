@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
 import { chainFingerprint, fingerprints } from '@/lib/proxy/fingerprint';
 import { boundReply } from '@/lib/proxy/limits';
+import { PROJECT_HEADER, whereaboutsOf } from '@/lib/proxy/project-of';
 import { IDENTITY_HEADERS, lastFingerprint, replyStep, type ExchangeBytes, type PlannedExchange } from '@/lib/proxy/plan';
 import { prefixSessionId, sourceOf, type Agent } from '@/lib/proxy/session-identity';
 import type { AssembledReply, ExchangeOutcome, Media, ParsedRequest, Step, Wire } from '@/lib/proxy/types';
@@ -243,7 +244,7 @@ async function commit(exchange: FinishedExchange, plan: Plan): Promise<RecordedS
     : undefined;
   const result = await store.recordExchange(
     { sessionId: plan.sessionId, steps, after: plan.after?.nodeId ?? null, reply, system: plan.parsed?.system ?? null, context },
-    { source, agentId, status: turnStatus(outcome), model: plan.parsed?.model ?? undefined },
+    { source, agentId, status: turnStatus(outcome), model: plan.parsed?.model ?? undefined, where: whereaboutsOf(exchange.headers[PROJECT_HEADER], plan.parsed), answerEndedAt: performance.timeOrigin + exchange.endedAt },
   );
   const replyId = result.replyId;
   if (replyId && plan.reply?.id && exchange.wire === 'responses' && replyFingerprint) {

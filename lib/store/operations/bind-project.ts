@@ -1,14 +1,11 @@
-import { existsSync, mkdirSync, renameSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { ConflictError, NotFoundError, PreconditionError } from '../errors.js';
 import { DEFAULT_PROJECT_ID, assertProjectId } from '../ids.js';
-import { DIR_MODE } from '../../fs/atomic-write.js';
-import { saveLocations, defaultRepoDir, projectRepoDir } from '../session/locations.js';
 import { type StoreContext } from '../session/store-context.js';
+import { moveSessionRepo } from '../session/move-session-repo.js';
 import { projectMigrationBlock } from '../session/migration-journal.js';
 import { toRow } from '../registry/row.js';
 import type { SessionRow } from '../types.js';
-import { updateSessionFields, withSession } from '../session/session-access.js';
+import { withSession } from '../session/session-access.js';
 
 const FROZEN_ERROR = 'project is frozen after the first turn';
 
@@ -35,19 +32,6 @@ export function setSessionProject(ctx: StoreContext, sessionId: string, projectI
       if (where.state === 'missing') throw new PreconditionError(`the folder of project ${ctx.projects.nameOf(projectId)} is missing (${where.path}); repair it first`);
     }
 
-    const target = projectId === DEFAULT_PROJECT_ID ? defaultRepoDir(ctx, sessionId) : projectRepoDir(ctx, projectId, sessionId);
-    if (existsSync(target)) throw new ConflictError(`a directory is already in the way at ${target}`);
-    ctx.writer.journal(sessionId);
-    mkdirSync(dirname(target), { recursive: true, mode: DIR_MODE });
-    renameSync(session.dir, target);
-    if (projectId === DEFAULT_PROJECT_ID) ctx.locations.delete(sessionId);
-    else ctx.locations.set(sessionId, target);
-    saveLocations(ctx);
-    session.dir = target;
-    session.commit = null; // paths changed; reload lazily
-
-    if (current !== DEFAULT_PROJECT_ID) await ctx.projects.removeSession(current, sessionId).catch(() => false);
-    if (projectId !== DEFAULT_PROJECT_ID) await ctx.projects.addSession(projectId, sessionId);
-    return toRow(ctx, await updateSessionFields(ctx, session, { project_id: projectId }));
+    return moveSessionRepo(ctx, session, current, projectId);
   });
 }

@@ -15,6 +15,8 @@ import { interruptedTurnNode } from '../dag/record-nodes.js';
 import type { TurnInterruptReason } from '../types.js';
 import { writeNode } from '../session/append-node.js';
 import { INTERRUPTION_KEY } from '../session/interruption.js';
+import { commitAgentExchange } from '../session/agent-exchange-commit.js';
+import { SHARED_WITH_TRAILER } from '../projects/index.js';
 
 export interface BeginTurnResult {
   turn: number;
@@ -79,6 +81,13 @@ export interface FinalizeTurnInput {
    * in an agent's session (Retry, Edit) must not re-title it with its own model's words (issue 28).
    */
   keepTitle?: boolean;
+  /**
+   * An agent's exchange recorded by the proxy (DESIGN §14): its tools ran outside, so the
+   * session's project folder is committed as it stands. `callsTools`: the reply asked for tools,
+   * which run until the next exchange; `answerEndedAt` (ms since the epoch): the answer's last
+   * byte, after which those tools may already be writing (their files wait for the next commit).
+   */
+  agentExchange?: { callsTools: boolean; answerEndedAt?: number };
 }
 
 export interface FinalizeTurnResult {
@@ -140,7 +149,11 @@ async function finalizeInSession(
   }
   const turn = turnCountOf(session) + 1;
   const userMessage = turnUserMessage(session, added);
-  const project = running?.snapshot ? await commitProjectTurn(ctx, session, running, { ...input, turn, userMessage }) : null;
+  const project = running?.snapshot
+    ? await commitProjectTurn(ctx, session, running, { ...input, turn, userMessage })
+    : input.agentExchange
+      ? await commitAgentExchange(ctx, session, { turn, userMessage, model: modelOf(session, input), callsTools: input.agentExchange.callsTools, answerEndedAt: input.agentExchange.answerEndedAt })
+      : null;
 
   const trailers: string[] = [];
   if (project?.sha) trailers.push(`OpenProgram-Project-Commit: ${project.sha}`);
@@ -149,7 +162,8 @@ async function finalizeInSession(
   // No commit and no refusal: say which of the quiet reasons, so the timeline need not guess.
   else trailers.push(`${PROJECT_SKIPPED_TRAILER}: ${quietSkipReason(ctx, sessionId, running, project)}`);
   // JSON: a path may hold a newline, which would end the trailer.
-  for (const path of project?.nestedGit ?? []) trailers.push(`${NESTED_GIT_TRAILER}: ${JSON.stringify(path)}`);
+  for (const path of project && 'nestedGit' in project ? project.nestedGit : []) trailers.push(`${NESTED_GIT_TRAILER}: ${JSON.stringify(path)}`);
+  for (const other of project && 'sharedWith' in project ? project.sharedWith : []) trailers.push(`${SHARED_WITH_TRAILER}: ${other}`);
   let message = input.commitMessage ?? defaultCommitMessage(session, added, userMessage);
   if (trailers.length > 0) message += `\n\n${trailers.join('\n')}`;
   const pendingRefs = pendingRetryRefs(session);
@@ -173,6 +187,10 @@ async function finalizeInSession(
   return { turn, sessionCommit: result.sha, projectCommit: project?.sha ?? null, projectCommitSkipped: project?.skipped ?? null };
 }
 
+function modelOf(session: OpenSession, input: FinalizeTurnInput): string {
+  return input.model ?? (typeof session.meta['model'] === 'string' ? (session.meta['model'] as string) : 'unknown model');
+}
+
 /**
  * DESIGN §4.8 at the end of a turn: commit the agent's writes in the project repo when the
  * tree allowed it, else say why (project_commit_skipped). Seals the turn's undo record.
@@ -186,7 +204,7 @@ async function commitProjectTurn(
   const snapshot = running.snapshot!;
   const projectId = running.projectId;
   const autoCommit = ctx.projects.has(projectId) ? (await ctx.projects.get(projectId)).autoCommit : false;
-  const model = input.model ?? (typeof session.meta['model'] === 'string' ? (session.meta['model'] as string) : '');
+  const model = modelOf(session, input);
   const result = await finishProjectTurn(snapshot, {
     projectPath: running.projectPath ?? undefined,
     writtenPaths: input.writtenPaths,

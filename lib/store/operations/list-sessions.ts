@@ -4,6 +4,7 @@ import { type StoreContext } from '../session/store-context.js';
 import { toRow } from '../registry/row.js';
 import { WAYS_IN, type AgentSummary, type ListFilter, type ListOptions, type ListPage, type SessionDetail, type SessionMeta, type SessionRow, type WayIn } from '../types.js';
 import { agentIdentity } from '../registry/agent-identity.js';
+import { AGENT_FOLDER_KEY, agentFolderOffer } from '../session/agent-folder.js';
 import { withSession } from '../session/session-access.js';
 import { INTERRUPTION_KEY, interruptionOf } from '../session/interruption.js';
 
@@ -66,7 +67,7 @@ function redactedCount(meta: SessionMeta): number {
 }
 
 export function getSession(ctx: StoreContext, sessionId: string): Promise<SessionDetail> {
-  return withSession(ctx, sessionId, (session) => {
+  return withSession(ctx, sessionId, async (session) => {
     const entry = ctx.registry.get(sessionId)!;
     const meta = session.meta;
     return {
@@ -78,6 +79,7 @@ export function getSession(ctx: StoreContext, sessionId: string): Promise<Sessio
       workdirs: Array.isArray(meta.workdirs) ? meta.workdirs.filter((dir): dir is string => typeof dir === 'string') : [],
       userTitled: meta._user_titled === true,
       interruption: interruptionOf(meta[INTERRUPTION_KEY]),
+      agentFolder: await agentFolderOffer(ctx, entry.project_id, meta[AGENT_FOLDER_KEY]),
     };
   });
 }

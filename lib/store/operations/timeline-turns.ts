@@ -36,6 +36,8 @@ export interface TimelineTurn extends TurnCommitInfo {
    * no longer on the branch: undo moved the branch back past it); null when there is nothing to undo.
    */
   fileEdits: 'applied' | 'undone' | null;
+  /** the other sessions whose edits the project commit may hold (DESIGN §14), with their titles */
+  sharedWith: { id: string; title: string }[];
 }
 
 export interface TimelinePage {
@@ -71,6 +73,7 @@ export async function listTurns(ctx: StoreContext, sessionId: string, options: {
       projectCommitInfo: turn.projectCommit ? (details.get(turn.projectCommit) ?? null) : null,
       retryForks: forks.get(turn.sha) ?? [],
       fileEdits: fileEditsOf(edits[index] ?? null),
+      sharedWith: turn.projectCommitSharedWith.map((id) => ({ id, title: ctx.registry.get(id)?.title ?? '' })),
     }));
     return { commits, nextCursor, projectId, prompts: session.graph.userCountTo(session.meta.head_id) };
   });

@@ -14,6 +14,7 @@ import {
   syncIndexEntries,
   withTempIndex,
   writeTree,
+  type ChangedEntry,
   type Ident,
 } from './commit-plumbing.js';
 import { GitCommandError, runGit } from '../git/git-cli.js';
@@ -56,7 +57,13 @@ export type SkipReason =
   /** A written path goes through a symbolic link: git cannot commit it as that file. */
   | 'unsafe_path'
   /** git itself failed (a broken repository, a lock it could not take): the message says what. */
-  | 'git_error';
+  | 'git_error'
+  /** An agent's whole-tree commit (DESIGN §14): the user staged changes, so the index is theirs. */
+  | 'dirty_index'
+  /** A merge, rebase, cherry-pick or revert stopped half-way in the folder. */
+  | 'operation_in_progress'
+  /** HEAD is detached: no branch for the commit to go on. */
+  | 'detached_head';
 
 export interface FinishProjectTurnOptions {
   /** Defaults to the snapshot's folder; pass the current one if the project was relocated. */
@@ -91,7 +98,7 @@ export interface BeginProjectTurnOptions {
   allowedRoots?: readonly string[];
 }
 
-async function isDirectory(path: string): Promise<boolean> {
+export async function isDirectory(path: string): Promise<boolean> {
   try {
     return (await stat(path)).isDirectory();
   } catch {
@@ -125,7 +132,7 @@ export async function beginProjectTurn(projectPath: string, options: BeginProjec
   };
 }
 
-async function probeRepo(
+export async function probeRepo(
   real: string,
   allowedRoots?: readonly string[],
 ): Promise<{ state: 'ok'; dirs: GitDirs } | { state: 'not_a_repo' | 'unsafe_config'; message: string }> {
@@ -141,21 +148,21 @@ async function probeRepo(
   return { state: 'ok', dirs };
 }
 
-function gitFailure(real: string, error: GitCommandError): string {
+export function gitFailure(real: string, error: GitCommandError): string {
   const detail = error.stderr.trim().split('\n')[0]?.slice(0, 300) || `exit ${error.exitCode}`;
   return `not committed: git failed in ${real}: ${detail}`;
 }
 
-function missingMessage(path: string): string {
+export function missingMessage(path: string): string {
   return `not committed: the project folder ${path} is missing; relocate the project to repair it`;
 }
 
-function skipped(reason: SkipReason, message: string): FinishProjectTurnResult {
+export function skipped(reason: SkipReason, message: string): FinishProjectTurnResult {
   return { sha: null, skipped: { reason, message }, paths: [], ignoredPaths: [], indexUpdated: true };
 }
 
 /** A merge, rebase, cherry-pick or revert stopped half-way: HEAD and the index belong to it. */
-async function operationInProgress(dirs: GitDirs): Promise<string | null> {
+export async function operationInProgress(dirs: GitDirs): Promise<string | null> {
   const markers: Array<[string, string]> = [
     ['MERGE_HEAD', 'a merge'],
     ['rebase-merge', 'a rebase'],
@@ -269,11 +276,13 @@ async function commitTurn(
   return commitChanges(real, probe.dirs, written, { identity, message, time, reflog: `openprogram: agent turn ${options.turn}` });
 }
 
-interface CommitRequest {
+export interface CommitRequest {
   identity: Ident;
   message: string;
   time: number;
   reflog: string;
+  /** Of a whole-tree commit: the staged changes to leave for a later commit (they stay in the working tree). */
+  keepOut?: (changes: readonly ChangedEntry[]) => Promise<ChangedEntry[]>;
 }
 
 /** Is `path` one of the written paths or below a written directory? */
@@ -318,6 +327,13 @@ export async function commitChanges(
         // The private index now lacks the user's staging: it must not replace the real one.
         temp.seededFrom = null;
       }
+    }
+    const late = request.keepOut ? await request.keepOut(changes) : [];
+    if (late.length > 0) {
+      await revertIndexEntries(real, indexFile, late);
+      changes = changes.filter((c) => !late.includes(c));
+      // As above: the private index lacks changes the real one may have, so it must not replace it.
+      temp.seededFrom = null;
     }
     if (changes.length === 0) return { ...skipped('nothing_to_commit', 'no file changes to commit'), ignoredPaths };
     const tree = await writeTree(real, indexFile);

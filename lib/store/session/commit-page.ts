@@ -12,6 +12,7 @@ import { withSession } from './session-access.js';
 const PROJECT_COMMIT_TRAILER = /^OpenProgram-Project-Commit:\s*([0-9a-f]{40})\s*$/m;
 const PROJECT_SKIPPED_TRAILER = /^OpenProgram-Project-Skipped:\s*([a-z_]+)\s*$/m;
 const NESTED_GIT_TRAILER = /^OpenProgram-Nested-Git:\s*(".*")\s*$/gm;
+const SHARED_WITH_TRAILER = /^OpenProgram-Shared-With:\s*(\S+)\s*$/gm;
 const TRAILER_LINE = /^OpenProgram-[A-Za-z-]+:.*$/gm;
 
 export interface CommitPage {
@@ -82,6 +83,7 @@ function toCommitInfo(commit: RawCommit, turn: number, nodeIds: string[]): TurnC
     projectCommit,
     projectCommitSkipped: projectCommit ? null : (PROJECT_SKIPPED_TRAILER.exec(commit.message)?.[1] ?? null),
     nestedGit: nestedGitOf(commit.message),
+    projectCommitSharedWith: projectCommit ? [...commit.message.matchAll(SHARED_WITH_TRAILER)].map((match) => match[1]!) : [],
   };
 }
 

@@ -160,6 +160,14 @@ export const sessionRouter = createTRPCRouter({
       return runBulk(input.ids, (id) => applyBulk(ctx.store, ctx.user.id, id, input.action));
     }),
 
+  /**
+   * "Add <folder> as a project" (DESIGN §14): the folder an agent of this Home session worked in
+   * becomes a project (inside the allowed roots, else FORBIDDEN) and the session moves into it.
+   */
+  addAgentFolder: sessionProcedure
+    .input(z.object({ id: sessionIdInput }).strict())
+    .mutation(({ ctx }) => ctx.store.addAgentFolderAsProject(ctx.sessionId)),
+
   /** Extra working directories (inside the allowed roots), changeable at any time. */
   setWorkdirs: sessionProcedure
     .input(z.object({ id: sessionIdInput, workdirs: z.array(pathInput).max(32) }).strict())
