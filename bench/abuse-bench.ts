@@ -9,7 +9,7 @@
  * - `graph_other_list_p99_ms`: another user's `session.list` while those layouts run.
  */
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import http from 'node:http';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -19,6 +19,7 @@ import { benchRequest, openEventStream } from './http-client.js';
 import { scratchDir } from './scratch.js';
 import { BASE, startServer, treeRssMb } from './server-bench.js';
 import { p50, p99 } from './store-bench.js';
+import { requireBuild } from './figures.js';
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
 const MAX_MESSAGE_BYTES = 1024 * 1024;
@@ -57,10 +58,7 @@ async function seedForks(stateDir: string, workspaceRoot: string, id: string): P
 }
 
 export async function benchAbuse(): Promise<Record<string, number>> {
-  if (!existsSync(join(process.cwd(), '.next', 'BUILD_ID'))) {
-    process.stderr.write('bench: abuse figures need `npm run build`; skipped\n');
-    return {};
-  }
+  requireBuild('the abuse figures');
   const dataDir = scratchDir('em-bench-abuse-');
   const auth = new AuthStore(join(dataDir, 'auth'));
   const users = [];

@@ -5,7 +5,6 @@
  * model server itself (request received → answer sent). Needs `npm run build` first.
  */
 import type { ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import http from 'node:http';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -15,6 +14,7 @@ import { benchRequest, openEventStream } from './http-client.js';
 import { scratchDir } from './scratch.js';
 import { BASE, startServer } from './server-bench.js';
 import { p50, round } from './store-bench.js';
+import { requireBuild } from './figures.js';
 
 const TURNS = 60;
 const WARMUP = 10;
@@ -32,10 +32,7 @@ function openStream(token: string, onDone: (at: number) => void): Promise<http.C
 }
 
 export async function benchChat(): Promise<Record<string, number>> {
-  if (!existsSync(join(process.cwd(), '.next', 'BUILD_ID'))) {
-    process.stderr.write('bench: chat figures need `npm run build`; skipped\n');
-    return {};
-  }
+  requireBuild('the chat figures');
   const model = await startModelServer();
   const dataDir = scratchDir('em-bench-chat-');
   const auth = new AuthStore(join(dataDir, 'auth'));

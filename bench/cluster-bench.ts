@@ -8,7 +8,7 @@
  * Both need `npm run build`; the cluster figure also Debian's postgresql and haproxy.
  */
 import { spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import http from 'node:http';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -21,16 +21,12 @@ import { benchRequest } from './http-client.js';
 import { scratchDir } from './scratch.js';
 import { BASE, startServer, treeRssMb } from './server-bench.js';
 import { p50, p99, round, writeLargeIndex } from './store-bench.js';
+import { requireBuild, UnmeasuredFigureError } from './figures.js';
 
 const CLIENTS = 20;
 const CLUSTER_USERS = 4;
 const SESSIONS_PER_CLUSTER_USER = 200;
 
-function built(): boolean {
-  if (existsSync(join(process.cwd(), '.next', 'BUILD_ID'))) return true;
-  process.stderr.write('bench: the server figures need `npm run build`; skipped\n');
-  return false;
-}
 
 async function listOk(base: string, agent: http.Agent, token: string): Promise<void> {
   const answer = await benchRequest(base, agent, 'GET', `/api/trpc/session.list?input=${encodeURIComponent(JSON.stringify({ limit: 50 }))}`, token);
@@ -64,10 +60,9 @@ async function signedIn(base: string, email: string, password: string): Promise<
 }
 
 export async function benchCluster(): Promise<Record<string, number>> {
-  if (!built()) return {};
+  requireBuild('the cluster figures');
   if (spawnSync('sh', ['-c', 'command -v haproxy && ls /usr/lib/postgresql/*/bin/initdb'], { stdio: 'ignore' }).status !== 0) {
-    process.stderr.write('bench: cluster figures need postgresql and haproxy (node scripts/ensure-cluster-tools.mjs); skipped\n');
-    return {};
+    throw new UnmeasuredFigureError('the cluster figures', 'they need postgresql and haproxy (node scripts/ensure-cluster-tools.mjs)');
   }
   const cluster = await startTestCluster({ instances: 2 });
   const contexts: APIRequestContext[] = [];
@@ -102,7 +97,7 @@ export async function benchCluster(): Promise<Record<string, number>> {
 }
 
 export async function benchManyUsers(): Promise<Record<string, number>> {
-  if (!built()) return {};
+  requireBuild('the many-users figures');
   const dataDir = scratchDir('em-bench-users-');
   const auth = new AuthStore(join(dataDir, 'auth'));
   const tokens: string[] = [];

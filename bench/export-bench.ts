@@ -5,7 +5,7 @@
  * `export_bundle_ms_10k`, the time of that session's git bundle, request to last byte.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -15,6 +15,7 @@ import { SessionStore } from '../lib/store/index.js';
 import { scratchDir } from './scratch.js';
 import { startServer, treeRssMb } from './server-bench.js';
 import { p50, round } from './store-bench.js';
+import { requireBuild } from './figures.js';
 
 const PORT = Number(process.env['BENCH_PORT'] ?? 3199);
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -138,10 +139,7 @@ function download(path: string, token: string, onChunk: () => void = () => {}): 
 }
 
 export async function benchExport(): Promise<Record<string, number>> {
-  if (!existsSync(join(process.cwd(), '.next', 'BUILD_ID'))) {
-    process.stderr.write('bench: export figures need `npm run build`; skipped\n');
-    return {};
-  }
+  requireBuild('the export figures');
   const dataDir = scratchDir('em-bench-export-');
   const auth = new AuthStore(join(dataDir, 'auth'));
   const user = await auth.users.create({ email: 'export@bench.test', password: 'bench password long', admin: true });

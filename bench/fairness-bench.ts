@@ -16,7 +16,7 @@
  * Needs `npm run build` first.
  */
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import http from 'node:http';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -30,6 +30,7 @@ import { startLoopbackUpstream } from './loopback-upstream.js';
 import { scratchDir } from './scratch.js';
 import { BASE, startServer } from './server-bench.js';
 import { p99 } from './store-bench.js';
+import { requireBuild } from './figures.js';
 
 const SCALE = Number(process.env['BENCH_FAIRNESS_SCALE'] ?? 1);
 const MB = 1024 * 1024;
@@ -88,10 +89,7 @@ async function zipBomb(bytes: number): Promise<Buffer> {
 }
 
 export async function benchFairness(): Promise<Record<string, number>> {
-  if (!existsSync(join(process.cwd(), '.next', 'BUILD_ID'))) {
-    process.stderr.write('bench: fairness figures need `npm run build`; skipped\n');
-    return {};
-  }
+  requireBuild('the fairness figures');
   const dataDir = scratchDir('em-bench-fairness-');
   const auth = new AuthStore(join(dataDir, 'auth'));
   const users = [];

@@ -15,7 +15,6 @@
  * runs an hour, not in CI. Needs `npm run build` first. Prints one line per procedure on stderr.
  */
 import type { ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import http from 'node:http';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -24,6 +23,7 @@ import { benchRequest, openEventStream } from './http-client.js';
 import { scratchDir } from './scratch.js';
 import { BASE, startServer, treeRssMb } from './server-bench.js';
 import { round } from './store-bench.js';
+import { requireBuild } from './figures.js';
 
 const USERS = 5;
 const STREAMS_PER_USER = 20;
@@ -52,10 +52,7 @@ function runSeconds(): number {
 }
 
 export async function benchLoad(): Promise<Record<string, number>> {
-  if (!existsSync(join(process.cwd(), '.next', 'BUILD_ID'))) {
-    process.stderr.write('bench: load figures need `npm run build`; skipped\n');
-    return {};
-  }
+  requireBuild('the load figures');
   const seconds = runSeconds();
   const dataDir = scratchDir('em-bench-load-');
   const auth = new AuthStore(join(dataDir, 'auth'));

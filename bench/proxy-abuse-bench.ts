@@ -11,7 +11,7 @@
  * the per-user cap's 429) throws: no figure for an attack that did not happen. Needs `npm run build`.
  */
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import http from 'node:http';
 import { join } from 'node:path';
 import { AuthStore } from '../lib/auth/index.js';
@@ -19,6 +19,7 @@ import { benchRequest } from './http-client.js';
 import { startLoopbackUpstream } from './loopback-upstream.js';
 import { scratchDir } from './scratch.js';
 import { BASE, startServer, treeRssMb } from './server-bench.js';
+import { requireBuild } from './figures.js';
 
 const SCALE = Number(process.env['BENCH_PROXY_ABUSE_SCALE'] ?? 1);
 const MB = 1024 * 1024;
@@ -45,10 +46,7 @@ function proxied(headers: Record<string, string>, body: string): Promise<{ statu
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export async function benchProxyAbuse(): Promise<Record<string, number>> {
-  if (!existsSync(join(process.cwd(), '.next', 'BUILD_ID'))) {
-    process.stderr.write('bench: proxy abuse figures need `npm run build`; skipped\n');
-    return {};
-  }
+  requireBuild('the proxy abuse figures');
   const dataDir = scratchDir('em-bench-proxy-abuse-');
   const auth = new AuthStore(join(dataDir, 'auth'));
   const user = await auth.users.create({ email: 'abuser@bench.test', password: 'bench password long' });

@@ -24,6 +24,7 @@ import { openEventStream } from './http-client.js';
 import { scratchDir } from './scratch.js';
 import { BASE, startServer } from './server-bench.js';
 import { p50, p99, round } from './store-bench.js';
+import { requireBuild } from './figures.js';
 
 const SEQUENTIAL = 200;
 const WARMUP = 20;
@@ -136,10 +137,7 @@ async function loopDelay(server: ChildProcess, file: string): Promise<LoopDelay>
 }
 
 export async function benchProxy(): Promise<Record<string, number>> {
-  if (!existsSync(join(process.cwd(), '.next', 'BUILD_ID'))) {
-    process.stderr.write('bench: proxy figures need `npm run build`; skipped\n');
-    return {};
-  }
+  requireBuild('the proxy figures');
   const model = await startModelProcess();
   const floor = await startMinimalProxy(model.root);
   const dataDir = scratchDir('em-bench-proxy-');

@@ -6,7 +6,7 @@
  * comes from the cache. Needs `npm run build`.
  */
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import http from 'node:http';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -17,6 +17,7 @@ import { benchRequest } from './http-client.js';
 import { scratchDir } from './scratch.js';
 import { BASE, startServer } from './server-bench.js';
 import { p99 } from './store-bench.js';
+import { requireBuild } from './figures.js';
 
 const PASSWORD = 'bench password long';
 const HOSTILE_PAGES = 6;
@@ -62,10 +63,7 @@ async function openStore(dataDir: string, userId: string): Promise<SessionStore>
 }
 
 export async function benchRenderAbuse(): Promise<Record<string, number>> {
-  if (!existsSync(join(process.cwd(), '.next', 'BUILD_ID'))) {
-    process.stderr.write('bench: render abuse figures need `npm run build`; skipped\n');
-    return {};
-  }
+  requireBuild('the render abuse figures');
   const dataDir = scratchDir('em-bench-render-');
   const auth = new AuthStore(join(dataDir, 'auth'));
   const mallory = await auth.users.create({ email: 'mallory@bench.test', password: PASSWORD, admin: false });

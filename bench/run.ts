@@ -26,6 +26,7 @@ import { benchAbuse } from './abuse-bench.js';
 import { benchFairness } from './fairness-bench.js';
 import { benchCli } from './cli-bench.js';
 import { benchExport } from './export-bench.js';
+import { checkFigures } from './figures.js';
 import { scratchDirs } from './scratch.js';
 import { benchSearch } from './search-bench.js';
 import { benchChatGpt, benchClaudeCode } from './import-bench.js';
@@ -81,7 +82,7 @@ if (flag === '--one' && name) {
   // A child: run one benchmark, print its figures and its scratch directories as JSON.
   const bench = BENCHES[name];
   if (!bench) throw new Error(`unknown benchmark ${name}`);
-  const figures = await bench();
+  const figures = checkFigures(name, await bench());
   process.stdout.write(`${JSON.stringify({ figures, scratch: scratchDirs() })}\n`);
 } else {
   const only = process.argv.slice(2);

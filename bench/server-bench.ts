@@ -3,7 +3,7 @@
  * data directory, tokens made with lib/auth before it starts. Needs `npm run build` first.
  */
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { benchRequest, openEventStream } from './http-client.js';
 import { scratchDir } from './scratch.js';
 import http from 'node:http';
@@ -12,6 +12,7 @@ import { performance } from 'node:perf_hooks';
 import { startServer as startAppServer } from '../e2e/fixtures/server-process.js';
 import { AuthStore } from '../lib/auth/index.js';
 import { p99, round, writeLargeIndex } from './store-bench.js';
+import { requireBuild } from './figures.js';
 
 const PORT = Number(process.env['BENCH_PORT'] ?? 3199);
 export const BASE = `http://127.0.0.1:${PORT}`;
@@ -85,10 +86,7 @@ function openStream(token: string, onEvent: (type: string, at: number) => void):
 }
 
 export async function benchServer(): Promise<Record<string, number>> {
-  if (!existsSync(join(process.cwd(), '.next', 'BUILD_ID'))) {
-    process.stderr.write('bench: server figures need `npm run build`; skipped\n');
-    return {};
-  }
+  requireBuild('the server figures');
   const dataDir = scratchDir('em-bench-server-');
   let server: ChildProcess | null = null;
   const streams: http.ClientRequest[] = [];

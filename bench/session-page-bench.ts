@@ -4,7 +4,7 @@
  * credentials flow, the session written by the store before the server starts. Needs `npm run build`.
  */
 import { type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import http from 'node:http';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -13,6 +13,7 @@ import { SessionStore } from '../lib/store/index.js';
 import { scratchDir } from './scratch.js';
 import { startServer } from './server-bench.js';
 import { p50, round } from './store-bench.js';
+import { requireBuild } from './figures.js';
 
 const PORT = Number(process.env['BENCH_PORT'] ?? 3199);
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -71,10 +72,7 @@ function contentOf(i: number): string {
 }
 
 export async function benchSessionPage(): Promise<Record<string, number>> {
-  if (!existsSync(join(process.cwd(), '.next', 'BUILD_ID'))) {
-    process.stderr.write('bench: session page figures need `npm run build`; skipped\n');
-    return {};
-  }
+  requireBuild('the session page figures');
   const dataDir = scratchDir('em-bench-session-');
   const auth = new AuthStore(join(dataDir, 'auth'));
   const user = await auth.users.create({ email: EMAIL, password: PASSWORD, admin: true });

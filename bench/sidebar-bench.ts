@@ -5,7 +5,7 @@
  */
 import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import http from 'node:http';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -13,6 +13,7 @@ import { AuthStore } from '../lib/auth/index.js';
 import { scratchDir } from './scratch.js';
 import { BASE, startServer } from './server-bench.js';
 import { p50, p99, round, writeLargeIndex } from './store-bench.js';
+import { requireBuild } from './figures.js';
 
 const PASSWORD = 'bench password long';
 /** how long the DOM bench may scroll: 900 pages of 100 rows take a few minutes on 2 cores */
@@ -144,11 +145,8 @@ interface Setup {
 }
 
 /** A fresh data directory whose one user owns `sessions` sessions, the server on it, that user signed in. */
-async function setUp(prefix: string, sessions: number): Promise<Setup | null> {
-  if (!existsSync(join(process.cwd(), '.next', 'BUILD_ID'))) {
-    process.stderr.write('bench: sidebar figures need `npm run build`; skipped\n');
-    return null;
-  }
+async function setUp(prefix: string, sessions: number): Promise<Setup> {
+  requireBuild('the sidebar figures');
   const dataDir = scratchDir(prefix);
   const auth = new AuthStore(join(dataDir, 'auth'));
   const user = await auth.users.create({ email: 'bench@bench.test', password: PASSWORD, admin: true });
@@ -174,7 +172,6 @@ function launch(): Promise<Browser> {
 /** `/` of a user with 100,000 sessions: its HTML bytes and, warm, its first byte. */
 export async function benchSidebarHtml(): Promise<Record<string, number>> {
   const setup = await setUp('em-bench-sidebar-html-', 100_000);
-  if (!setup) return {};
   try {
     const first = await get('/', setup.cookie);
     if (first.status !== 200 || !first.body.includes('aria-label="Sessions"')) throw new Error(`/ answered ${first.status} without the sidebar`);
@@ -194,7 +191,6 @@ export async function benchSidebarHtml(): Promise<Record<string, number>> {
 /** Session rows in Chromium's DOM while its sidebar scrolls to the oldest of 100,000 sessions. */
 export async function benchSidebarDom(): Promise<Record<string, number>> {
   const setup = await setUp('em-bench-sidebar-dom-', 100_000);
-  if (!setup) return {};
   let browser: Browser | null = null;
   try {
     browser = await launch();
@@ -215,7 +211,6 @@ export async function benchSidebarDom(): Promise<Record<string, number>> {
 /** A rename in one tab until the other tab's sidebar shows it, 50 times. */
 export async function benchLive(): Promise<Record<string, number>> {
   const setup = await setUp('em-bench-live-', 0);
-  if (!setup) return {};
   let browser: Browser | null = null;
   try {
     await requestCreate(setup.cookie);

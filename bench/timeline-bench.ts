@@ -4,7 +4,7 @@
  * timeline.at and the /at/<sha> page make: history tree, 10,000 blobs, the branch; warm process).
  */
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import http from 'node:http';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -13,6 +13,7 @@ import { SessionStore } from '../lib/store/index.js';
 import { scratchDir } from './scratch.js';
 import { startServer } from './server-bench.js';
 import { p50, timeAsync } from './store-bench.js';
+import { requireBuild } from './figures.js';
 
 const PORT = Number(process.env['BENCH_PORT'] ?? 3199);
 
@@ -98,10 +99,7 @@ export async function benchTimeline(): Promise<Record<string, number>> {
   process.stderr.write(`bench: at_turn_ms_10k ${figures['at_turn_ms_10k']}\n`);
   await reader.close();
 
-  if (!existsSync(join(process.cwd(), '.next', 'BUILD_ID'))) {
-    process.stderr.write('bench: timeline page figure needs `npm run build`; skipped\n');
-    return figures;
-  }
+  requireBuild('the timeline page figure');
   let server: ChildProcess | null = null;
   try {
     server = await startServer(dataDir);
