@@ -143,7 +143,9 @@ export function ConnectAgent({ serverOrigin, initialLast, initialUpstreams }: { 
         </Tabs.List>
         {AGENTS.map((entry) => {
           const text = entry.lines(origin, token ?? TOKEN_PLACEHOLDER);
-          const exchange = last.data.find((item) => item.agent === entry.id)?.session ?? null;
+          const lastOfAgent = last.data.find((item) => item.agent === entry.id);
+          const exchange = lastOfAgent?.session ?? null;
+          const refused = lastOfAgent?.refused ?? null;
           return (
             <Tabs.Content key={entry.id} value={entry.id} className="space-y-2 pt-3 focus:outline-none">
               <p className="text-sm text-neutral-600 dark:text-neutral-400">{entry.intro}</p>
@@ -164,7 +166,11 @@ export function ConnectAgent({ serverOrigin, initialLast, initialUpstreams }: { 
                   Copy
                 </Button>
                 <p className="text-sm text-neutral-600 dark:text-neutral-400">
-                  {exchange ? (
+                  {refused ? (
+                    <span role="status" aria-label={`Last exchange from ${entry.label} failed`} className="text-red-700 dark:text-red-400">
+                      Last exchange failed (<time dateTime={new Date(refused.at).toISOString()}>{new Date(refused.at).toLocaleString()}</time>, {refused.status}): {refused.message}
+                    </span>
+                  ) : exchange ? (
                     <>
                       Last exchange:{' '}
                       <Link href={`/sessions/${encodeURIComponent(exchange.id)}`} className="underline">

@@ -32,7 +32,7 @@ test('the Connect card says beside the lines when no provider key is stored, and
   await expect(section.getByRole('region', { name: 'No Anthropic key stored' })).toHaveCount(0);
 });
 
-test('the real Claude Code, our token as its key and no key stored: one refused call, the reason shown, no minutes of retries', async ({ user }) => {
+test('the real Claude Code, our token as its key and no key stored: one refused call, the reason shown there and on the card, no minutes of retries', async ({ context, page, user }) => {
   test.setTimeout(150_000);
   const { token } = await createToken(user.api, 'claude without a key');
   // Counts Claude Code's calls on their way to the server (every byte passed on unchanged).
@@ -71,6 +71,11 @@ test('the real Claude Code, our token as its key and no key stored: one refused 
     expect(code).not.toBe(0);
     expect(output).toContain('No Anthropic key is stored');
     expect(calls.filter((url) => url.startsWith('/proxy/anthropic/v1/messages'))).toHaveLength(1);
+    // Nothing was recorded, yet the card shows the refused exchange as Claude Code's, with why.
+    await signInBrowser(context, user.api);
+    await page.goto('/settings');
+    const failed = page.getByRole('region', { name: 'Connect an agent' }).getByRole('status', { name: 'Last exchange from Claude Code failed' });
+    await expect(failed).toContainText('No Anthropic key is stored');
   } finally {
     await new Promise((resolve) => counter.close(resolve));
   }

@@ -11,6 +11,7 @@ import { getExchangeSlots, getOpenExchanges } from './open-exchanges';
 import { providerError } from './provider-errors';
 import { warmBackgroundThread } from '@/server/background/background-thread';
 import { recordInBackground } from './recorder';
+import { connectAgentOf, noteRefusal } from './refusals';
 import { matchProxyRoute } from './routes';
 
 /** DESIGN §12: request bodies up to 32 MiB, OPENPROGRAM_PROXY_MAX_BODY_BYTES to change it. */
@@ -108,7 +109,9 @@ export async function serveProxy(req: http.IncomingMessage, res: http.ServerResp
     const upstream = upstreams.resolve(userId, route.upstream)!;
     if (caller.mode === 'stored-key' && !upstream.key) {
       req.resume();
-      return answer(route.kind, 401, missingKeyMessage(upstream), NOT_RETRYABLE);
+      const message = missingKeyMessage(upstream);
+      noteRefusal(userId, connectAgentOf(req.headers, route.kind), { at: Date.now(), status: 401, message });
+      return answer(route.kind, 401, message, NOT_RETRYABLE);
     }
     // At most so many open exchanges per user (issue 27 item 3): one user's held exchanges never starve the others'.
     const release = getExchangeSlots().open(userId);

@@ -7,6 +7,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startModelServer, type ModelServer } from '@/lib/llm/testing/model-server';
+import { lastRefusal } from './refusals';
 import { overLimitSessionId } from '@/lib/proxy/plan';
 import type { RecordedSummary } from './recorder';
 
@@ -86,10 +87,13 @@ describe('the recording proxy, with the official SDKs against the loopback model
   });
 
   it('says that a refusal asking again cannot change is not to be retried: Claude Code would retry a plain 401 for three minutes', async () => {
-    const noKey = await fetch(`${origin}/proxy/anthropic/v1/messages`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': users[0]!.token }, body: '{}' });
+    expect(lastRefusal(users[0]!.id, 'claude-code')).toBeNull();
+    const noKey = await fetch(`${origin}/proxy/anthropic/v1/messages`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': users[0]!.token, 'user-agent': 'claude-cli/2.0.0 (external, cli)' }, body: '{}' });
     expect(noKey.status).toBe(401);
     expect(noKey.headers.get('x-should-retry')).toBe('false');
     expect(((await noKey.json()) as { error: { type: string } }).error.type).toBe('authentication_error');
+    // Nothing is recorded for it, so the Connect card shows it as Claude Code's failed exchange from this note.
+    expect(lastRefusal(users[0]!.id, 'claude-code')).toMatchObject({ status: 401, message: expect.stringContaining('No Anthropic key is stored') });
     const unknown = await fetch(`${origin}/proxy/anthropic/v1/messages`, { method: 'POST', headers: { 'x-api-key': 'em_not_a_token' }, body: '{}' });
     expect(unknown.status).toBe(401);
     expect(unknown.headers.get('x-should-retry')).toBe('false');

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { TRPCError } from '@trpc/server';
 import { normalizeUpstreamUrl, UPSTREAM_NAME_PATTERN } from '@/lib/auth/index';
 import { refuseInternalUpstream } from '@/lib/proxy/upstream-address';
+import { lastRefusal } from '@/server/proxy/refusals';
 import { getProxyUpstreams, getUserStore } from '@/server/runtime';
 import { cookieOnlyProcedure, createTRPCRouter } from '../trpc';
 
@@ -49,12 +50,17 @@ export const proxyRouter = createTRPCRouter({
 
   deleteUpstream: cookieOnlyProcedure.input(z.object({ name: upstreamName }).strict()).mutation(({ ctx, input }) => getProxyUpstreams().delete(ctx.user.id, input.name)),
 
-  /** Each agent's last recorded exchange: its newest session of that source. */
+  /**
+   * Each agent's last recorded exchange (its newest session of that source) and, when the proxy
+   * refused one after it (no stored key), that refusal: nothing was recorded for it.
+   */
   lastExchanges: cookieOnlyProcedure.query(async ({ ctx }) => {
     const store = await getUserStore(ctx.user.id);
     return AGENT_SOURCES.map(({ agent, source }) => {
       const row = store.listSessions({ scope: 'all', source, limit: 1 }).rows[0];
-      return { agent, source, session: row ? { id: row.id, title: row.title || row.preview || row.id, updatedAt: row.updatedAt } : null };
+      const refusal = lastRefusal(ctx.user.id, agent);
+      const refused = refusal && (!row || refusal.at > row.updatedAt) ? { at: refusal.at, status: refusal.status, message: refusal.message } : null;
+      return { agent, source, session: row ? { id: row.id, title: row.title || row.preview || row.id, updatedAt: row.updatedAt } : null, refused };
     });
   }),
 });
