@@ -11,6 +11,7 @@ import { NoModelNotice } from './no-model-notice';
 import { ProjectChipReadOnly, ProjectPicker } from './project-chip';
 import { TurnStatus } from './turn-status';
 import { useSendMessage } from './use-send-message';
+import { useWebChatTakeover } from './web-chat-takeover';
 
 /**
  * The composer of an open session (mounted by the session page, pinned below the messages and the
@@ -30,6 +31,7 @@ export function SessionComposer({
   const session = useQuery(trpc.session.get.queryOptions({ id: sessionId }));
   const state = useQuery(trpc.chat.state.queryOptions({ sessionId }));
   const { sendDraft, pending, composer } = useSendMessage(sessionId);
+  const takeover = useWebChatTakeover(sessionId);
   const [error, setError] = useState<string | null>(null);
   const cancel = useMutation(trpc.chat.cancel.mutationOptions());
   const resume = useMutation(trpc.chat.resume.mutationOptions());
@@ -88,7 +90,7 @@ export function SessionComposer({
 
   return (
     <div className="space-y-3">
-      <TurnStatus status={detail?.status ?? 'idle'} running={running} error={lastError} interruption={detail?.interruption ?? null} onRetry={onRetry} retrying={resume.isPending} />
+      <TurnStatus status={detail?.status ?? 'idle'} running={running} error={lastError} interruption={detail?.interruption ?? null} onRetry={onRetry} retrying={resume.isPending} retryLabel={takeover ?? 'Retry'} />
       <NoModelNotice />
       <Composer
         {...composer}
