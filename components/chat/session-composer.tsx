@@ -12,6 +12,7 @@ import { ProjectChipReadOnly, ProjectPicker } from './project-chip';
 import { TurnStatus } from './turn-status';
 import { AgentFolderOffer } from '@/components/session/agent-folder-offer';
 import { useSendMessage } from './use-send-message';
+import { useWebChatTakeover } from './web-chat-takeover';
 
 /**
  * The composer of an open session (mounted by the session page, pinned below the messages and the
@@ -31,6 +32,7 @@ export function SessionComposer({
   const session = useQuery(trpc.session.get.queryOptions({ id: sessionId }));
   const state = useQuery(trpc.chat.state.queryOptions({ sessionId }));
   const { sendDraft, pending, composer } = useSendMessage(sessionId);
+  const takeover = useWebChatTakeover(sessionId);
   const [error, setError] = useState<string | null>(null);
   const cancel = useMutation(trpc.chat.cancel.mutationOptions());
   const resume = useMutation(trpc.chat.resume.mutationOptions());
@@ -89,7 +91,7 @@ export function SessionComposer({
 
   return (
     <div className="space-y-3">
-      <TurnStatus status={detail?.status ?? 'idle'} running={running} error={lastError} interruption={detail?.interruption ?? null} onRetry={onRetry} retrying={resume.isPending} />
+      <TurnStatus status={detail?.status ?? 'idle'} running={running} error={lastError} interruption={detail?.interruption ?? null} onRetry={onRetry} retrying={resume.isPending} retryLabel={takeover ?? 'Retry'} />
       {/* An agent's recorded session is read here, not chatted in: no banner about chat there. */}
       {detail && isWebChat(detail) ? <NoModelNotice /> : null}
       {detail?.agentFolder ? <AgentFolderOffer sessionId={sessionId} folder={detail.agentFolder} /> : null}

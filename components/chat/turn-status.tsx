@@ -18,6 +18,7 @@ export function TurnStatus({
   interruption = null,
   onRetry,
   retrying = false,
+  retryLabel = 'Retry',
 }: {
   status: string;
   running: boolean;
@@ -25,6 +26,8 @@ export function TurnStatus({
   interruption?: { reason: 'stopped' | 'idle'; note: string } | null;
   onRetry?: () => void;
   retrying?: boolean;
+  /** what the Retry says: in an agent's session, who answers ("Continue in web chat with <model>") */
+  retryLabel?: string;
 }) {
   if (running) {
     return (
@@ -49,7 +52,7 @@ export function TurnStatus({
             className="inline-flex shrink-0 items-center gap-1 rounded-md border border-red-300 bg-white px-2 py-1 text-xs font-medium text-red-900 hover:bg-red-100 focus-visible:ring-2 focus-visible:ring-blue-600 focus-visible:outline-none disabled:opacity-50 dark:border-red-700 dark:bg-red-900 dark:text-red-50 dark:hover:bg-red-800"
           >
             <RotateCcw size={14} aria-hidden />
-            Retry
+            {retryLabel}
           </button>
         ) : null}
       </div>
