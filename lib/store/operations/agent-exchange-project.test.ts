@@ -39,7 +39,7 @@ describe('an agent exchange in a registered project folder: a project commit of 
     expect(first.projectCommit).toBeNull(); // nothing had changed yet
     expect(second.projectCommit).toMatch(/^[0-9a-f]{40}$/);
     expect((await store.getSession('cc-1')).projectId).toBe(project.id);
-    expect(git(projectDir, 'log', '-1', '--format=%an <%ae>')).toBe('agent (claude-test via OpenProgram) <agent@openprogram.local>');
+    expect(git(projectDir, 'log', '-1', '--format=%an <%ae>')).toBe('agent (claude-test via Entity Memory) <agent@openprogram.local>');
     const body = git(projectDir, 'log', '-1', '--format=%B');
     expect(body).toContain('[agent cc-1] turn 2: change things');
     expect(body).toContain('OpenProgram-Session: cc-1\nOpenProgram-Turn: 2');

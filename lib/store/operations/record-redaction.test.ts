@@ -178,7 +178,7 @@ describe('secrets out of titles, names and meta (issue 27 item 7)', () => {
     await store.beginTurn('s');
     await store.appendMessage('s', { role: 'user', content: 'hi' });
     await store.finalizeTurn('s', { commitMessage: `deploy with ${ANTHROPIC}` });
-    expect(execFileSync('git', ['log', '-1', '--format=%B', 'main'], { cwd: join(dir, 'sessions', 's') }).toString().trim()).toBe('deploy with [REDACTED:test]');
+    expect(execFileSync('git', ['log', '-1', '--format=%B', 'main'], { cwd: join(dir, 'sessions', 's') }).toString().trim()).toBe('deploy with [REDACTED:test]\n\nOpenProgram-Project-Skipped: no_project');
     expect(leaks(dir)).toEqual([]);
   });
 

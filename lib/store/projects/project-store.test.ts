@@ -55,7 +55,7 @@ describe('ProjectStore.resolve', () => {
     expect(project.id).toMatch(/^my-app-[0-9a-f]{6}$/);
     expect(project).toMatchObject({ name: 'My App!', path: join(workspace, 'My App!'), isDefault: false, autoCommit: true, created: true });
     const dir = join(workspace, 'My App!');
-    expect(git(dir, 'log', '--format=%an <%ae>|%s')).toBe('OpenProgram <openprogram@local>|openprogram: baseline (pre-existing files)');
+    expect(git(dir, 'log', '--format=%an <%ae>|%s')).toBe('Entity Memory <openprogram@local>|openprogram: baseline (pre-existing files)');
     expect(git(dir, 'status', '--porcelain')).toBe('');
 
     const again = await store.resolve(dir, 'another name');
