@@ -16,8 +16,8 @@ import {
 import { HISTORY_DIR, META_FILE } from './session-files.js';
 import type { Redactor } from '../types.js';
 
-/** The committer of every session repo, as OpenProgram writes it. */
-export const SESSION_AUTHOR = { name: 'Entity Memory', email: 'openprogram@local' } as const;
+/** The committer of every session repo, as OpenProgram writes it (FORMAT.md: a format both stores share, so not renamed). */
+export const SESSION_AUTHOR = { name: 'OpenProgram', email: 'openprogram@local' } as const;
 const BRANCH_REF = 'refs/heads/main';
 
 export function gitdirOf(repoDir: string): string {
