@@ -1,6 +1,6 @@
 import { chmodSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { AuthStore, isUserId, migrateProjectRoots, migrateProxyUpstreams, ProjectRootsFile, ProxyUpstreams } from '@/lib/auth/index';
+import { AuthStore, InstanceKeys, isUserId, migrateProjectRoots, migrateProxyUpstreams, ProjectRootsFile, ProxyUpstreams } from '@/lib/auth/index';
 import { EventHub } from '@/server/events/hub';
 import { RepackQueue, SessionStore, type Redactor, type TitleModel } from '@/lib/store/index';
 import { backgroundRedactor } from '@/server/background/background-thread';
@@ -40,6 +40,8 @@ interface Runtime {
   models: ModelService;
   /** the recording proxy's upstreams and stored provider keys, each user's in users/<id>/proxy-upstreams.json */
   proxyUpstreams: ProxyUpstreams;
+  /** the admin's instance-wide provider keys and who may use them (data/auth/instance-provider-keys.json) */
+  instanceKeys: InstanceKeys;
   /** extra project roots per user: the admin's (users/<id>/project-roots.json) and OPENPROGRAM_ALLOWED_ROOTS */
   roots: ProjectRootsFile;
   /** OPENPROGRAM_ALLOWED_ROOTS read once, after the users exist */
@@ -147,6 +149,7 @@ function createRuntime(dataDir: string, auth: AuthStore, cluster: ClusterNode | 
     openedIndexes: [],
     models: new ModelService(join(dataDir, 'auth')),
     proxyUpstreams: new ProxyUpstreams(dataDir),
+    instanceKeys: new InstanceKeys(join(dataDir, 'auth')),
     roots: new ProjectRootsFile(dataDir),
     envRoots: null,
     shareLinks: new ShareLinkStore(dataDir, shareIndex, shareClock(process.env.OPENPROGRAM_TEST_CLOCK_FILE)),
@@ -194,6 +197,11 @@ export function getSharingMode(): SharingMode {
 
 export function getProxyUpstreams(): ProxyUpstreams {
   return runtime().proxyUpstreams;
+}
+
+/** The admin's instance-wide provider keys; the proxy serves a user with one only when the admin's switch for them is on. */
+export function getInstanceKeys(): InstanceKeys {
+  return runtime().instanceKeys;
 }
 
 export function getModelService(): ModelService {

@@ -4,6 +4,7 @@ export { AuthError, type AuthErrorCode } from './errors.js';
 export { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './password.js';
 export { SignInRateLimiter, DEFAULT_SIGN_IN_RULES, decideSignIn, signInKeys, type RateLimitDecision, type RateLimitRule, type SignInLimits, type SignInRules } from './rate-limit.js';
 export { API_TOKEN_PREFIX, CLI_TOKEN_PREFIX } from './token-secret.js';
+export { InstanceKeys, INSTANCE_KEYS_FILE, type InstanceKeysView } from './instance-keys.js';
 export { ProxyUpstreams, migrateProxyUpstreams, PROXY_UPSTREAMS_FILE, defaultUpstreamUrl, normalizeUpstreamUrl, UPSTREAM_NAME_PATTERN, BUILT_IN_UPSTREAMS, type Upstream, type UpstreamKind, type UpstreamView } from './proxy-upstreams.js';
 export { EMAIL_MAX_LENGTH, USER_ID_PATTERN, isUserId, normaliseEmail, UserStore, type PublicUser, type UserRecord, type UserBackend, type UserChange, type UsersFile, DEFAULT_PREFS, type UserPrefs } from './users.js';
 export { checkRoot, parseRootsEnv, ProjectRootsFile, migrateProjectRoots, PROJECT_ROOTS_FILE, type ProjectRoot } from './project-roots.js';

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { AuthStore, Upstream, UserRecord } from '@/lib/auth/index';
+import { defaultUpstreamUrl, type AuthStore, type InstanceKeys, type Upstream, type UserRecord } from '@/lib/auth/index';
 
 
 /** The header that carries our token when the agent keeps its own provider key. */
@@ -44,4 +44,22 @@ export function proxyCaller(headers: IncomingHttpHeaders, auth: AuthStore): Cred
 /** Our token as the API key needs the user's stored provider key; this says what to do without one. */
 export function missingKeyMessage(upstream: Upstream): string {
   return `No ${upstream.kind === 'anthropic' ? 'Anthropic' : 'OpenAI'} key is stored for the upstream "${upstream.name}". Add it in Settings → Connect an agent, or keep your own key and send your token in ${MEMORY_TOKEN_HEADER}.`;
+}
+
+/**
+ * The key the proxy sends for a caller whose token is the API key: the user's own stored key,
+ * else (issue 31 item 1) the admin's instance key when the admin's switch for the user is on. The
+ * instance key goes only to the built-in upstream at the instance's own URL: never to a URL a
+ * user typed, where it could be read.
+ */
+export function keyToSend(userId: string, upstream: Upstream, instanceKeys: InstanceKeys, env: Readonly<Record<string, string | undefined>> = process.env): { key: string; from: 'own' | 'instance' } | null {
+  if (upstream.key) return { key: upstream.key, from: 'own' };
+  if (!instanceKeyServes(upstream, env)) return null;
+  const key = instanceKeys.keyFor(userId, upstream.kind);
+  return key ? { key, from: 'instance' } : null;
+}
+
+/** Whether the instance key may go to this upstream: the built-in one of its kind, at the instance's default URL. */
+export function instanceKeyServes(upstream: Pick<Upstream, 'name' | 'kind' | 'baseUrl'>, env: Readonly<Record<string, string | undefined>> = process.env): boolean {
+  return upstream.name === upstream.kind && upstream.baseUrl === defaultUpstreamUrl(upstream.kind, env);
 }

@@ -2,10 +2,10 @@ import type http from 'node:http';
 import type { UpstreamKind } from '@/lib/auth/index';
 import { exchangeDeadlineMs, maxOpenExchangesPerUser } from '@/lib/proxy/limits';
 import { internalAllowed } from '@/lib/proxy/upstream-address';
-import { getAuthStore, getProxyUpstreams } from '@/server/runtime';
+import { getAuthStore, getInstanceKeys, getProxyUpstreams } from '@/server/runtime';
 import { enterUserWrite } from '@/server/cluster/user-gate';
 import { misdirectedAnswer } from '@/server/cluster/misdirected';
-import { agentKeyOf, missingKeyMessage, proxyCaller } from './credentials';
+import { agentKeyOf, keyToSend, missingKeyMessage, proxyCaller } from './credentials';
 import { forward } from './forward';
 import { getExchangeSlots, getOpenExchanges } from './open-exchanges';
 import { providerError } from './provider-errors';
@@ -107,7 +107,9 @@ export async function serveProxy(req: http.IncomingMessage, res: http.ServerResp
       return answer(route.kind, 404, `The proxy does not serve ${url.split('?')[0]} for a ${route.kind} upstream.`);
     }
     const upstream = upstreams.resolve(userId, route.upstream)!;
-    if (caller.mode === 'stored-key' && !upstream.key) {
+    // The user's own stored key, else the admin's instance key when the admin lets this user use it.
+    const sent = caller.mode === 'stored-key' ? keyToSend(userId, upstream, getInstanceKeys()) : null;
+    if (caller.mode === 'stored-key' && !sent) {
       req.resume();
       const message = missingKeyMessage(upstream);
       noteRefusal(userId, connectAgentOf(req.headers, route.kind), { at: Date.now(), status: 401, message });
@@ -135,8 +137,8 @@ export async function serveProxy(req: http.IncomingMessage, res: http.ServerResp
     if (caller.mode === 'stored-key') {
       // Our token never goes upstream: the stored key takes the place where the agent put its key.
       remove.push('authorization', 'x-api-key');
-      if (upstream.kind === 'anthropic') replace['x-api-key'] = upstream.key!;
-      else replace['authorization'] = `Bearer ${upstream.key!}`;
+      if (upstream.kind === 'anthropic') replace['x-api-key'] = sent!.key;
+      else replace['authorization'] = `Bearer ${sent!.key}`;
     } else if (agentKeyOf(req.headers) === null) {
       remove.push('authorization', 'x-api-key');
     }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AuthError } from '@/lib/auth/index';
-import { applyProjectRoots, getAuthStore, getProjectRoots } from '@/server/runtime';
+import { applyProjectRoots, getAuthStore, getInstanceKeys, getProjectRoots } from '@/server/runtime';
 import { adminProcedure, createTRPCRouter } from '../trpc';
 import { emailInput, passwordInput, pathInput, userIdInput } from '../schemas';
 
@@ -44,6 +44,32 @@ export const adminRouter = createTRPCRouter({
       const result = (await getProjectRoots()).remove(input.userId, input.path);
       await applyProjectRoots(input.userId);
       return result;
+    }),
+
+  /** The instance-wide provider keys only as set or not, and the ids of the users who may use them. */
+  instanceKeys: adminProcedure.query(() => getInstanceKeys().view()),
+
+  /** Sets (or, with an empty key, removes) the instance key of a kind; never shown back. */
+  setInstanceKey: adminProcedure
+    .input(
+      z
+        .object({
+          kind: z.enum(['anthropic', 'openai'], { message: 'kind must be anthropic or openai' }),
+          key: z
+            .string()
+            .max(4_000, 'key: the provider key must be at most 4,000 characters')
+            .refine((value) => !/\s/.test(value.trim()), 'key: the provider key must be one word, without spaces'),
+        })
+        .strict(),
+    )
+    .mutation(({ input }) => getInstanceKeys().setKey(input.kind, input.key)),
+
+  /** The per-user switch "may use the instance key" (off by default); the user's own key always wins. */
+  setInstanceKeyUser: adminProcedure
+    .input(z.object({ userId: userIdInput, allowed: z.boolean() }).strict())
+    .mutation(({ input }) => {
+      if (!getAuthStore().users.get(input.userId)) throw new AuthError('NOT_FOUND', 'no such user');
+      return getInstanceKeys().setAllowed(input.userId, input.allowed);
     }),
 
   setSignup: adminProcedure.input(z.object({ open: z.boolean() }).strict()).mutation(async ({ input }) => {

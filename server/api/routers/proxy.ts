@@ -3,7 +3,8 @@ import { TRPCError } from '@trpc/server';
 import { normalizeUpstreamUrl, UPSTREAM_NAME_PATTERN } from '@/lib/auth/index';
 import { refuseInternalUpstream } from '@/lib/proxy/upstream-address';
 import { lastRefusal } from '@/server/proxy/refusals';
-import { getProxyUpstreams, getUserStore } from '@/server/runtime';
+import { instanceKeyServes } from '@/server/proxy/credentials';
+import { getInstanceKeys, getProxyUpstreams, getUserStore } from '@/server/runtime';
 import { cookieOnlyProcedure, createTRPCRouter } from '../trpc';
 
 const upstreamName = z.string().regex(UPSTREAM_NAME_PATTERN, 'an upstream name is 1–32 lower-case letters, digits or dashes');
@@ -21,11 +22,13 @@ const AGENT_SOURCES = [
  * read or redirect where that agent's traffic goes. Keys are write-only: listed as set or not.
  */
 export const proxyRouter = createTRPCRouter({
-  listUpstreams: cookieOnlyProcedure.query(({ ctx }) =>
-    getProxyUpstreams()
+  /** `instanceKey`: with no key of the user's own, the proxy uses the admin's instance key here (the admin lets this user, one is set). */
+  listUpstreams: cookieOnlyProcedure.query(({ ctx }) => {
+    const instance = getInstanceKeys();
+    return getProxyUpstreams()
       .list(ctx.user.id)
-      .map(({ name, kind, baseUrl, keySet, builtIn }) => ({ name, kind, baseUrl, keySet, builtIn })),
-  ),
+      .map(({ name, kind, baseUrl, keySet, builtIn }) => ({ name, kind, baseUrl, keySet, builtIn, instanceKey: instanceKeyServes({ name, kind, baseUrl }) && instance.keyFor(ctx.user.id, kind) !== null }));
+  }),
 
   /** An omitted key keeps the stored one; an empty key clears it; an omitted baseUrl keeps it (or the default). */
   setUpstream: cookieOnlyProcedure
