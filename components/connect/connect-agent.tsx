@@ -149,7 +149,10 @@ export function ConnectAgent({ serverOrigin, initialLast, initialUpstreams }: { 
           return (
             <Tabs.Content key={entry.id} value={entry.id} className="space-y-2 pt-3 focus:outline-none">
               <p className="text-sm text-neutral-600 dark:text-neutral-400">{entry.intro}</p>
-              {upstreams.data.find((upstream) => upstream.name === entry.upstream)?.keySet === false ? <NoKeyStored agent={entry} /> : null}
+              {(() => {
+                const own = upstreams.data.find((upstream) => upstream.name === entry.upstream);
+                return own?.keySet === false ? <NoKeyStored agent={entry} instanceKey={own.instanceKey} /> : null;
+              })()}
               {/* Wrapped, not scrolled: on a phone the end of a long line (the header line, the token) stays in view; Copy copies the lines as they are. */}
               <pre aria-label={`Lines for ${entry.label}`} className="whitespace-pre-wrap rounded-md [overflow-wrap:anywhere] border border-neutral-200 bg-neutral-100 p-3 font-mono text-xs leading-5 text-neutral-900 dark:border-neutral-700 dark:bg-neutral-950 dark:text-neutral-100">
                 {text}
@@ -196,7 +199,7 @@ export function ConnectAgent({ serverOrigin, initialLast, initialUpstreams }: { 
  * provider with the key stored here, and none is. Both ways out, on the spot: store one, or keep
  * the agent's own key and send the token in a header.
  */
-function NoKeyStored({ agent }: { agent: AgentTab }) {
+function NoKeyStored({ agent, instanceKey }: { agent: AgentTab; instanceKey: boolean }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [error, setError] = useState<string | null>(null);
@@ -224,11 +227,19 @@ function NoKeyStored({ agent }: { agent: AgentTab }) {
 
   return (
     <section aria-label={`No ${provider} key stored`} className="space-y-2 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100">
-      <p>
-        <strong>No {provider} key is stored</strong>, so these lines are refused until there is one: the proxy calls {provider} with your stored key when the
-        token is the API key. Store your key here, or keep your own key in the agent and send the token beside it
-        {agent.id === 'claude-code' ? ' (the commented header line below)' : ` (header ${MEMORY_TOKEN_HEADER})`}.
-      </p>
+      {instanceKey ? (
+        <p>
+          <strong>No {provider} key of your own is stored</strong>, so the proxy uses the instance&apos;s {provider} key, which the admin lets you use,
+          when the token is the API key. Store your own key here to use it instead, or keep your own key in the agent and send the token beside it
+          {agent.id === 'claude-code' ? ' (the commented header line below)' : ` (header ${MEMORY_TOKEN_HEADER})`}.
+        </p>
+      ) : (
+        <p>
+          <strong>No {provider} key is stored</strong>, so these lines are refused until there is one: the proxy calls {provider} with your stored key when the
+          token is the API key. Store your key here, or keep your own key in the agent and send the token beside it
+          {agent.id === 'claude-code' ? ' (the commented header line below)' : ` (header ${MEMORY_TOKEN_HEADER})`}.
+        </p>
+      )}
       <form onSubmit={(event) => void submit(event)} className="flex flex-wrap items-end gap-2" aria-label={`Store a ${provider} key`}>
         <TextField label={`Your ${provider} key`} name="key" type="password" autoComplete="off" className="min-w-48 flex-1" />
         <Button type="submit" variant="secondary" disabled={save.isPending}>

@@ -87,7 +87,7 @@ export function UpstreamList({ initial }: { initial: Upstream[] }) {
                 <strong>{upstream.name}</strong> <span className="text-neutral-500">({upstream.kind === 'anthropic' ? 'Anthropic Messages' : 'OpenAI'})</span> at{' '}
                 <code className="break-all">/proxy/{upstream.name}</code>
               </p>
-              <span className={upstream.keySet ? 'text-sm text-green-700 dark:text-green-400' : 'text-sm text-neutral-500'}>{upstream.keySet ? 'Key set' : 'No key stored'}</span>
+              <span className={upstream.keySet ? 'text-sm text-green-700 dark:text-green-400' : 'text-sm text-neutral-500'}>{upstream.keySet ? 'Key set' : upstream.instanceKey ? 'No key stored: the instance key is used' : 'No key stored'}</span>
             </div>
             <form onSubmit={(event) => void save(event, upstream)} className="mt-2 flex flex-wrap items-start gap-2" aria-label={`Edit upstream ${upstream.name}`}>
               <TextField

@@ -1,5 +1,6 @@
 import { notFound } from 'next/navigation';
 import { CreateUserForm } from '@/components/admin/create-user-form';
+import { InstanceKeysSection } from '@/components/admin/instance-keys-section';
 import { ProjectRootsSection } from '@/components/admin/project-roots-section';
 import { SignupSwitch } from '@/components/admin/signup-switch';
 import { UserTable } from '@/components/admin/user-table';
@@ -15,7 +16,7 @@ export default async function AdminPage() {
   const user = await requireUser();
   if (!user.admin) notFound();
   const api = await getServerCaller();
-  const [users, status, roots] = await Promise.all([api.admin.listUsers(), api.auth.status(), api.admin.projectRoots()]);
+  const [users, status, roots, instanceKeys] = await Promise.all([api.admin.listUsers(), api.auth.status(), api.admin.projectRoots(), api.admin.instanceKeys()]);
   return (
     <div className="mx-auto max-w-5xl space-y-6 px-4 py-8">
       <h1 className="text-2xl font-semibold">Admin</h1>
@@ -35,6 +36,11 @@ export default async function AdminPage() {
       <Card>
         <TitledSection id="signup-title" title="Sign-up">
           <SignupSwitch initialOpen={status.signupOpen} />
+        </TitledSection>
+      </Card>
+      <Card>
+        <TitledSection id="instance-keys-title" title="Instance provider keys">
+          <InstanceKeysSection initial={instanceKeys} users={users} />
         </TitledSection>
       </Card>
       <Card>
