@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
-import { BASE_URL, createToken, e2eDataDir, expect, expectNowhereOnDisk, MODEL_URL, mutate, query, signInBrowser, test } from '../fixtures';
+import { BASE_URL, captureViews, createToken, e2eDataDir, expect, expectNowhereOnDisk, MODEL_URL, mutate, query, signInBrowser, test } from '../fixtures';
 
 // Issue 31 item 1: "the admin may set an instance-wide key that users may use (a switch per user on
 // the Admin page)". The admin sets the key and the user's switch in a real browser; the user's SDK
@@ -53,6 +53,8 @@ test('the admin sets an instance Anthropic key and a user\'s switch; that user\'
     await expect(anthropicRow.getByRole('status', { name: 'Instance Anthropic key status' })).toHaveText('set');
     await expect(section.getByRole('switch', { name: `${user.email} may use the instance key` })).toBeChecked();
     expect(await page.content()).not.toContain(INSTANCE_KEY);
+    await section.scrollIntoViewIfNeeded();
+    await captureViews(page, 'h31-admin-instance-keys');
     const view = await query<{ keys: { anthropic: { set: boolean } }; users: string[] }>(adminApi, 'admin.instanceKeys');
     expect(view.data.keys.anthropic.set).toBe(true);
     expect(view.data.users).toContain(user.id);
@@ -67,6 +69,8 @@ test('the admin sets an instance Anthropic key and a user\'s switch; that user\'
       const notice = userPage.getByRole('region', { name: 'Connect an agent' }).getByRole('region', { name: 'No Anthropic key stored' });
       await expect(notice).toContainText('the proxy uses the instance\'s Anthropic key');
       await expect(userPage.getByRole('listitem', { name: 'Upstream anthropic' }).getByText('No key stored: the instance key is used')).toBeVisible();
+      await notice.scrollIntoViewIfNeeded();
+      await captureViews(userPage, 'h31-connect-instance-key');
     } finally {
       await userContext.close();
     }
