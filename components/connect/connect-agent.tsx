@@ -5,6 +5,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useEffect, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
+import { LocalTime } from '@/components/session/local-time';
 import { Button } from '@/components/ui/button';
 import { FormMessage } from '@/components/ui/form-message';
 import { TextField } from '@/components/ui/text-field';
@@ -130,12 +131,13 @@ export function ConnectAgent({ serverOrigin, initialLast, initialUpstreams }: { 
         </span>
       </div>
       <Tabs.Root value={agent} onValueChange={(value) => setAgent(value as AgentTab['id'])}>
-        <Tabs.List aria-label="Agent" className="flex flex-wrap gap-1 border-b border-neutral-200 dark:border-neutral-800">
+        {/* One row that scrolls at 390 px: wrapped, the last tab sat alone below the active one's underline. */}
+        <Tabs.List aria-label="Agent" className="flex gap-1 overflow-x-auto border-b border-neutral-200 dark:border-neutral-800">
           {AGENTS.map((entry) => (
             <Tabs.Trigger
               key={entry.id}
               value={entry.id}
-              className="-mb-px rounded-t-md border-b-2 border-transparent px-3 py-2 text-sm font-medium text-neutral-600 hover:text-neutral-900 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 data-[state=active]:border-blue-600 data-[state=active]:text-neutral-900 dark:text-neutral-400 dark:hover:text-neutral-100 dark:data-[state=active]:text-neutral-100"
+              className="shrink-0 whitespace-nowrap rounded-t-md border-b-2 border-transparent px-2.5 py-2 text-sm font-medium sm:px-3 text-neutral-600 hover:text-neutral-900 focus:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-blue-600 data-[state=active]:border-blue-600 data-[state=active]:text-neutral-900 dark:text-neutral-400 dark:hover:text-neutral-100 dark:data-[state=active]:text-neutral-100"
             >
               {entry.label}
             </Tabs.Trigger>
@@ -171,7 +173,7 @@ export function ConnectAgent({ serverOrigin, initialLast, initialUpstreams }: { 
                 <p className="text-sm text-neutral-600 dark:text-neutral-400">
                   {refused ? (
                     <span role="status" aria-label={`Last exchange from ${entry.label} failed`} className="text-red-700 dark:text-red-400">
-                      Last exchange failed (<time dateTime={new Date(refused.at).toISOString()}>{new Date(refused.at).toLocaleString()}</time>, {refused.status}): {refused.message}
+                      Last exchange failed (<LocalTime ms={refused.at} />, {refused.status}): {refused.message}
                     </span>
                   ) : exchange ? (
                     <>
@@ -179,7 +181,7 @@ export function ConnectAgent({ serverOrigin, initialLast, initialUpstreams }: { 
                       <Link href={`/sessions/${encodeURIComponent(exchange.id)}`} className="underline">
                         {exchange.title}
                       </Link>{' '}
-                      <time dateTime={new Date(exchange.updatedAt).toISOString()}>{new Date(exchange.updatedAt).toLocaleString()}</time>
+                      <LocalTime ms={exchange.updatedAt} />
                     </>
                   ) : (
                     `No exchange from ${entry.label} recorded yet.`

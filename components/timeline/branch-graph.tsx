@@ -89,7 +89,8 @@ export function BranchGraph({ sessionId, layout }: { sessionId: string; layout: 
       <svg role="img" aria-label="Branch graph" width={layout.width + left} height={layout.height} viewBox={`0 0 ${layout.width + left} ${layout.height}`} className="block">
         {start ? (
           <g>
-            <title>Start of the conversation: its first message was edited, so it begins in {roots.length} ways</title>
+            {/* One string: React's server renders a <title> with several children empty, and the hydration fails (#418). */}
+            <title>{`Start of the conversation: its first message was edited, so it begins in ${roots.length} ways`}</title>
             <g className="stroke-neutral-400 dark:stroke-neutral-600" fill="none" strokeWidth={1.5}>
               {roots.map((root) => {
                 const to = anchorOf(root);
