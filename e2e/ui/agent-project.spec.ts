@@ -9,7 +9,7 @@ import { TimelinePage } from '../pages/timeline';
 // project folder commits its edits there, one project commit per exchange that changed files.
 const CLAUDE = join(process.cwd(), 'node_modules/@anthropic-ai/claude-code/cli-wrapper.cjs');
 const CODEX = join(process.cwd(), 'node_modules/@openai/codex/bin/codex.js');
-const AGENT_IDENT = /^agent \(.+ via OpenProgram\) <agent@openprogram\.local>$/;
+const AGENT_IDENT = /^agent \(.+ via Entity Memory\) <agent@openprogram\.local>$/;
 
 function runAgent(command: string, args: string[], env: Record<string, string>, cwd: string): Promise<{ code: number | null; output: string }> {
   const child = spawn(process.execPath, [command, ...args], { cwd, env: { NODE_ENV: 'production', PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
