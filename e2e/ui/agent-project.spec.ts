@@ -20,7 +20,7 @@ function runAgent(command: string, args: string[], env: Record<string, string>, 
 }
 
 async function runClaude(user: TestUser, cwd: string, prompt: string): Promise<string> {
-  const set = await mutate(user.api, 'proxy.setUpstream', { name: 'anthropic', kind: 'anthropic', key: 'sk-ant-stored-by-e2e' });
+  const set = await mutate(user.api, 'proxy.setUpstream', { name: 'anthropic', kind: 'anthropic', key: 'sk-ant-agent-project-e2e' });
   expect(set.status).toBe(200);
   const { token } = await createToken(user.api, 'claude code');
   const home = mkdtempSync(join(e2eScratchDir(), 'claude-home-'));

@@ -149,8 +149,10 @@ test('cli import --watch, with the server running, brings a new Claude Code turn
     ];
     appendFileSync(transcript, `\n${next.map((line) => JSON.stringify(line)).join('\n')}\n`);
     // within seconds, without a reload
-    await expect(page.getByText('Added test_negative_offset to tests/test_dates.py.')).toBeVisible({ timeout: 10_000 });
-    await expect(page.getByText('Also add a test for negative offsets.')).toBeVisible();
+    // In the conversation (the sidebar's row previews the newest prompt too).
+    const conversation = page.locator('#main');
+    await expect(conversation.getByText('Added test_negative_offset to tests/test_dates.py.')).toBeVisible({ timeout: 10_000 });
+    await expect(conversation.getByText('Also add a test for negative offsets.')).toBeVisible();
     expect(output.join('')).toContain('"updated":1');
     expect((await getSession(user.api, 'cc-3f6c1d2e-8a4b-4c7d-9e1f-2a3b4c5d6e7f')).turnCount).toBe(5);
   } finally {
