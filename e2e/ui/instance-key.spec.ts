@@ -44,7 +44,8 @@ test('the admin sets an instance Anthropic key and a user\'s switch; that user\'
 
     const userSwitch = section.getByRole('switch', { name: `${user.email} may use the instance key` });
     await expect(userSwitch).not.toBeChecked();
-    await userSwitch.check();
+    // The switch shows the server's answer: it turns on once the change is saved, not at the click.
+    await userSwitch.click();
     await expect(section.getByRole('status').filter({ hasText: `${user.email} may use the instance keys.` })).toBeVisible();
     await expect(userSwitch).toBeChecked();
 
@@ -90,7 +91,7 @@ test('the admin sets an instance Anthropic key and a user\'s switch; that user\'
 
     // The switch off again: refused, as for everyone else.
     await page.goto('/admin');
-    await section.getByRole('switch', { name: `${user.email} may use the instance key` }).uncheck();
+    await section.getByRole('switch', { name: `${user.email} may use the instance key` }).click();
     await expect(section.getByRole('switch', { name: `${user.email} may use the instance key` })).not.toBeChecked();
     const after = await sdk.messages.create({ model: 'claude-test', max_tokens: 20, messages: [{ role: 'user', content: 'after the switch' }] }).catch((error: unknown) => error);
     expect(after).toBeInstanceOf(Anthropic.AuthenticationError);
