@@ -1,23 +1,13 @@
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
-import { BASE_URL, createToken, e2eScratchDir, expect, git, makeProjectRepo, mutate, query, signInBrowser, test, workspaceOf, type ProjectSummary, type TestUser } from '../fixtures';
+import { createToken, e2eScratchDir, expect, git, makeProjectRepo, mutate, query, signInBrowser, test, workspaceOf, type ProjectSummary, type TestUser } from '../fixtures';
+import { CLAUDE, CODEX, claudeEnv, runAgent, writeCodexProxyConfig } from '../fixtures/real-agents';
 import { TimelinePage } from '../pages/timeline';
 
 // DESIGN §14 with the real agents against the loopback model: an agent working in a registered
 // project folder commits its edits there, one project commit per exchange that changed files.
-const CLAUDE = join(process.cwd(), 'node_modules/@anthropic-ai/claude-code/cli-wrapper.cjs');
-const CODEX = join(process.cwd(), 'node_modules/@openai/codex/bin/codex.js');
 const AGENT_IDENT = /^agent \(.+ via Entity Memory\) <agent@openprogram\.local>$/;
-
-function runAgent(command: string, args: string[], env: Record<string, string>, cwd: string): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, [command, ...args], { cwd, env: { NODE_ENV: 'production', PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, output })));
-}
 
 async function runClaude(user: TestUser, cwd: string, prompt: string): Promise<string> {
   const set = await mutate(user.api, 'proxy.setUpstream', { name: 'anthropic', kind: 'anthropic', key: 'sk-ant-agent-project-e2e' });
@@ -25,8 +15,7 @@ async function runClaude(user: TestUser, cwd: string, prompt: string): Promise<s
   const { token } = await createToken(user.api, 'claude code');
   const home = mkdtempSync(join(e2eScratchDir(), 'claude-home-'));
   const sessionId = randomUUID();
-  const env = { HOME: home, ANTHROPIC_BASE_URL: `${BASE_URL}/proxy/anthropic`, ANTHROPIC_API_KEY: token, DISABLE_TELEMETRY: '1', DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' };
-  const run = await runAgent(CLAUDE, ['-p', '--session-id', sessionId, '--permission-mode', 'acceptEdits', '--allowedTools', 'Write Bash', '--', prompt], env, cwd);
+  const run = await runAgent(CLAUDE, ['-p', '--session-id', sessionId, '--permission-mode', 'acceptEdits', '--allowedTools', 'Write Bash', '--', prompt], claudeEnv(home, token), cwd).done;
   expect(run.code, run.output).toBe(0);
   return `cc-${sessionId}`;
 }
@@ -82,28 +71,9 @@ test('Codex running a command in a registered project: the file it wrote is one 
   const initial = git(folder, 'rev-parse', 'HEAD');
   const { token } = await createToken(user.api, 'codex');
   const home = mkdtempSync(join(e2eScratchDir(), 'codex-home-'));
-  writeFileSync(
-    join(home, 'config.toml'),
-    [
-      'model = "test-model"',
-      'model_provider = "entity-memory"',
-      '',
-      '[model_providers.entity-memory]',
-      'name = "Entity Memory"',
-      `base_url = "${BASE_URL}/proxy/openai/v1"`,
-      'wire_api = "responses"',
-      'env_key = "ENTITY_MEMORY_TOKEN"',
-      `http_headers = { "x-entity-memory-token" = "${token}" }`,
-      '',
-      '[features]',
-      'plugins = false',
-      'remote_plugin = false',
-      'remote_models = false',
-      '',
-    ].join('\n'),
-  );
+  writeCodexProxyConfig(home, token);
   const prompt = 'write c.txt [[tool:exec_command {"cmd":"echo from-codex > c.txt","login":false}]]';
-  const run = await runAgent(CODEX, ['exec', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', prompt], { HOME: home, CODEX_HOME: home, ENTITY_MEMORY_TOKEN: 'sk-own-openai-key' }, folder);
+  const run = await runAgent(CODEX, ['exec', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', prompt], { HOME: home, CODEX_HOME: home, ENTITY_MEMORY_TOKEN: 'sk-own-openai-key' }, folder).done;
   expect(run.code, run.output).toBe(0);
   expect(readFileSync(join(folder, 'c.txt'), 'utf8')).toBe('from-codex\n');
   await expect.poll(async () => commitsSince(folder, initial).length).toBe(1);

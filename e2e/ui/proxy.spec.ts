@@ -1,48 +1,14 @@
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { BASE_URL, captureViews, createToken, createUser, e2eDataDir, e2eScratchDir, expect, expectNowhereOnDisk, mutate, query, signInBrowser, test, type TestUser } from '../fixtures';
+import { CLAUDE, CODEX, claudeEnv, runAgent, writeCodexProxyConfig } from '../fixtures/real-agents';
 import { Sidebar } from '../pages/sidebar';
 
-const CLAUDE = join(process.cwd(), 'node_modules/@anthropic-ai/claude-code/cli-wrapper.cjs');
-const CODEX = join(process.cwd(), 'node_modules/@openai/codex/bin/codex.js');
 // What lib/redact recognises as an Anthropic key (the same shape as its own tests use).
 const PLANTED_KEY = `sk-ant-api03-${'Pl4nt_'.repeat(15)}e2eAA`;
-
-interface Run {
-  code: number | null;
-  output: string;
-}
-
-/** A real agent as a child process; resolves when it exits. */
-function runAgent(command: string, args: string[], env: Record<string, string>, cwd: string): { done: Promise<Run>; exited: () => boolean } {
-  let finished = false;
-  const child = spawn(process.execPath, [command, ...args], { cwd, env: { NODE_ENV: 'production', PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const done = new Promise<Run>((resolve) =>
-    child.on('exit', (code) => {
-      finished = true;
-      resolve({ code, output });
-    }),
-  );
-  return { done, exited: () => finished };
-}
-
-function claudeEnv(home: string, token: string): Record<string, string> {
-  return {
-    HOME: home,
-    ANTHROPIC_BASE_URL: `${BASE_URL}/proxy/anthropic`,
-    ANTHROPIC_API_KEY: token,
-    DISABLE_TELEMETRY: '1',
-    DISABLE_AUTOUPDATER: '1',
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-  };
-}
 
 const STORED_KEY = 'sk-ant-stored-by-e2e';
 /** where a user's provider keys typed in Settings are kept (0600, in their own folder), the one file they may be in */
@@ -205,27 +171,7 @@ test('Codex exec through the proxy is a session of its own, marked Codex', async
   const work = join(scratch, 'work');
   mkdirSync(home);
   mkdirSync(work);
-  writeFileSync(
-    join(home, 'config.toml'),
-    [
-      'model = "test-model"',
-      'model_provider = "entity-memory"',
-      '',
-      '[model_providers.entity-memory]',
-      'name = "Entity Memory"',
-      `base_url = "${BASE_URL}/proxy/openai/v1"`,
-      'wire_api = "responses"',
-      'env_key = "ENTITY_MEMORY_TOKEN"',
-      // our token travels beside the agent's own (absent) key: no stored OpenAI key needed
-      `http_headers = { "x-entity-memory-token" = "${token}" }`,
-      '',
-      '[features]',
-      'plugins = false',
-      'remote_plugin = false',
-      'remote_models = false',
-      '',
-    ].join('\n'),
-  );
+  writeCodexProxyConfig(home, token);
   // The upstream ends its stream 100 ms after response.completed: Codex may hang up first, and the turn is still complete.
   const run = await runAgent(CODEX, ['exec', '--skip-git-repo-check', 'hello from codex [[linger:100]]'], { HOME: home, CODEX_HOME: home, ENTITY_MEMORY_TOKEN: 'sk-own-openai-key' }, work).done;
   expect(run.code, run.output).toBe(0);
