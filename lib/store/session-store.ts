@@ -1,22 +1,12 @@
-import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { LRUCache } from 'lru-cache';
-import { DIR_MODE } from '../fs/atomic-write.js';
-import { KeyedLock } from '../fs/keyed-lock.js';
-import { StoreEvents, type StoreEvent } from './events.js';
-import { ChangeFeed } from './changes/change-feed.js';
-import { Registry } from './registry/registry.js';
-import { DEBOUNCE_MS, RegistryWriter } from './registry/index-file.js';
-import { loadLocations } from './session/locations.js';
-import { startUp, type StartupReport } from './session/startup.js';
-import { RepackQueue } from './repo/repack.js';
-import type { OpenSession, StoreContext } from './session/store-context.js';
-import { ProjectStore } from './projects/index.js';
-import { FileRecovery } from './recovery/file-recovery.js';
-import { nowSeconds } from './time.js';
-import { maxMessageBytesFromEnv } from './dag/message-size.js';
-import type { TitleModel } from './titles/title-model.js';
-import type { Redactor, AgentSummary, BranchInfo, BranchMessage, ListFilter, ListOptions, ListPage, Message, SessionDetail, SessionRow, StoredNode } from './types.js';
+import { resolve } from 'node:path';
+import type { StoreEvents } from './events.js';
+import type { ChangeFeed } from './changes/change-feed.js';
+import type { StartupReport } from './session/startup.js';
+import type { StoreContext } from './session/store-context.js';
+import type { ProjectStore } from './projects/index.js';
+import { openStoreContext, type SessionStoreOptions } from './session/open-store.js';
+export { turnIdleMsFromEnv, type SessionStoreOptions } from './session/open-store.js';
+import type { Redactor, AgentSummary, BranchInfo, BranchMessage, ListFilter, ListOptions, ListPage, Message, SessionDetail, SessionRow, StoredNode, TurnInterruptReason } from './types.js';
 import { createSession, type CreateSessionInput } from './operations/create-session.js';
 import { appendMessage, type AppendMessageInput, type AppendOptions } from './operations/append-message.js';
 import { appendRecordNode } from './session/append-node.js';
@@ -25,17 +15,7 @@ import { setArchived, updateSession, type UpdateSessionInput } from './operation
 import { deleteSession } from './operations/delete-session.js';
 import { getBranch, getNodes, getNodesById, listBranches, listNodes, type NodePage } from './operations/read-branch.js';
 import { retry, setHead } from './operations/move-head.js';
-import {
-  beginTurn,
-  finalizeTurn,
-  interruptTurn,
-  sweepIdleTurns,
-  type BeginTurnResult,
-  type FinalizeTurnInput,
-  type FinalizeTurnResult,
-  type InterruptTurnResult,
-} from './operations/commit-turn.js';
-import type { TurnInterruptReason } from './types.js';
+import { beginTurn, finalizeTurn, interruptTurn, sweepIdleTurns, type BeginTurnResult, type FinalizeTurnInput, type FinalizeTurnResult, type InterruptTurnResult } from './operations/commit-turn.js';
 import { listCommits, type CommitPage } from './session/commit-page.js';
 import { getBranchAround, getBranchWindow, getTipOf, type BranchAround, type BranchWindowOptions } from './operations/branch-window.js';
 import { sessionAt, type SessionAt } from './operations/session-at.js';
@@ -71,53 +51,6 @@ import { bundleSession } from './operations/bundle-session.js';
 import type { GitStream } from './git/git-cli.js';
 import { checkRegistry, type RegistryCheck } from './operations/check-registry.js';
 
-export interface SessionStoreOptions {
-  /** an OpenProgram state directory (sessions/, projects/) */
-  stateDir: string;
-  /** the user's workspace: default project "Home" and the first allowed root */
-  workspaceRoot?: string;
-  /** roots outside the state directory where session repos and projects may live */
-  allowedRoots?: string[];
-  /** LRU cap of open sessions; default OPENPROGRAM_SESSION_CACHE_CAP or 256 */
-  cacheCap?: number;
-  /** what the open sessions may hold in memory, in characters of node files (default 64 Mi) */
-  cacheChars?: number;
-  titleModel?: TitleModel | null;
-  /** agent sessions (not the web chat's) titled by the model too; default true, the server passes each user's setting */
-  titleAgentSessions?: boolean;
-  /** shared across the stores of one process so repacks never pile up */
-  repackQueue?: RepackQueue;
-  debounceMs?: number;
-  /** bytes of registry log after which it is compacted into index.json (default 4 MB) */
-  compactBytes?: number;
-  /** compaction timer when anything was logged since the last snapshot (default 60 s) */
-  compactIntervalMs?: number;
-  /** the cap on one message's bytes; default OPENPROGRAM_MAX_MESSAGE_BYTES or 1 MiB */
-  maxMessageBytes?: number;
-  /** seconds; injectable so tests can age sessions */
-  now?: () => number;
-  /** secrets out of every message on the way in (lib/redact's redactMessage); default none */
-  redactor?: Redactor | null;
-  /** a turn with no activity this long (ms) is ended by itself; 0 turns the sweep off. Default OPENPROGRAM_TURN_IDLE_MS or 10 minutes */
-  turnIdleMs?: number;
-}
-
-const DEFAULT_TURN_IDLE_MS = 10 * 60_000;
-
-/** OPENPROGRAM_TURN_IDLE_MS: a non-negative integer (0: never), else the default. */
-export function turnIdleMsFromEnv(value = process.env['OPENPROGRAM_TURN_IDLE_MS']): number {
-  if (value === undefined || value.trim() === '') return DEFAULT_TURN_IDLE_MS;
-  const ms = Number(value);
-  return Number.isSafeInteger(ms) && ms >= 0 ? ms : DEFAULT_TURN_IDLE_MS;
-}
-
-const DEFAULT_CACHE_CHARS = 64 * 1024 * 1024;
-
-function cacheCapFromEnv(): number {
-  const value = Number(process.env['OPENPROGRAM_SESSION_CACHE_CAP']);
-  return Number.isInteger(value) && value > 0 ? value : 256;
-}
-
 /**
  * The Session-Git store of one state directory: one method per operation of the seeds, each
  * delegating to operations/. Usable from a plain Node script.
@@ -145,61 +78,8 @@ export class SessionStore {
   }
 
   static async open(options: SessionStoreOptions): Promise<SessionStore> {
-    const stateDir = resolve(options.stateDir);
-    const sessionsDir = join(stateDir, 'sessions');
-    mkdirSync(sessionsDir, { recursive: true, mode: DIR_MODE });
-    const workspaceRoot = resolve(options.workspaceRoot ?? join(stateDir, 'workspace'));
-    const allowedRoots = [workspaceRoot, ...(options.allowedRoots ?? []).map((root) => resolve(root))];
-    const trustedRoots = [stateDir, ...allowedRoots];
-    const projects = await ProjectStore.open({ stateDir, workspaceRoot, allowedRoots });
-    const registry = new Registry();
-    const { trusted, untrusted } = loadLocations(sessionsDir, trustedRoots);
-    const ctx: StoreContext = {
-      stateDir,
-      sessionsDir,
-      trustedRoots,
-      registry,
-      writer: new RegistryWriter(sessionsDir, registry, {
-        debounceMs: options.debounceMs ?? DEBOUNCE_MS,
-        compactBytes: options.compactBytes,
-        compactIntervalMs: options.compactIntervalMs,
-      }),
-      events: new StoreEvents(),
-      changes: new ChangeFeed(stateDir),
-      locks: new KeyedLock(),
-      cache: new LRUCache<string, OpenSession>({
-        max: options.cacheCap ?? cacheCapFromEnv(),
-        // One user's open sessions stay within a budget however many messages they hold; a
-        // session larger than all of it is read from disk for each call instead of kept.
-        maxSize: options.cacheChars ?? DEFAULT_CACHE_CHARS,
-        sizeCalculation: (session) => Math.max(1, session.graph.retainedChars),
-      }),
-      locations: trusted,
-      untrustedLocations: untrusted,
-      repack: options.repackQueue ?? new RepackQueue(),
-      titleModel: options.titleModel ?? null,
-      titleAgentSessions: options.titleAgentSessions ?? true,
-      projects,
-      recovery: new FileRecovery(stateDir),
-      allowedRoots,
-      turns: new Map(),
-      now: options.now ?? nowSeconds,
-      maxMessageBytes: options.maxMessageBytes ?? maxMessageBytesFromEnv(),
-      redactor: options.redactor ?? null,
-      background: new Set(),
-    };
-    // Before anything can write (start-up itself resumes migrations): every event is a record.
-    ctx.events.on('event', (event) => recordChange(ctx.changes, event));
-    try {
-      const startup = await startUp(ctx);
-      // What a crash cut short between its files and its event: read again whole.
-      for (const id of new Set([...startup.reconciled, ...startup.migrations.resumed])) ctx.changes.append(id, ctx.registry.has(id) ? 'created' : 'deleted');
-      return new SessionStore(ctx, startup, options.turnIdleMs ?? turnIdleMsFromEnv());
-    } catch (error) {
-      ctx.changes.close();
-      await ctx.writer.abandon();
-      throw error;
-    }
+    const { ctx, startup, turnIdleMs } = await openStoreContext(options);
+    return new SessionStore(ctx, startup, turnIdleMs);
   }
 
   get stateDir(): string {
@@ -510,20 +390,4 @@ export class SessionStore {
     const { writer } = this.ctx;
     return { cacheSize: this.ctx.cache.size, registryWrites: writer.writes, registryCompactions: writer.compactions, repacks: this.ctx.repack.repacks };
   }
-}
-
-/**
- * The one place a write of the history becomes a change-feed record: every writer (API, chat,
- * proxy, import, `--watch`, migration) emits its store events, so none can pass the feed by.
- */
-function recordChange(changes: ChangeFeed, event: StoreEvent): void {
-  if (event.type === 'message_appended') {
-    const { message } = event.data;
-    // A large message's event carries its stub: consumers read the node itself.
-    changes.append(event.data.sessionId, 'nodes', { nodeIds: [message.id], ...(message.truncated ? {} : { message }) });
-  }
-  else if (event.type === 'session_created') changes.append(event.data.id, 'created');
-  else if (event.type === 'session_updated') {
-    if ('title' in event.data) changes.append(event.data.id, 'session');
-  } else if (event.type === 'session_deleted') changes.append(event.data.id, 'deleted');
 }
