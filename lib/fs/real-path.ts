@@ -1,4 +1,4 @@
-import { realpath } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import { sep } from 'node:path';
 
 /**
@@ -11,6 +11,15 @@ export async function realpathOrNull(path: string): Promise<string | null> {
     return await realpath(path);
   } catch {
     return null;
+  }
+}
+
+/** A directory now (following links); false for anything missing or unreadable. */
+export async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false;
   }
 }
 

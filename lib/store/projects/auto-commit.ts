@@ -1,8 +1,9 @@
-import { lstat, stat } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConflictError, ForbiddenPathError, PreconditionError } from '../errors.js';
 import { assertSessionId, assertTurnNumber } from '../ids.js';
 import { isInsideAny, realpathOrNull } from './allowed-roots.js';
+import { isDirectory } from '../../fs/real-path.js';
 import { AGENT_EMAIL, agentCommitMessage, agentName } from './commit-message.js';
 import {
   commitTree,
@@ -96,14 +97,6 @@ export interface FinishProjectTurnResult {
 export interface BeginProjectTurnOptions {
   /** When given, a repository whose git directory lies outside these roots is refused. */
   allowedRoots?: readonly string[];
-}
-
-export async function isDirectory(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 /** Turn start: the project's HEAD and what is already dirty there. Never throws for the repo's state. */

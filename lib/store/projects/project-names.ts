@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { InvalidInputError } from '../errors.js';
+import { isProjectId } from '../ids.js';
 
 /** `My App!` → `my-app`; accents folded, anything else becomes a dash. */
 export function slugify(name: string): string {
@@ -21,4 +23,13 @@ export function assertProjectName(name: unknown): string {
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(trimmed)) throw new InvalidInputError('project name contains control characters');
   return trimmed;
+}
+
+/** A new project's id: its name's slug and six random hex digits, none `taken` yet. */
+export function newProjectId(name: string, taken: (id: string) => boolean): string {
+  const slug = slugify(name);
+  for (;;) {
+    const id = `${slug}-${randomBytes(3).toString('hex')}`;
+    if (!taken(id) && isProjectId(id)) return id;
+  }
 }

@@ -1,5 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, stat } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import { ConflictError, ForbiddenPathError, InvalidInputError, NotFoundError, PreconditionError } from '../errors.js';
 import { DIR_MODE } from '../../fs/atomic-write.js';
@@ -7,50 +6,16 @@ import { DEFAULT_PROJECT_ID, assertProjectId, assertSessionId, isProjectId } fro
 import { isInsideAny, realpathOrNull, resolveDirectoryInsideRoots, resolveInsideRoots } from './allowed-roots.js';
 import { ensureProjectRepo, unignoredDependencyFolders } from './init-project-repo.js';
 import { isRecord, ProjectsFile, sessionIdsOf, type RawEntry, type Registry } from './projects-file.js';
-import { assertProjectName, slugify } from './project-names.js';
+import { assertProjectName, newProjectId } from './project-names.js';
 import { nowSeconds, secondsToMs } from '../time.js';
 import { assertRepoSafe, locateGitDirs } from '../git/repo-safety.js';
+import { isDirectory } from '../../fs/real-path.js';
+import type { ProjectDetail, ProjectInspection, ProjectStoreOptions, ProjectSummary, WorkdirState } from './project-types.js';
 
 /** The projects the session store serves, on the `projects.json` document (projects-file.ts). */
 const DEFAULT_PROJECT_NAME = 'Home';
 
-export interface ProjectStoreOptions {
-  /** The user's OpenProgram state directory (holds `projects/projects.json`). */
-  stateDir: string;
-  /** The user's workspace folder: the default project's path and the base of relative paths. */
-  workspaceRoot: string;
-  /** Where project folders may live; defaults to `[workspaceRoot]`. */
-  allowedRoots?: readonly string[];
-}
-
-export interface ProjectSummary {
-  id: string;
-  name: string;
-  path: string;
-  isDefault: boolean;
-  pathMissing: boolean;
-  sessionCount: number;
-  autoCommit: boolean;
-}
-
-export interface ProjectDetail extends ProjectSummary {
-  sessionIds: string[];
-  status: string;
-  /** Milliseconds. */
-  createdAt: number;
-}
-
-export interface ProjectInspection {
-  path: string;
-  exists: boolean;
-  isRepository: boolean;
-  /** the project this folder already is (the default one for the workspace root), or null */
-  projectId: string | null;
-  /** dependency or build folders no .gitignore excludes: a git init here is refused */
-  initBlockers: string[];
-}
-
-export type WorkdirState = { state: 'ok'; path: string } | { state: 'missing'; path: string };
+export type { ProjectDetail, ProjectInspection, ProjectStoreOptions, ProjectSummary, WorkdirState } from './project-types.js';
 
 export class ProjectStore {
   readonly stateDir: string;
@@ -87,7 +52,7 @@ export class ProjectStore {
   async inspect(path: string): Promise<ProjectInspection> {
     const real = await resolveInsideRoots(path, this.allowedRoots, { base: this.workspaceRoot, allowMissing: true });
     const exists = (await realpathOrNull(real)) !== null;
-    if (exists && !(await isDir(real))) throw new PreconditionError(`not a directory: ${real}`);
+    if (exists && !(await isDirectory(real))) throw new PreconditionError(`not a directory: ${real}`);
     const isHome = exists && real === (await realpathOrNull(this.workspaceRoot));
     const isRepository = exists && (await locateGitDirs(real)) !== null;
     this.file.reloadIfChanged();
@@ -167,13 +132,13 @@ export class ProjectStore {
     this.file.reloadIfChanged();
     if (id === DEFAULT_PROJECT_ID) {
       const real = await realpathOrNull(this.workspaceRoot);
-      return real && (await isDir(real)) ? { state: 'ok', path: real } : { state: 'missing', path: this.workspaceRoot };
+      return real && (await isDirectory(real)) ? { state: 'ok', path: real } : { state: 'missing', path: this.workspaceRoot };
     }
     const entry = this.usableEntry(id) ? this.entry(id) : undefined;
     if (!entry) throw new NotFoundError(`unknown project: ${id}`);
     const path = String(entry.path);
     const real = await realpathOrNull(path);
-    if (!real || !(await isDir(real))) return { state: 'missing', path };
+    if (!real || !(await isDirectory(real))) return { state: 'missing', path };
     if (!(await isInsideAny(real, this.allowedRoots))) {
       throw new ForbiddenPathError(`the folder of project ${id} (${path}) now resolves to ${real}, outside the allowed roots (allowed: ${this.allowedRoots.join(', ')})`);
     }
@@ -212,7 +177,7 @@ export class ProjectStore {
       // Re-check what was created, in case a component was swapped for a link meanwhile.
       real = await resolveDirectoryInsideRoots(real, this.allowedRoots);
     }
-    if (!(await isDir(real))) throw new PreconditionError(`not a directory: ${real}`);
+    if (!(await isDirectory(real))) throw new PreconditionError(`not a directory: ${real}`);
     if (real === (await realpathOrNull(this.workspaceRoot))) return { ...(await this.get(DEFAULT_PROJECT_ID)), created: false };
 
     await ensureProjectRepo(real, { allowedRoots: this.allowedRoots });
@@ -220,7 +185,7 @@ export class ProjectStore {
     return this.file.mutate(async () => {
       const existing = await this.findByPath(real);
       if (existing) return { id: existing, created: false };
-      const id = this.newId(displayName ?? basename(real));
+      const id = newProjectId(displayName ?? basename(real), (id) => Object.hasOwn(this.registry, id));
       this.registry[id] = {
         id,
         name: displayName ?? (basename(real) || id),
@@ -318,7 +283,7 @@ export class ProjectStore {
       if (oldReal === real) return { oldPath, path: real };
       const owner = await this.findByPath(real);
       if (owner && owner !== id) throw new ConflictError(`${real} is already the folder of project ${this.nameOf(owner)} (${owner})`);
-      if (oldReal && (await isDir(oldReal)) && (await isInsideAny(oldReal, this.allowedRoots))) {
+      if (oldReal && (await isDirectory(oldReal)) && (await isInsideAny(oldReal, this.allowedRoots))) {
         throw new PreconditionError(`the folder of project ${this.nameOf(id)} still exists at ${oldPath}; relocation only repairs a folder that was moved or renamed`);
       }
       entry.path = real;
@@ -383,7 +348,7 @@ export class ProjectStore {
         name: this.defaultName(),
         path: this.workspaceRoot,
         isDefault: true,
-        pathMissing: !(await isDir(this.workspaceRoot)),
+        pathMissing: !(await isDirectory(this.workspaceRoot)),
         sessionCount: entry ? sessionIdsOf(entry).length : 0,
         autoCommit: false,
       };
@@ -395,7 +360,7 @@ export class ProjectStore {
       name: this.nameOf(id),
       path,
       isDefault: false,
-      pathMissing: !(await isDir(path)),
+      pathMissing: !(await isDirectory(path)),
       sessionCount: sessionIdsOf(entry).length,
       autoCommit: entry.auto_commit !== false,
     };
@@ -408,14 +373,6 @@ export class ProjectStore {
       if (path === real || (await realpathOrNull(path)) === real) return id;
     }
     return null;
-  }
-
-  private newId(name: string): string {
-    const slug = slugify(name);
-    for (;;) {
-      const id = `${slug}-${randomBytes(3).toString('hex')}`;
-      if (!Object.hasOwn(this.registry, id) && isProjectId(id)) return id;
-    }
   }
 
   private ensureDefaultEntry(): void {
@@ -432,14 +389,5 @@ export class ProjectStore {
       status: 'active',
       created_at: nowSeconds(),
     };
-  }
-
-}
-
-async function isDir(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isDirectory();
-  } catch {
-    return false;
   }
 }

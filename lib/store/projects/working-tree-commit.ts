@@ -6,10 +6,10 @@ import { GitCommandError, runGit } from '../git/git-cli.js';
 import type { GitDirs } from '../git/repo-safety.js';
 import { msToSeconds } from '../time.js';
 import { isInsideAny, realpathOrNull } from './allowed-roots.js';
+import { isDirectory } from '../../fs/real-path.js';
 import {
   commitChanges,
   gitFailure,
-  isDirectory,
   missingMessage,
   operationInProgress,
   probeRepo,
