@@ -19,17 +19,11 @@ import { readHits, searchRequest } from './search-query.js';
 import { WholeSessionReads } from './whole-reads.js';
 import type { IndexStatus, SearchIndexOptions, SearchOptions, SearchPage, SearchSource } from './search-types.js';
 import { openSqlite, type SqlDatabase, type SqliteDriver } from './sqlite.js';
+import { CLOSE_WAIT_MS, DISK_FULL_RETRY_MS, FLUSH_AT, FLUSH_MS } from './write-queue-timing.js';
 
 export { SCHEMA_VERSION };
 export { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX } from './search-types.js';
 export type { IndexState, IndexStatus, SearchHit, SearchIndexOptions, SearchOptions, SearchPage, SearchSource } from './search-types.js';
-const FLUSH_MS = 50;
-/** a queue this long is written at once instead of waiting for the timer */
-const FLUSH_AT = 2_000;
-/** how long a write that met a full disk waits before it is tried again */
-const DISK_FULL_RETRY_MS = 1_000;
-/** how long close() waits for those reads (they wait for room on a full disk) */
-const CLOSE_WAIT_MS = 5_000;
 
 export class SearchIndex {
   readonly path: string;
@@ -322,7 +316,6 @@ export class SearchIndex {
     if (this.source.changes) writeFeedPosition(db, at);
     return at;
   }
-
 
   /** Closes and removes the file; an empty index of this version replaces it (pendingOpen). */
   private recreate(): void {
