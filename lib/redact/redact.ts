@@ -4,7 +4,8 @@ import { rules as secretlintRules } from '@secretlint/secretlint-rule-preset-rec
  * Secrets out of text before anything is written (DESIGN §10): the scanners of secretlint's
  * recommended preset, plus the few kinds it has no rule for (JWTs, Google API keys, short PEM
  * blocks, Authorization values), taken from gitleaks' rules of the same names. Each match becomes
- * `[REDACTED:<kind>]`.
+ * `[REDACTED:<kind>]`. The rules run without secretlint's (async, per-file) core, through their
+ * create()/file()/report() contract: the preset is pinned and secretlint-contract.test.ts holds it.
  */
 export interface RedactResult {
   text: string;
