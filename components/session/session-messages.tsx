@@ -213,7 +213,8 @@ export function SessionMessages({
 
   return (
     <ReloadMessagesContext.Provider value={anchor ? leaveAnchor : reload}>
-      <div ref={listRef} className="[overflow-anchor:none]">
+      {/* busy until opened at its end (or at the opened message): the page scrolls once more then */}
+      <div ref={listRef} data-message-list aria-busy={!ready} className="[overflow-anchor:none]">
         {anchor && !anchor.current ? (
           <p role="status" className="mb-3 rounded-md bg-blue-50 px-3 py-2 text-sm text-blue-900 dark:bg-blue-950/40 dark:text-blue-200">
             You are viewing another branch of this conversation; new messages continue the current one.{' '}

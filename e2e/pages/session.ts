@@ -4,8 +4,16 @@ import type { Locator, Page } from '@playwright/test';
 export class SessionPage {
   constructor(readonly page: Page) {}
 
+  /** Opens the session and waits until it has scrolled to where it opens (a click before that lands on a page that moves). */
   async goto(sessionId: string) {
-    return this.page.goto(`/sessions/${encodeURIComponent(sessionId)}`);
+    const response = await this.page.goto(`/sessions/${encodeURIComponent(sessionId)}`);
+    await this.opened();
+    return response;
+  }
+
+  /** The message list has hydrated and done its opening scroll. */
+  async opened(): Promise<void> {
+    await this.page.locator('[data-message-list][aria-busy="false"]').waitFor();
   }
 
   get title(): Locator {

@@ -42,10 +42,10 @@ test('a revoked link: its 404 has a way back', async ({ page, context, user, sha
   await expect(page.getByRole('heading', { name: 'New chat' })).toBeVisible();
 });
 
-test('the Share dialog says what shown tool calls carry: absolute paths of the agent\'s machine', async ({ page, context, user }) => {
+test('the Share dialog says what shown tool calls carry: absolute paths of the agent\'s machine', async ({ page, sessionPage, context, user }) => {
   await seedWithToolCall(user.api, 'reader-dialog');
   await signInBrowser(context, user.api);
-  await page.goto('/sessions/reader-dialog');
+  await sessionPage.goto('reader-dialog');
   await expect(page).toHaveTitle('Shared reader-dialog · Entity Memory');
   await page.getByRole('main').getByRole('button', { name: 'Session options', exact: true }).click();
   await page.getByRole('menu').getByRole('menuitem', { name: 'Share', exact: true }).click();

@@ -99,11 +99,11 @@ async function shoot(page: Page, name: string): Promise<void> {
   await page.setViewportSize({ width: 1280, height: 800 });
 }
 
-test('the owner shares from the session menu: pinned at its turn, Update moves it, the row says Shared, Revoke ends it; signed out is sent to sign in', async ({ page, context, user, browser }) => {
+test('the owner shares from the session menu: pinned at its turn, Update moves it, the row says Shared, Revoke ends it; signed out is sent to sign in', async ({ page, sessionPage, context, user, browser }) => {
   test.setTimeout(240_000);
   const seeded = await seed(user.api, 'sh1');
   await signInBrowser(context, user.api);
-  await page.goto('/sessions/sh1');
+  await sessionPage.goto('sh1');
   await page.getByRole('button', { name: 'Session options', exact: true }).click();
   await page.getByRole('menuitem', { name: 'Share', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: 'Share session' });
@@ -150,7 +150,7 @@ test('the owner shares from the session menu: pinned at its turn, Update moves i
   expectNothingPrivate(await page.content(), 'sh1', user.email);
 
   // Update: the same link now shows the newest turn.
-  await page.goto('/sessions/sh1');
+  await sessionPage.goto('sh1');
   await page.getByRole('button', { name: 'Session options', exact: true }).click();
   await page.getByRole('menuitem', { name: 'Share', exact: true }).click();
   await dialog.getByRole('button', { name: 'Update', exact: true }).click();
@@ -175,11 +175,11 @@ test('the owner shares from the session menu: pinned at its turn, Update moves i
   await expect(chatsRow.getByRole('img', { name: 'Shared' })).toHaveCount(0);
 });
 
-test('Revoke in the session menu\'s Share dialog: page, API and the shared attachment are 404 on the very next request, as an id that never existed', async ({ page, context, user }) => {
+test('Revoke in the session menu\'s Share dialog: page, API and the shared attachment are 404 on the very next request, as an id that never existed', async ({ page, sessionPage, context, user }) => {
   test.setTimeout(180_000);
   const seeded = await seed(user.api, 'rv1');
   await signInBrowser(context, user.api);
-  await page.goto('/sessions/rv1');
+  await sessionPage.goto('rv1');
   await page.getByRole('button', { name: 'Session options', exact: true }).click();
   await page.getByRole('menuitem', { name: 'Share', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: 'Share session' });
