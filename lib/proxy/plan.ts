@@ -62,13 +62,13 @@ function outcomeOf(exchange: ExchangeBytes, reply: AssembledReply | null): Excha
 }
 
 /** The last fingerprint of a chain, or `start` when it has none. */
-export function lastFingerprint(chain: readonly (string | null)[], start = ''): string {
+function lastFingerprint(chain: readonly (string | null)[], start = ''): string {
   for (let i = chain.length - 1; i >= 0; i--) if (chain[i]) return chain[i]!;
   return start;
 }
 
 /** The reply as a step of the conversation, for its fingerprint. */
-export function replyStep(reply: AssembledReply): Step {
+function replyStep(reply: AssembledReply): Step {
   return { role: 'assistant', text: reply.text, thinking: reply.thinking, toolCalls: reply.toolCalls };
 }
 
@@ -112,9 +112,16 @@ export function planExchange(exchange: ExchangeBytes): PlannedExchange {
   const choice = chooseSession(get, parsed);
   // Claude Code's side calls (quota check, titles, topic detection) offer no tools: not the conversation.
   if (choice.agent === 'claude-code' && parsed.tools.length === 0) return { ...NOTHING, outcome: exchange.outcome };
-  const chain = fingerprints(parsed.steps);
   const bytes = Buffer.from(exchange.bytes.buffer, exchange.bytes.byteOffset, exchange.bytes.byteLength);
   const reply = exchange.outcome === 'upstream_unreachable' ? null : readReply(exchange, bytes);
-  const replyFingerprint = reply ? chainFingerprint(lastFingerprint(chain), replyStep(reply)) : null;
-  return { record: true, sessionId: choice.sessionId, agent: choice.agent, parsed, reply, fingerprints: chain, replyFingerprint, outcome: outcomeOf(exchange, reply) };
+  return { record: true, sessionId: choice.sessionId, agent: choice.agent, parsed, reply, ...chainOf(parsed.steps, reply), outcome: outcomeOf(exchange, reply) };
+}
+
+/**
+ * The fingerprints of a request's steps and of its reply, chained from `after` (the fingerprint
+ * of the recorded reply a `previous_response_id` names: such a request holds only what follows it).
+ */
+export function chainOf(steps: readonly Step[], reply: AssembledReply | null, after = ''): { fingerprints: (string | null)[]; replyFingerprint: string | null } {
+  const chain = after ? fingerprints(steps, after) : fingerprints(steps);
+  return { fingerprints: chain, replyFingerprint: reply ? chainFingerprint(lastFingerprint(chain, after), replyStep(reply)) : null };
 }

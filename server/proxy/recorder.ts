@@ -1,9 +1,9 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
-import { chainFingerprint, fingerprints } from '@/lib/proxy/fingerprint';
 import { boundReply } from '@/lib/proxy/limits';
+import { KeyedLock } from '@/lib/fs/keyed-lock';
 import { PROJECT_HEADER, whereaboutsOf } from '@/lib/proxy/project-of';
-import { IDENTITY_HEADERS, lastFingerprint, replyStep, type ExchangeBytes, type PlannedExchange } from '@/lib/proxy/plan';
+import { chainOf, IDENTITY_HEADERS, type ExchangeBytes, type PlannedExchange } from '@/lib/proxy/plan';
 import { prefixSessionId, sourceOf, type Agent } from '@/lib/proxy/session-identity';
 import type { AssembledReply, ExchangeOutcome, Media, ParsedRequest, Step, Wire } from '@/lib/proxy/types';
 import { maxMessageBytesFromEnv, type ExchangeStep, type SessionStore } from '@/lib/store/index';
@@ -45,8 +45,10 @@ export interface RecordedSummary {
 }
 
 interface ProxyState {
-  /** one recording at a time per session, in arrival order */
-  chains: Map<string, Promise<unknown>>;
+  /** in arrival order: a user's plans (key `<user>/`), then one recording at a time per session (`<user>/<session>`) */
+  order: KeyedLock;
+  /** a user's commits, one at a time across their sessions (inCommitSlot) */
+  commitSlots: KeyedLock;
   /** per user: Responses ids → where their reply was recorded, for previous_response_id */
   responses: Map<string, ResponseIndex>;
   listeners: Set<(summary: RecordedSummary & { userId: string }) => void>;
@@ -55,7 +57,7 @@ interface ProxyState {
 const KEY = Symbol.for('entity-memory.proxy-recorder');
 const holder = globalThis as typeof globalThis & { [KEY]?: ProxyState };
 function state(): ProxyState {
-  return (holder[KEY] ??= { chains: new Map(), responses: new Map(), listeners: new Set() });
+  return (holder[KEY] ??= { order: new KeyedLock(), commitSlots: new KeyedLock(), responses: new Map(), listeners: new Set() });
 }
 
 function responseIndex(userId: string): ResponseIndex {
@@ -100,29 +102,13 @@ export function recordInBackground(exchange: FinishedExchange): Promise<void> {
 }
 
 export async function recordExchangeNow(exchange: FinishedExchange): Promise<RecordedSummary | null> {
-  const { chains } = state();
-  // The session is known only once planned; the order per user is kept by queuing the plan itself.
-  const userKey = `${exchange.userId}/`;
+  const { order } = state();
+  // Planned at once (off the thread); the session is known only once planned, so a user's plans
+  // are settled in arrival order, and then each session records one exchange at a time.
   const planned = planOffThread(toBytes(exchange));
-  const previousOfUser = chains.get(userKey) ?? Promise.resolve();
-  const planStep = previousOfUser.catch(() => {}).then(() => planned);
-  chains.set(userKey, planStep);
-  let plan: Plan | null;
-  try {
-    plan = settle(exchange, await planStep);
-  } finally {
-    if (chains.get(userKey) === planStep) chains.delete(userKey);
-  }
+  const plan = await order.run(`${exchange.userId}/`, async () => settle(exchange, await planned));
   if (!plan) return null;
-  const key = `${exchange.userId}/${plan.sessionId}`;
-  const previous = chains.get(key) ?? Promise.resolve();
-  const run = previous.catch(() => {}).then(() => inCommitSlot(exchange.userId, () => commit(exchange, plan)));
-  chains.set(key, run);
-  try {
-    return await run;
-  } finally {
-    if (chains.get(key) === run) chains.delete(key);
-  }
+  return order.run(`${exchange.userId}/${plan.sessionId}`, () => inCommitSlot(exchange.userId, () => commit(exchange, plan)));
 }
 
 /**
@@ -131,25 +117,12 @@ export async function recordExchangeNow(exchange: FinishedExchange): Promise<Rec
  * the forwarded chunks, instead of twenty commits resuming back to back in one turn. Per user,
  * so one user's slow session (its lock held by an export) never holds another user's recordings.
  */
-const commitSlots = new Map<string, { running: boolean; waiting: (() => void)[] }>();
-
-async function inCommitSlot<T>(userId: string, work: () => Promise<T>): Promise<T> {
-  let slot = commitSlots.get(userId);
-  if (!slot) commitSlots.set(userId, (slot = { running: false, waiting: [] }));
-  if (slot.running) await new Promise<void>((resolve) => slot.waiting.push(resolve));
-  else slot.running = true;
-  try {
+function inCommitSlot<T>(userId: string, work: () => Promise<T>): Promise<T> {
+  return state().commitSlots.run(userId, async () => {
     // Yield to I/O first: a chunk waiting to be forwarded goes before this commit.
     await new Promise((resolve) => setImmediate(resolve));
-    return await work();
-  } finally {
-    const next = slot.waiting.shift();
-    if (next) next();
-    else {
-      slot.running = false;
-      commitSlots.delete(userId);
-    }
-  }
+    return work();
+  });
 }
 
 /** The answer's size in all: more than was kept when the copy stopped at its limit. */
@@ -177,13 +150,8 @@ function settle(exchange: FinishedExchange, planned: PlannedExchange): Plan | nu
   const { parsed, reply } = planned;
   if (!parsed) return planned.sessionId ? { sessionId: planned.sessionId, agent: planned.agent, parsed: null, reply: null, after: null, fingerprints: [], replyFingerprint: null, outcome: planned.outcome } : null;
   const after = parsed.previousResponseId ? responseIndex(exchange.userId).get(parsed.previousResponseId) : null;
-  let chain = planned.fingerprints;
-  let replyFingerprint = planned.replyFingerprint;
-  if (after) {
-    // The request holds only what follows that reply (short): chained after it here.
-    chain = fingerprints(parsed.steps, after.fingerprint);
-    replyFingerprint = reply ? chainFingerprint(lastFingerprint(chain, after.fingerprint), replyStep(reply)) : null;
-  }
+  // The request holds only what follows that reply (short): chained after it.
+  const { fingerprints: chain, replyFingerprint } = after ? chainOf(parsed.steps, reply, after.fingerprint) : planned;
   let sessionId = planned.sessionId ?? after?.sessionId ?? null;
   if (!sessionId) {
     const first = planned.fingerprints.find((fingerprint) => fingerprint !== null);
