@@ -10,7 +10,7 @@ import { openSqlite, type SqlDatabase, type SqliteDriver } from './sqlite.js';
  * Bumped when the tables change: a file of another version is rebuilt. 2: the change feed's
  * position (meta feed_seq); a version-1 file may lack imported messages (issue 28), so it is rebuilt.
  */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 /** FTS5's own default; a rebuild turns merging off and back on */
 export const DEFAULT_AUTOMERGE = 4;
 /** pages of segments merged per slice after a rebuild */
@@ -19,7 +19,7 @@ const MERGE_PAGES = 500;
 export const SCHEMA = `
   CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
   CREATE TABLE docs (
-    id INTEGER PRIMARY KEY,
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
     session_id TEXT NOT NULL,
     node_id TEXT NOT NULL,
     anchor_id TEXT,
@@ -28,8 +28,11 @@ export const SCHEMA = `
     UNIQUE (session_id, node_id)
   );
   CREATE VIRTUAL TABLE fts USING fts5(text, content='docs', content_rowid='id', tokenize='trigram');
-  CREATE TRIGGER docs_ad AFTER DELETE ON docs BEGIN INSERT INTO fts(fts, rowid, text) VALUES ('delete', old.id, old.text); END;
+  CREATE TRIGGER docs_ad AFTER DELETE ON docs BEGIN
+    INSERT INTO fts(fts, rowid, text) SELECT 'delete', old.id, old.text WHERE old.id <= (SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'fts_through');
+  END;
   INSERT INTO meta (key, value) VALUES ('complete', '0');
+  INSERT INTO meta (key, value) VALUES ('fts_through', '0');
   PRAGMA user_version = ${SCHEMA_VERSION};
 `;
 
@@ -41,9 +44,12 @@ export const SCHEMA = `
  */
 export function inFtsTransaction(db: SqlDatabase, work: () => void): void {
   db.transaction(() => {
-    const before = Number(db.prepare('SELECT coalesce(max(id), 0) AS last FROM docs').get()!['last']);
     work();
-    db.prepare('INSERT INTO fts (rowid, text) SELECT id, text FROM docs WHERE id > ?').run(before);
+    // Ids only grow (AUTOINCREMENT) and FTS5 has every document up to fts_through: the ones after
+    // it are this batch's. The delete trigger tells FTS5 only of those it has (a document added
+    // and deleted in one batch never reached it; telling FTS5 of text it lacks corrupts it).
+    db.prepare("INSERT INTO fts (rowid, text) SELECT id, text FROM docs WHERE id > (SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'fts_through')").run();
+    db.prepare("UPDATE meta SET value = (SELECT coalesce(max(seq), 0) FROM sqlite_sequence WHERE name = 'docs') WHERE key = 'fts_through'").run();
   });
 }
 
