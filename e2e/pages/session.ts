@@ -46,6 +46,25 @@ export class SessionPage {
     await fork.getByRole('button', { name: 'Previous branch' }).click();
   }
 
+  /** The header's "Session options" menu, opened: its items by name (Rename, Pin, Archive, Share, Delete…). */
+  async openOptions(): Promise<Locator> {
+    await this.page.getByRole('main').getByRole('button', { name: 'Session options', exact: true }).click();
+    return this.page.getByRole('menu');
+  }
+
+  /** Session options → Share: the Share dialog. */
+  async openShareDialog(): Promise<ShareDialog> {
+    const menu = await this.openOptions();
+    await menu.getByRole('menuitem', { name: 'Share', exact: true }).click();
+    return new ShareDialog(this.page.getByRole('dialog', { name: 'Share session' }));
+  }
+
+  /** The header's Export menu, opened (DESIGN §10's formats and switches). */
+  async openExportMenu(): Promise<ExportMenu> {
+    await this.page.getByRole('main').getByRole('button', { name: 'Export', exact: true }).click();
+    return new ExportMenu(this.page.getByRole('menu'));
+  }
+
   get timelineLink(): Locator {
     return this.page.getByRole('link', { name: 'Timeline', exact: true });
   }
@@ -76,5 +95,39 @@ export class SessionPage {
 
   async stillSameDocument(): Promise<boolean> {
     return this.page.evaluate(() => (window as unknown as { __sessionMark?: number }).__sessionMark === 1);
+  }
+}
+
+/** The Share dialog of a session: make, update and revoke its link. */
+export class ShareDialog {
+  constructor(readonly root: Locator) {}
+
+  get createButton(): Locator {
+    return this.root.getByRole('button', { name: 'Create link', exact: true });
+  }
+
+  get linkField(): Locator {
+    return this.root.getByRole('textbox', { name: 'Share link' });
+  }
+
+  button(name: string): Locator {
+    return this.root.getByRole('button', { name, exact: true });
+  }
+}
+
+/** A session's Export menu: one item per format, switches for what the Markdown includes. */
+export class ExportMenu {
+  constructor(readonly root: Locator) {}
+
+  get items(): Locator {
+    return this.root.getByRole('menuitem');
+  }
+
+  item(name: 'Export as Markdown' | 'Export as JSON' | 'Download git bundle'): Locator {
+    return this.root.getByRole('menuitem', { name, exact: true });
+  }
+
+  option(name: 'Include tool calls' | 'Include reasoning'): Locator {
+    return this.root.getByRole('menuitemcheckbox', { name, exact: true });
   }
 }

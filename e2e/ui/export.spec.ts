@@ -6,6 +6,7 @@ import { type APIRequestContext, type Download, type Page } from '@playwright/te
 import { strFromU8, unzipSync } from 'fflate';
 import { bearer, captureViews, createToken, createUser, expect, freshDataDir, mutate, newApiContext, query, signInBrowser, startServerSignedIn, test, type ServerProcess } from '../fixtures';
 import { ChatsPage } from '../pages/chats';
+import { SessionPage } from '../pages/session';
 
 type Api = Parameters<typeof mutate>[0];
 
@@ -93,11 +94,12 @@ test('the row menu downloads the Markdown, the JSON and the git bundle of a sess
   expect(commits).toEqual(['turn: Thanks <b>a lot</b>', 'turn: What is in exp?', 'session init']);
 
   // The session page's Export menu gives the same downloads.
-  await page.goto('/sessions/exp');
-  await page.getByRole('main').getByRole('button', { name: 'Export', exact: true }).click();
-  await expect(page.getByRole('menu').getByRole('menuitem')).toHaveText(['Export as Markdown', 'Export as JSON', 'Download git bundle']);
+  const sessionPage = new SessionPage(page);
+  await sessionPage.goto('exp');
+  const sessionMenu = await sessionPage.openExportMenu();
+  await expect(sessionMenu.items).toHaveText(['Export as Markdown', 'Export as JSON', 'Download git bundle']);
   await page.screenshot({ path: '/tmp/export-shots/session-export-menu.png' });
-  const again = await download(page, () => page.getByRole('menu').getByRole('menuitem', { name: 'Export as JSON' }).click());
+  const again = await download(page, () => sessionMenu.item('Export as JSON').click());
   expect((JSON.parse(readFileSync(again.file, 'utf8')) as { nodes: unknown[] }).nodes).toHaveLength(doc.nodes.length);
   await captureViews(page, 'export-session-page');
 });
@@ -184,9 +186,10 @@ test('the git bundle of a forked session: a clone has every turn commit and both
   expect(branches.data).toHaveLength(2);
 
   await signInBrowser(context, api);
-  await page.goto('/sessions/fork');
-  await page.getByRole('main').getByRole('button', { name: 'Export', exact: true }).click();
-  const bundle = await download(page, () => page.getByRole('menu').getByRole('menuitem', { name: 'Download git bundle', exact: true }).click());
+  const sessionPage = new SessionPage(page);
+  await sessionPage.goto('fork');
+  const exportMenu = await sessionPage.openExportMenu();
+  const bundle = await download(page, () => exportMenu.item('Download git bundle').click());
   expect(bundle.name).toBe('fork.bundle');
 
   // The bundle names both refs, and a plain clone brings both as remote branches.
@@ -227,12 +230,11 @@ test('the Export menu switches the Markdown: tool calls off and reasoning on', a
   expect((await mutate(api, 'turn.finalize', { sessionId: 'think' })).status).toBe(200);
 
   await signInBrowser(context, api);
-  await page.goto('/sessions/think');
-  const exportButton = page.getByRole('main').getByRole('button', { name: 'Export', exact: true });
-  await exportButton.click();
-  const menu = page.getByRole('menu');
-  const toolCalls = menu.getByRole('menuitemcheckbox', { name: 'Include tool calls', exact: true });
-  const reasoning = menu.getByRole('menuitemcheckbox', { name: 'Include reasoning', exact: true });
+  const sessionPage = new SessionPage(page);
+  await sessionPage.goto('think');
+  const menu = await sessionPage.openExportMenu();
+  const toolCalls = menu.option('Include tool calls');
+  const reasoning = menu.option('Include reasoning');
   // DESIGN §10's defaults.
   await expect(toolCalls).toHaveAttribute('aria-checked', 'true');
   await expect(reasoning).toHaveAttribute('aria-checked', 'false');
@@ -241,7 +243,7 @@ test('the Export menu switches the Markdown: tool calls off and reasoning on', a
   await expect(toolCalls).toHaveAttribute('aria-checked', 'false');
   await reasoning.click();
   await expect(reasoning).toHaveAttribute('aria-checked', 'true');
-  await expect(menu.getByRole('menuitem')).toHaveText(['Export as Markdown', 'Export as JSON', 'Download git bundle']);
+  await expect(menu.items).toHaveText(['Export as Markdown', 'Export as JSON', 'Download git bundle']);
 
   // Looked at light and dark, wide and narrow; the choice stays while the page does.
   mkdirSync(SHOTS, { recursive: true });
@@ -250,7 +252,7 @@ test('the Export menu switches the Markdown: tool calls off and reasoning on', a
     await page.setViewportSize({ width, height });
     for (const colorScheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme });
-      await exportButton.click();
+      await sessionPage.openExportMenu();
       await expect(reasoning).toHaveAttribute('aria-checked', 'true');
       await page.screenshot({ path: join(SHOTS, `export-markdown-switches-${colorScheme}-${width}.png`) });
       await page.keyboard.press('Escape');
@@ -259,8 +261,8 @@ test('the Export menu switches the Markdown: tool calls off and reasoning on', a
   await page.emulateMedia({ colorScheme: null });
   await page.setViewportSize({ width: 1280, height: 800 });
 
-  await exportButton.click();
-  const markdown = await download(page, () => menu.getByRole('menuitem', { name: 'Export as Markdown', exact: true }).click());
+  await sessionPage.openExportMenu();
+  const markdown = await download(page, () => menu.item('Export as Markdown').click());
   expect(markdown.name).toBe('think.md');
   const text = readFileSync(markdown.file, 'utf8');
   expect(text).toContain('> **Reasoning**\n>\n> REASONING-The user wants the listing');
@@ -270,8 +272,9 @@ test('the Export menu switches the Markdown: tool calls off and reasoning on', a
 
   // The defaults again after a reload: tool calls in, reasoning out.
   await page.reload();
-  await exportButton.click();
-  const plain = readFileSync((await download(page, () => menu.getByRole('menuitem', { name: 'Export as Markdown', exact: true }).click())).file, 'utf8');
+  await sessionPage.opened();
+  await sessionPage.openExportMenu();
+  const plain = readFileSync((await download(page, () => menu.item('Export as Markdown').click())).file, 'utf8');
   expect(plain).toContain('**Tool call `list_directory`**');
   expect(plain).toContain('TOOL-RESULT readme.txt');
   expect(plain).not.toContain('REASONING-');
@@ -329,17 +332,17 @@ test.describe('under OPENPROGRAM_EXPORT_MARKDOWN_MAX_BYTES=8192', () => {
     const page = await context.newPage();
     const downloads: string[] = [];
     page.on('download', (file) => downloads.push(file.suggestedFilename()));
-    await page.goto('/sessions/big');
-    await page.getByRole('main').getByRole('button', { name: 'Export', exact: true }).click();
-    await page.getByRole('menu').getByRole('menuitem', { name: 'Export as Markdown', exact: true }).click();
+    const sessionPage = new SessionPage(page);
+    await sessionPage.goto('big');
+    await (await sessionPage.openExportMenu()).item('Export as Markdown').click();
     await expect(page.getByText(`Not exported: ${error}`)).toBeVisible();
     await expect(page.getByRole('menu')).toHaveCount(0); // chosen: the menu closed as for any item
     await captureViews(page, 'export-markdown-too-large');
     expect(downloads).toEqual([]);
     // The accepted one still downloads from the same menu.
-    await page.goto('/sessions/small');
-    await page.getByRole('main').getByRole('button', { name: 'Export', exact: true }).click();
-    const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('menu').getByRole('menuitem', { name: 'Export as Markdown', exact: true }).click()]);
+    await sessionPage.goto('small');
+    const smallMenu = await sessionPage.openExportMenu();
+    const [file] = await Promise.all([page.waitForEvent('download'), smallMenu.item('Export as Markdown').click()]);
     expect(file.suggestedFilename()).toBe('small.md');
     await context.close();
   });

@@ -47,9 +47,7 @@ test('the Share dialog says what shown tool calls carry: absolute paths of the a
   await signInBrowser(context, user.api);
   await sessionPage.goto('reader-dialog');
   await expect(page).toHaveTitle('Shared reader-dialog · Entity Memory');
-  await page.getByRole('main').getByRole('button', { name: 'Session options', exact: true }).click();
-  await page.getByRole('menu').getByRole('menuitem', { name: 'Share', exact: true }).click();
-  const dialog = page.getByRole('dialog', { name: 'Share session' });
+  const dialog = (await sessionPage.openShareDialog()).root;
   // No promise about files the shown tool calls would break.
   await expect(dialog).not.toContainText('files on the server');
   const showToolCalls = dialog.getByRole('checkbox', { name: 'Show tool calls' });

@@ -104,17 +104,16 @@ test('the owner shares from the session menu: pinned at its turn, Update moves i
   const seeded = await seed(user.api, 'sh1');
   await signInBrowser(context, user.api);
   await sessionPage.goto('sh1');
-  await page.getByRole('button', { name: 'Session options', exact: true }).click();
-  await page.getByRole('menuitem', { name: 'Share', exact: true }).click();
-  const dialog = page.getByRole('dialog', { name: 'Share session' });
+  const share = await sessionPage.openShareDialog();
+  const dialog = share.root;
   await expect(dialog).toBeVisible();
   await dialog.getByLabel('Expires after').selectOption('1d');
   await shoot(page, 'dialog-new');
-  await dialog.getByRole('button', { name: 'Create link', exact: true }).click();
-  const linkField = dialog.getByRole('textbox', { name: 'Share link' });
+  await share.createButton.click();
+  const linkField = share.linkField;
   await expect(linkField).toHaveValue(/\/s\/[A-Za-z0-9_-]{22}$/);
   await expect(dialog.getByText('Up to turn 2', { exact: true })).toBeVisible();
-  await expect(dialog.getByRole('button', { name: 'Copy link' })).toBeVisible();
+  await expect(share.button('Copy link')).toBeVisible();
   await shoot(page, 'dialog-link');
   const url = await linkField.inputValue();
   const linkId = url.split('/s/')[1]!;
@@ -151,9 +150,8 @@ test('the owner shares from the session menu: pinned at its turn, Update moves i
 
   // Update: the same link now shows the newest turn.
   await sessionPage.goto('sh1');
-  await page.getByRole('button', { name: 'Session options', exact: true }).click();
-  await page.getByRole('menuitem', { name: 'Share', exact: true }).click();
-  await dialog.getByRole('button', { name: 'Update', exact: true }).click();
+  await sessionPage.openShareDialog();
+  await share.button('Update').click();
   await expect(dialog.getByText('Up to turn 3', { exact: true })).toBeVisible();
   await expect(linkField).toHaveValue(url);
   await page.keyboard.press('Escape');
@@ -180,13 +178,11 @@ test('Revoke in the session menu\'s Share dialog: page, API and the shared attac
   const seeded = await seed(user.api, 'rv1');
   await signInBrowser(context, user.api);
   await sessionPage.goto('rv1');
-  await page.getByRole('button', { name: 'Session options', exact: true }).click();
-  await page.getByRole('menuitem', { name: 'Share', exact: true }).click();
-  const dialog = page.getByRole('dialog', { name: 'Share session' });
-  await dialog.getByRole('button', { name: 'Create link', exact: true }).click();
-  const linkField = dialog.getByRole('textbox', { name: 'Share link' });
-  await expect(linkField).toHaveValue(/\/s\/[A-Za-z0-9_-]{22}$/);
-  const linkId = (await linkField.inputValue()).split('/s/')[1]!;
+  const share = await sessionPage.openShareDialog();
+  const dialog = share.root;
+  await share.createButton.click();
+  await expect(share.linkField).toHaveValue(/\/s\/[A-Za-z0-9_-]{22}$/);
+  const linkId = (await share.linkField.inputValue()).split('/s/')[1]!;
 
   // Open before: page, API and the attachment of a shown message (signed in, as `login` asks).
   const view = (id: string) => user.api.get(`/api/trpc/share.view?input=${encodeURIComponent(JSON.stringify({ id }))}`);
@@ -213,7 +209,7 @@ test('Revoke in the session menu\'s Share dialog: page, API and the shared attac
   expect(goneHtml).not.toContain('notes.txt');
   // The dialog no longer lists it, and offers a new one.
   await expect(dialog.getByRole('list', { name: 'Links to this session' })).toHaveCount(0);
-  await expect(dialog.getByRole('button', { name: 'Create link', exact: true })).toBeVisible();
+  await expect(share.createButton).toBeVisible();
   await shoot(page, 'dialog-revoked');
   // A browser on the revoked link sees the never-existed page.
   await page.keyboard.press('Escape');
