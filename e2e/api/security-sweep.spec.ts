@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { APIRequestContext, APIResponse } from '@playwright/test';
+import type { APIRequestContext } from '@playwright/test';
 import {
   BASE_URL,
   bearer,
@@ -8,20 +8,18 @@ import {
   createToken,
   createUser,
   expect,
-  makeProjectRepo,
   MODEL_URL,
   mutate,
   newApiContext,
   openEvents,
   query,
   signIn,
-  storeSnapshot,
   test,
-  type TestUser,
 } from '../fixtures';
 import { PROCEDURES } from '../fixtures/procedure-matrix';
-import { PAGES, ROUTES, SERVER_ACTIONS, type RouteRow, type SurfaceIds } from '../fixtures/surface-matrix';
+import { PAGES, ROUTES, SERVER_ACTIONS, type SurfaceIds } from '../fixtures/surface-matrix';
 import { send } from './chat-helpers';
+import { bare, callRoute, NEVER, SECRET, settledSnapshot, victimWithData } from './sweep-helpers';
 
 /**
  * Issue 21 item 5 over real HTTP: another user's ids on every page, route handler and server
@@ -29,79 +27,6 @@ import { send } from './chat-helpers';
  * in; cross-origin writes carrying the cookie are refused everywhere; a disabled user is cut off
  * at once from every open stream. Procedures: access-matrix and session-ownership specs.
  */
-
-const SECRET = 'victim-secret-7f3a';
-
-interface Victim {
-  user: TestUser;
-  ids: SurfaceIds;
-}
-
-/** A user with one of everything: a session with a message and a commit, an attachment, a project. */
-async function victimWithData(adminApi: APIRequestContext): Promise<Victim> {
-  const user = await createUser(adminApi, { label: 'victim' });
-  makeProjectRepo(user.id, 'victim-project');
-  // Not the secret: a project's id is made from its name, and the intruder sends the id.
-  const project = await mutate<{ id: string }>(user.api, 'project.create', { path: 'victim-project', name: 'Victim project' });
-  expect(project.status).toBe(200);
-  const session = await mutate<{ id: string }>(user.api, 'session.create', { title: SECRET, projectId: project.data.id });
-  const sessionId = session.data.id;
-  await mutate(user.api, 'message.append', { sessionId, message: { role: 'user', content: `the ${SECRET} message` } });
-  await mutate(user.api, 'turn.finalize', { sessionId });
-  const commits = await query<{ commits: { sha: string }[] }>(user.api, 'timeline.list', { sessionId });
-  const upload = await user.api.post('/api/attachments', { multipart: { sessionId, file: { name: 'secret.txt', mimeType: 'text/plain', buffer: Buffer.from(SECRET) } } });
-  expect(upload.status()).toBe(200);
-  const attachment = ((await upload.json()) as { name: string }).name;
-  const share = await mutate<{ id: string }>(user.api, 'share.create', { sessionId });
-  expect(share.status).toBe(200);
-  return { user, ids: { session: sessionId, project: project.data.id, sha: commits.data.commits[0]!.sha, attachment, share: share.data.id } };
-}
-
-/**
- * The user's store and workspace once its debounced writes have landed (two equal looks in a
- * row), without the registry's journal and log: the owner's own earlier writes fold from one into
- * the other in the background. meta.json, the repositories and the workspace stay compared.
- */
-function contentSnapshot(userId: string): string {
-  return storeSnapshot(userId).split('\n').filter((line) => !/\/sessions\/\.index-(journal|log\/)/.test(line)).join('\n');
-}
-
-async function settledSnapshot(userId: string): Promise<string> {
-  let previous = contentSnapshot(userId);
-  for (;;) {
-    await new Promise((resolve) => setTimeout(resolve, 700));
-    const now = contentSnapshot(userId);
-    if (now === previous) return now;
-    previous = now;
-  }
-}
-
-const NEVER: SurfaceIds = { session: 'never-existed-0001', project: 'never-existed', sha: 'b'.repeat(40), attachment: 'never.txt', share: 'A'.repeat(22) };
-
-async function callRoute(api: APIRequestContext, row: RouteRow, ids: SurfaceIds, headers: Record<string, string> = {}): Promise<APIResponse> {
-  const body = row.body?.(ids);
-  const options = {
-    headers: { ...row.headers, ...headers },
-    maxRedirects: 0,
-    timeout: 10_000,
-    ...(body?.json !== undefined ? { data: JSON.stringify(body.json), headers: { 'content-type': 'application/json', ...row.headers, ...headers } } : {}),
-    ...(body?.raw ? { data: body.raw } : {}),
-    ...(body?.form ? { form: body.form } : {}),
-    ...(body?.multipart ? { multipart: body.multipart } : {}),
-  };
-  if (row.url(ids) === '/api/events') {
-    // An endless stream: only its status matters here.
-    const stream = await openEvents({ ...options.headers });
-    stream.close();
-    return { status: () => stream.status, text: async () => '', headers: () => ({}) } as unknown as APIResponse;
-  }
-  return row.method === 'GET' ? api.get(row.url(ids), options) : api.post(row.url(ids), options);
-}
-
-/** A credential-free request context (no cookie jar shared with anyone). */
-async function bare(): Promise<APIRequestContext> {
-  return newApiContext();
-}
 
 test('pages: another user\'s session or project is a 404 like one that never existed; signed out is the sign-in redirect', async ({ adminApi }) => {
   const victim = await victimWithData(adminApi);
