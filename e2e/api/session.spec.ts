@@ -1,6 +1,5 @@
 import { join } from 'node:path';
 import { mkdirSync } from 'node:fs';
-import { request } from '@playwright/test';
 import {
   appendMessage,
   bearer,
@@ -14,7 +13,7 @@ import {
   newApiContext,
   PORT,
   query,
-  startServer,
+  startServerSignedIn,
   storeSnapshot,
   test,
   workspaceOf,
@@ -184,17 +183,13 @@ test('regenerateTitle asks the model and does not lock the title', async ({ user
 
 test('regenerateTitle without a configured model is 412 with a clear message', async () => {
   test.setTimeout(90_000);
-  const server = startServer({
+  const { server, api } = await startServerSignedIn({
     port: PORT + 4,
     dataDir: freshDataDir(),
-    env: { OPENPROGRAM_ADMIN_EMAIL: 'nomodel@e2e.test', OPENPROGRAM_ADMIN_PASSWORD: 'nomodel-password', OPENPROGRAM_LLM_BASE_URL: '', OPENPROGRAM_LLM_MODEL: '' },
+    admin: { email: 'nomodel@e2e.test', password: 'nomodel-password' },
+    env: { OPENPROGRAM_LLM_BASE_URL: '', OPENPROGRAM_LLM_MODEL: '' },
   });
   try {
-    // Start-up has finished (the admin exists) once the data directory is printed.
-    await server.waitForOutput(/Ready on/);
-    const api = await request.newContext({ baseURL: server.url, extraHTTPHeaders: { origin: server.url } });
-    const csrf = (await (await api.get('/api/auth/csrf')).json()) as { csrfToken: string };
-    await api.post('/api/auth/callback/credentials', { form: { email: 'nomodel@e2e.test', password: 'nomodel-password', csrfToken: csrf.csrfToken }, maxRedirects: 0 });
     await createSession(api, { id: 'nomodel' });
     await appendMessage(api, 'nomodel', { role: 'user', content: 'hello' });
     const refused = await mutate(api, 'session.regenerateTitle', { id: 'nomodel' });

@@ -5,7 +5,7 @@ import { expect, request, test } from '@playwright/test';
 import { FileShardDirectory, MOVE_STEPS } from '../../lib/cluster/move/index';
 import { createToken, signIn } from '../fixtures/auth';
 import { followEvents, openEvents } from '../fixtures/events';
-import { freshDataDir, startServer, type ServerProcess } from '../fixtures/server-process';
+import { freshDataDir, startServer, startServerSignedIn, type ServerProcess } from '../fixtures/server-process';
 
 /**
  * Two real instances of the built app (ports 5200/5201, their own data directories), one user
@@ -45,13 +45,9 @@ async function startCluster(): Promise<Cluster> {
   const dataDirs = { a: join(root, 'a'), b: join(root, 'b') };
   const moverDir = join(root, 'mover');
   for (const dir of [...Object.values(dataDirs), moverDir]) mkdirSync(dir, { recursive: true });
-  const adminEnv = { OPENPROGRAM_ADMIN_EMAIL: EMAIL, OPENPROGRAM_ADMIN_PASSWORD: PASSWORD };
   const directoryFile = join(root, 'directory.json');
   // The user and their token come to be on a, then both instances share them (as Postgres would).
-  const first = startServer({ port: PORTS.a, dataDir: dataDirs.a, env: { ...baseEnv('a', directoryFile), ...adminEnv } });
-  await first.ready();
-  const api = await request.newContext({ baseURL: first.url, extraHTTPHeaders: { origin: first.url } });
-  await signIn(api, EMAIL, PASSWORD);
+  const { server: first, api } = await startServerSignedIn({ port: PORTS.a, dataDir: dataDirs.a, admin: { email: EMAIL, password: PASSWORD }, env: baseEnv('a', directoryFile) });
   const { token } = await createToken(api, 'mover-e2e');
   const me = await api.get('/api/trpc/user.me');
   const userId = ((await me.json()) as { result: { data: { id: string } } }).result.data.id;
