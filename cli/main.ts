@@ -14,6 +14,7 @@ import { LocalBackend } from './local-backend.js';
 import { runImport } from './import-command.js';
 import { CLUSTER_COMMANDS, runClusterCommand } from './cluster-command.js';
 import { runClusterMove } from './cluster-move-command.js';
+import { RESUME_SUMMARY, RESUME_USAGE, runResume } from './resume-command.js';
 
 const SCOPES: readonly ListScope[] = ['active', 'archived', 'all'];
 
@@ -300,6 +301,11 @@ const COMMANDS: Record<string, CommandSpec> = {
       output.out(values.json ? JSON.stringify({ file, bytes }) : `Exported every session to ${file}: ${bytes} bytes`);
     },
   },
+  'resume session': {
+    usage: RESUME_USAGE,
+    summary: RESUME_SUMMARY,
+    run: async (backend, args, values, output) => void (await runResume(backend, args, values, output)),
+  },
   'sessions delete': {
     usage: 'sessions delete <id>',
     summary: 'delete a session and its history',
@@ -451,6 +457,9 @@ function parse(argv: string[]) {
       'links-map': { type: 'string' },
       resume: { type: 'string' },
       rollback: { type: 'string' },
+      at: { type: 'string' },
+      agent: { type: 'string' },
+      cwd: { type: 'string' },
     },
   });
 }
@@ -460,6 +469,7 @@ function normalise(positionals: string[]): string[] {
   const [first, ...rest] = positionals;
   // `import <path>…`: the paths are the arguments (a path could be named like an action)
   if (first === 'import') return ['import', 'files', ...rest];
+  if (first === 'resume') return ['resume', 'session', ...rest];
   if (first === 'archive' || first === 'unarchive' || first === 'rename' || first === 'delete') return ['sessions', first, ...rest];
   // `export --all out.zip`: the flag is the command, the file its argument.
   if (first === 'export') return ['export', 'all', ...rest];
