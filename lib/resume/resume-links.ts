@@ -80,15 +80,16 @@ export interface ResumeMatch {
 
 /**
  * The link a request of a resumed run belongs to: the one its agent session id names (the
- * agent kept the id it was given), else one whose history the request begins with (the agent
+ * agent kept the id it was given), else one whose whole history the request holds (the agent
  * gave the run a new id). The request's last step that is a message of that history is where
  * the new part hangs.
  */
 export function matchResume(links: readonly ResumeLink[], proxySessionId: string | null, chain: readonly (string | null)[]): ResumeMatch | null {
-  const first = chain.find((fingerprint) => fingerprint !== null) ?? null;
+  // Without the id, only the whole history says it: a new conversation may well begin with the same prompt.
+  const held = new Set(chain);
   const link =
     links.findLast((item) => proxySessionId !== null && proxySessionIdOf(item) === proxySessionId) ??
-    (first === null ? undefined : links.findLast((item) => item.fingerprints[0]?.[0] === first));
+    links.findLast((item) => item.fingerprints.length > 0 && held.has(item.fingerprints.at(-1)![0]));
   if (!link) return null;
   const nodeOf = new Map(link.fingerprints);
   for (let i = chain.length - 1; i >= 0; i--) {

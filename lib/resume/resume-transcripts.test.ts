@@ -119,6 +119,11 @@ describe('recognising the resumed run', () => {
     expect(matchResume([link], 'cc-another', other)).toBeNull();
   });
 
+  it('without the id, a request that holds only the beginning of the history is another conversation', () => {
+    const cut = fingerprints(parseRequest('anthropic', { messages: [...anthropicMessages(entries.slice(0, 4)), { role: 'user', content: 'again' }] }).steps);
+    expect(matchResume([link], 'cc-another', cut)).toBeNull();
+  });
+
   it('a history cut short continues from the last message it still holds', () => {
     const cut = fingerprints(parseRequest('anthropic', { messages: [...anthropicMessages(entries.slice(0, 4)), { role: 'user', content: 'again' }] }).steps);
     expect(matchResume([link], proxySessionIdOf(link), cut)?.nodeId).toBe('n5');

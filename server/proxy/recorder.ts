@@ -10,6 +10,7 @@ import { maxMessageBytesFromEnv, type ExchangeStep, type SessionStore } from '@/
 import { getDataDir, getUserStore } from '@/server/runtime';
 import { planOffThread } from '@/server/background/background-thread';
 import { ResponseIndex, type RecordedResponse } from './response-index';
+import { followResume } from './resume-route';
 
 /** Base64 media larger than this is stored as an attachment, referenced from its node (DESIGN §12). */
 export const INLINE_MEDIA_BYTES = 256 * 1024;
@@ -105,11 +106,18 @@ export async function recordExchangeNow(exchange: FinishedExchange): Promise<Rec
   const userKey = `${exchange.userId}/`;
   const planned = planOffThread(toBytes(exchange));
   const previousOfUser = chains.get(userKey) ?? Promise.resolve();
-  const planStep = previousOfUser.catch(() => {}).then(() => planned);
+  // Placed in the queue too (a resumed run's exchange goes to the session it was resumed from), so the order holds.
+  const planStep = previousOfUser
+    .catch(() => {})
+    .then(() => planned)
+    .then((done) => {
+      const settled = settle(exchange, done);
+      return settled ? followResume(exchange.userId, settled) : null;
+    });
   chains.set(userKey, planStep);
   let plan: Plan | null;
   try {
-    plan = settle(exchange, await planStep);
+    plan = await planStep;
   } finally {
     if (chains.get(userKey) === planStep) chains.delete(userKey);
   }
