@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, realpath, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { ResumeAgent, ResumeFile } from '../lib/resume/index.js';
@@ -38,7 +38,9 @@ export async function runResume(backend: CliBackend, args: string[], values: Res
     turn = Number(values.at);
     if (!Number.isSafeInteger(turn) || turn < 1) throw usage('--at must be a turn number (1 or more)');
   }
-  const file = await backend.resume({ sessionId: args[0], agent, ...(turn !== undefined ? { turn } : {}), ...(values.cwd ? { cwd: resolve(values.cwd) } : {}) });
+  // The agent names the folder by its real path (its process.cwd()): a symlinked path would be another slug.
+  const cwd = values.cwd ? await realpath(resolve(values.cwd)).catch(() => resolve(values.cwd!)) : undefined;
+  const file = await backend.resume({ sessionId: args[0], agent, ...(turn !== undefined ? { turn } : {}), ...(cwd ? { cwd } : {}) });
   const path = join(agentHome(agent, env), ...file.relativePath.split('/'));
   await mkdir(dirname(path), { recursive: true, mode: 0o700 });
   // The agent's transcripts hold the conversation: readable by their owner only, as the agents write them.

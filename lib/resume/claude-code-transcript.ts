@@ -11,12 +11,24 @@ export interface ClaudeTranscriptOptions {
   cwd: string;
 }
 
+/** Past this many characters Claude Code cuts the slug and adds a hash of the whole path. */
+const MAX_SLUG = 200;
+
+/** Java's String.hashCode, which Claude Code uses for that hash. */
+function stringHash(text: string): number {
+  let hash = 0;
+  for (let i = 0; i < text.length; i++) hash = ((hash << 5) - hash + text.charCodeAt(i)) | 0;
+  return hash;
+}
+
 /**
  * `~/.claude/projects/<slug>/`: Claude Code names a folder's transcripts by its path with every
- * character other than a letter or digit turned into `-` (IMPORT.md §1 [V4]).
+ * character other than a letter or digit turned into `-` (IMPORT.md §1 [V4]); a long one is cut
+ * at 200 characters and followed by `-<the path's hash in base 36>` (as Claude Code 2.1 does).
  */
 export function claudeProjectSlug(cwd: string): string {
-  return cwd.replace(/[^a-zA-Z0-9]/g, '-');
+  const slug = cwd.replace(/[^a-zA-Z0-9]/g, '-');
+  return slug.length <= MAX_SLUG ? slug : `${slug.slice(0, MAX_SLUG)}-${Math.abs(stringHash(cwd)).toString(36)}`;
 }
 
 type Json = Record<string, unknown>;

@@ -91,6 +91,11 @@ describe('a branch written for the agent to resume', () => {
 
   it('names the Claude Code folder as Claude Code does', () => {
     expect(claudeProjectSlug('/home/me/my proj.v2')).toBe('-home-me-my-proj-v2');
+    // A long path: cut at 200 and the path's hash (Java's hashCode, base 36) after it.
+    const long = `/${'a'.repeat(250)}`;
+    let hash = 0;
+    for (const char of long) hash = (Math.imul(hash, 31) + char.charCodeAt(0)) | 0;
+    expect(claudeProjectSlug(long)).toBe(`-${'a'.repeat(199)}-${Math.abs(hash).toString(36)}`);
   });
 });
 
