@@ -52,7 +52,9 @@ export function codexRollout(entries: readonly ResumeEntry[], options: CodexRoll
     lines.push(JSON.stringify({ timestamp, type, payload }));
   };
   const started = options.now.toISOString();
-  push(started, 'session_meta', { id: options.agentSessionId, timestamp: started, cwd: options.cwd, originator: 'codex_cli_rs', cli_version: '0.0.0', instructions: null, source: 'cli', model_provider: 'openai' });
+  // No model_provider: Codex refuses to resume a thread under a provider other than the one it names,
+  // and the user's own configuration (the recording proxy's provider) is the one it should take.
+  push(started, 'session_meta', { id: options.agentSessionId, timestamp: started, cwd: options.cwd, originator: 'codex_cli_rs', cli_version: '0.0.0', instructions: null, source: 'cli' });
   let model: string | null = null;
   const items = responsesItems(entries);
   let item = 0;

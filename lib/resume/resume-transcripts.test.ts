@@ -73,6 +73,9 @@ describe('a branch written for the agent to resume', () => {
     const text = codexRollout(entries, { agentSessionId, cwd: '/home/me/proj', now });
     const path = codexRolloutPath(agentSessionId, now);
     expect(path).toBe(`sessions/2026/12/07/rollout-2026-12-07T06-05-09-${agentSessionId}.jsonl`);
+    // No provider named: Codex refuses to resume a thread under another provider than the one it names.
+    expect(JSON.parse(text.split('\n')[0]!)).toMatchObject({ type: 'session_meta', payload: { id: agentSessionId, cwd: '/home/me/proj' } });
+    expect(text.split('\n')[0]).not.toContain('model_provider');
     const parsed = await parseCodex(linesOfText(text), { file: path });
     expect(parsed.skipped).toEqual([]);
     const [session] = parsed.sessions;
