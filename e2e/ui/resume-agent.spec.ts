@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { createToken, e2eDataDir, e2eScratchDir, expect, MODEL_URL, mutate, query, signInBrowser, test } from '../fixtures';
-import { CLAUDE, claudeEnv, runAgent } from '../fixtures/real-agents';
+import { CLAUDE, CODEX, claudeEnv, runAgent, writeCodexProxyConfig } from '../fixtures/real-agents';
 import { SessionPage } from '../pages/session';
 
 // DESIGN §14 "Resume in the agent", with the real Claude Code against the loopback model: the
@@ -109,6 +109,48 @@ test('resume in Claude Code: the transcript written for turn 1 is accepted by th
   expect(downloaded).toContain('remember the word pelican');
   expect(downloaded).not.toContain('walrus');
   await expect(dialog.getByLabel('Command to continue')).toHaveText(`cd ${folder} && claude --resume ${file.suggestedFilename().replace(/\.jsonl$/, '')}`);
+});
+
+test('resume in Codex: the rollout written for turn 1 is accepted by the real codex exec resume, and that run is a branch of the same session from turn 1', async ({ user }) => {
+  test.setTimeout(240_000);
+  const { token } = await createToken(user.api, 'codex');
+  const scratch = mkdtempSync(join(e2eScratchDir(), 'resume-codex-'));
+  const home = join(scratch, 'home');
+  const folder = join(scratch, 'work');
+  mkdirSync(home);
+  mkdirSync(folder);
+  writeCodexProxyConfig(home, token);
+  const env = { HOME: home, CODEX_HOME: home, ENTITY_MEMORY_TOKEN: 'sk-own-openai-key' };
+  const codex = async (args: string[]): Promise<void> => {
+    const run = await runAgent(CODEX, ['exec', ...args], env, realpathSync(folder)).done;
+    expect(run.code, run.output).toBe(0);
+  };
+  await codex(['--skip-git-repo-check', 'remember the word pelican']);
+  await expect.poll(async () => (await query<{ rows: unknown[] }>(user.api, 'session.list', { source: 'proxy:codex' })).data.rows.length).toBe(1);
+  const id = (await query<{ rows: { id: string }[] }>(user.api, 'session.list', { source: 'proxy:codex' })).data.rows[0]!.id;
+  await codex(['resume', '--skip-git-repo-check', id.replace(/^codex-/, ''), 'now remember the word walrus']);
+  await expect.poll(async () => (await query<{ turnCount: number }>(user.api, 'session.get', { id })).data.turnCount).toBe(2);
+
+  const written = spawnSync(process.execPath, [BIN, '--data', e2eDataDir(), '--user', user.email, 'resume', id, '--at', '1', '--agent', 'codex', '--cwd', folder], { encoding: 'utf8', env: { ...process.env, CODEX_HOME: home } });
+  expect(written.status, written.stderr).toBe(0);
+  const resumedId = / && codex resume ([0-9a-f-]{36})$/.exec(written.stdout.trim())?.[1];
+  expect(resumedId, written.stdout).toBeDefined();
+
+  const seen = (await modelRequests()).length;
+  await codex(['resume', '--skip-git-repo-check', resumedId!, 'which word did I ask you to remember?']);
+  const sent = (await modelRequests()).slice(seen).filter((request) => request.wire === 'responses');
+  const texts = JSON.stringify(sent.map((request) => request.body));
+  expect(texts).toContain('remember the word pelican');
+  expect(texts).not.toContain('walrus');
+
+  await expect.poll(async () => (await query<{ turnCount: number }>(user.api, 'session.get', { id })).data.turnCount).toBe(3);
+  expect((await query(user.api, 'session.get', { id: `codex-${resumedId}` })).status).toBe(404);
+  const branch = (await query<{ content: string; siblings: string[] }[]>(user.api, 'message.branch', { sessionId: id })).data;
+  const contents = branch.map((message) => message.content);
+  expect(contents).toContain('remember the word pelican');
+  expect(contents).toContain('which word did I ask you to remember?');
+  expect(contents).not.toContain('now remember the word walrus');
+  expect(branch[contents.indexOf('which word did I ask you to remember?')]!.siblings).toHaveLength(2);
 });
 
 test('resume refuses a turn the session does not have, with the reason, and writes nothing', async ({ context, page, user }) => {
