@@ -1,4 +1,5 @@
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,6 +13,21 @@ import { SessionPage } from '../pages/session';
 
 const BIN = join(process.cwd(), 'cli', 'bin.mjs');
 const MODEL_ROOT = MODEL_URL.replace(/\/v1$/, '');
+
+/**
+ * `entity-memory` against the running server, asynchronously: a synchronous child would hold the
+ * test's event loop while the server closes idle keep-alive sockets, and the next request would
+ * go out on a closed one.
+ */
+async function entityMemory(args: string[], env: Record<string, string>): Promise<{ status: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, '--data', e2eDataDir(), ...args], { encoding: 'utf8', env: { ...process.env, ...env } });
+    return { status: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code?: number; stdout?: string; stderr?: string };
+    return { status: failed.code ?? 1, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
+  }
+}
 
 interface Received {
   wire: string;
@@ -55,7 +71,7 @@ test('resume in Claude Code: the transcript written for turn 1 is accepted by th
   expect(firstReply!.content).toBe('You said: remember the word pelican');
 
   // `entity-memory resume` at turn 1, in the folder the agent will run in, with the agent's HOME.
-  const written = spawnSync(process.execPath, [BIN, '--data', e2eDataDir(), '--user', user.email, 'resume', id, '--at', '1', '--cwd', folder], { encoding: 'utf8', env: { ...process.env, HOME: home } });
+  const written = await entityMemory(['--user', user.email, 'resume', id, '--at', '1', '--cwd', folder], { HOME: home });
   expect(written.status, written.stderr).toBe(0);
   const command = written.stdout.trim().split('\n').at(-1)!;
   const resumedId = /&& claude --resume ([0-9a-f-]{36})$/.exec(command)?.[1];
@@ -70,7 +86,8 @@ test('resume in Claude Code: the transcript written for turn 1 is accepted by th
   const conversations = (await modelRequests())
     .slice(seen)
     .filter((request) => request.wire === 'anthropic' && (request.body.tools?.length ?? 0) > 0)
-    .map((request) => (request.body.messages ?? []).map((message) => `${message.role}:${textOf(message.content).replace(/<system-reminder>[\s\S]*?<\/system-reminder>/g, '').trim()}`));
+    // Claude Code 2.1 also sends its instructions as role-system messages: not the conversation.
+    .map((request) => (request.body.messages ?? []).filter((message) => message.role !== 'system').map((message) => `${message.role}:${textOf(message.content).replace(/<system-reminder>[\s\S]*?<\/system-reminder>/g, '').trim()}`));
   expect(conversations.length).toBeGreaterThan(0);
   expect(conversations[0]).toEqual(['user:remember the word pelican', 'assistant:You said: remember the word pelican', 'user:which word did I ask you to remember?']);
 
@@ -92,9 +109,9 @@ test('resume in Claude Code: the transcript written for turn 1 is accepted by th
   await session.goto(id);
   const fork = session.fork(2, 2);
   await expect(fork).toBeVisible();
-  await expect(page.getByText('which word did I ask you to remember?', { exact: true })).toBeVisible();
+  await expect(session.messages.getByText('which word did I ask you to remember?', { exact: true })).toBeVisible();
   await session.previousBranch(fork);
-  await expect(page.getByText('now remember the word walrus', { exact: true })).toBeVisible();
+  await expect(session.messages.getByText('now remember the word walrus', { exact: true })).toBeVisible();
 
   // The page offers the same transcript as a download, with the command.
   await page.getByRole('button', { name: 'Resume in Claude Code' }).click();
@@ -131,7 +148,7 @@ test('resume in Codex: the rollout written for turn 1 is accepted by the real co
   await codex(['resume', '--skip-git-repo-check', id.replace(/^codex-/, ''), 'now remember the word walrus']);
   await expect.poll(async () => (await query<{ turnCount: number }>(user.api, 'session.get', { id })).data.turnCount).toBe(2);
 
-  const written = spawnSync(process.execPath, [BIN, '--data', e2eDataDir(), '--user', user.email, 'resume', id, '--at', '1', '--agent', 'codex', '--cwd', folder], { encoding: 'utf8', env: { ...process.env, CODEX_HOME: home } });
+  const written = await entityMemory(['--user', user.email, 'resume', id, '--at', '1', '--agent', 'codex', '--cwd', folder], { CODEX_HOME: home });
   expect(written.status, written.stderr).toBe(0);
   const resumedId = / && codex resume ([0-9a-f-]{36})$/.exec(written.stdout.trim())?.[1];
   expect(resumedId, written.stdout).toBeDefined();
