@@ -41,7 +41,10 @@ export async function runResume(backend: CliBackend, args: string[], values: Res
   // The agent names the folder by its real path (its process.cwd()): a symlinked path would be another slug.
   const cwd = values.cwd ? await realpath(resolve(values.cwd)).catch(() => resolve(values.cwd!)) : undefined;
   const file = await backend.resume({ sessionId: args[0], agent, ...(turn !== undefined ? { turn } : {}), ...(cwd ? { cwd } : {}) });
-  const path = join(agentHome(agent, env), ...file.relativePath.split('/'));
+  const segments = file.relativePath.split('/');
+  // Only ever under the agent's own folder, whatever the server answered.
+  if (segments.some((segment) => segment === '' || segment === '.' || segment === '..')) throw new CliError(`refused to write outside ${agentHome(agent, env)}: ${file.relativePath}`, 'refused');
+  const path = join(agentHome(agent, env), ...segments);
   await mkdir(dirname(path), { recursive: true, mode: 0o700 });
   // The agent's transcripts hold the conversation: readable by their owner only, as the agents write them.
   await writeFile(path, file.content, { mode: 0o600, flag: 'wx' });
