@@ -15,5 +15,3 @@ export function uuidFrom(seed: string): string {
 export function newAgentSessionId(): string {
   return randomUUID();
 }
-
-export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
