@@ -1,6 +1,7 @@
 import type { IndexStatus, SearchHit } from '../lib/search/index.js';
 import type { ListScope, Message, ProjectSummary, SessionDetail, SessionRow } from '../lib/store/index.js';
 import type { ImportInput, ImportProgress, ImportReport } from '../lib/import/index.js';
+import type { ResumeFile, ResumeRequest } from '../lib/resume/index.js';
 
 export type ExportFormat = 'md' | 'json' | 'bundle';
 
@@ -51,6 +52,8 @@ export interface CliBackend {
   exportSession(input: ExportRequest): Promise<AsyncIterable<string | Uint8Array>>;
   /** every session of the user as one zip, as it is made */
   exportAll(): Promise<AsyncIterable<string | Uint8Array>>;
+  /** DESIGN §14: the branch up to a turn as the agent's transcript (the CLI writes it). */
+  resume(request: Omit<ResumeRequest, 'cwd' | 'now'> & { cwd?: string }): Promise<ResumeFile>;
   close(): Promise<void>;
 }
 

@@ -65,6 +65,9 @@ export function parseCommandLine(argv: string[]) {
       'links-map': { type: 'string' },
       resume: { type: 'string' },
       rollback: { type: 'string' },
+      at: { type: 'string' },
+      agent: { type: 'string' },
+      cwd: { type: 'string' },
     },
   });
 }

@@ -4,6 +4,7 @@ import { createTRPCClient, httpLink, TRPCClientError, type TRPCClient } from '@t
 import type { IndexStatus, SearchHit } from '../lib/search/index.js';
 import type { ListScope, ProjectSummary, SessionRow } from '../lib/store/index.js';
 import type { AppRouter } from '../trpc/types.js';
+import type { ResumeFile } from '../lib/resume/index.js';
 import { CliError, type CliBackend, type ExportRequest, type ShownSession, type UserSummary } from './backend.js';
 import { emptyReport, mergeReports, type ImportInput, type ImportProgress, type ImportReport } from '../lib/import/index.js';
 
@@ -245,6 +246,10 @@ export class HttpBackend implements CliBackend {
 
   exportAll(): Promise<AsyncIterable<Uint8Array>> {
     return this.download('/api/export/all.zip');
+  }
+
+  resume(request: Parameters<CliBackend['resume']>[0]): Promise<ResumeFile> {
+    return this.call((client) => client.resume.prepare.mutate(request));
   }
 
   async close(): Promise<void> {}

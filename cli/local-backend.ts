@@ -8,6 +8,7 @@ import { SessionStore, StoreError, type ListScope, type ProjectSummary, type Ses
 import { CliError, type CliBackend, type ExportRequest, type ShownSession, type UserSummary } from './backend.js';
 import { redactMessage } from '../lib/redact/index.js';
 import { importInputs, type ImportInput, type ImportProgress, type ImportReport } from '../lib/import/index.js';
+import { defaultResumeFolder, prepareResume, type ResumeFile } from '../lib/resume/index.js';
 import { allSessionIds, ExportTooLargeError, markdownExport, sessionBundle, sessionJson, sessionsZip } from '../lib/export/index.js';
 
 const KIND_BY_CODE: Record<string, CliError['kind']> = {
@@ -217,6 +218,15 @@ export class LocalBackend implements CliBackend {
     return translated(async () => {
       const store = await this.sessions();
       return sessionsZip(store, allSessionIds(store));
+    });
+  }
+
+  resume(request: Parameters<CliBackend['resume']>[0]): Promise<ResumeFile> {
+    return translated(async () => {
+      const store = await this.sessions();
+      if (!store.hasSession(request.sessionId)) throw new CliError(`unknown session: ${request.sessionId}`, 'not_found');
+      const cwd = request.cwd ?? (await defaultResumeFolder(store, request.sessionId));
+      return prepareResume(store, { dataDir: this.dataDir, userId: this.actingUser().id }, { ...request, cwd });
     });
   }
 

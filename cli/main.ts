@@ -10,6 +10,7 @@ import { parseCommandLine, usageError, type CommandSpec, type Output } from './c
 import { PROJECT_COMMANDS } from './commands/projects.js';
 import { SESSION_COMMANDS } from './commands/sessions.js';
 import { USER_COMMANDS } from './commands/users.js';
+import { RESUME_SUMMARY, RESUME_USAGE, runResume } from './resume-command.js';
 
 const GENERAL_HELP = `Entity Memory command line
 
@@ -44,6 +45,11 @@ const COMMANDS: Record<string, CommandSpec> = {
   ...USER_COMMANDS,
   ...PROJECT_COMMANDS,
   ...SESSION_COMMANDS,
+  'resume session': {
+    usage: RESUME_USAGE,
+    summary: RESUME_SUMMARY,
+    run: async (backend, args, values, output) => void (await runResume(backend, args, values, output)),
+  },
 };
 
 /** The whole list, or one group's commands, or one command. */
@@ -127,6 +133,7 @@ function normalise(positionals: string[]): string[] {
   const [first, ...rest] = positionals;
   // `import <path>…`: the paths are the arguments (a path could be named like an action)
   if (first === 'import') return ['import', 'files', ...rest];
+  if (first === 'resume') return ['resume', 'session', ...rest];
   if (first === 'archive' || first === 'unarchive' || first === 'rename' || first === 'delete') return ['sessions', first, ...rest];
   // `export --all out.zip`: the flag is the command, the file its argument.
   if (first === 'export') return ['export', 'all', ...rest];

@@ -51,6 +51,8 @@ export const LAYERS = [
   { layer: 'lib/process', paths: ['lib/process/'], packages: [], imports: ['lib/process/'] },
   // the recording proxy's wire formats: requests read into steps, replies reassembled, fingerprints
   { layer: 'lib/proxy', paths: ['lib/proxy/'], packages: [], imports: ['lib/proxy/'] },
+  // resume in the agent (DESIGN §14): a branch written as Claude Code's / Codex's transcript, and the link the proxy follows back
+  { layer: 'lib/resume', paths: ['lib/resume/'], packages: [], imports: ['lib/resume/', 'lib/store/', 'lib/proxy/', 'lib/import/', 'lib/fs/', 'lib/errors/'] },
   // the agent's file tools: confinement on real paths, node built-ins only
   { layer: 'lib/tools', paths: ['lib/tools/'], packages: [], imports: ['lib/tools/'] },
   // export: Markdown, JSON, bundle and zip of sessions, streamed from the store's public surface

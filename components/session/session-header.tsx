@@ -17,6 +17,7 @@ import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { useTRPC } from '@/trpc/client';
 import { displayTitle } from './display-title';
 import { ExportMenu } from './export-menu';
+import { ResumeInAgent } from './resume-in-agent';
 import { StatusBadge } from './status-badge';
 import type { SessionDetail } from './types';
 
@@ -109,6 +110,7 @@ export function SessionHeader({ sessionId }: { sessionId: string }) {
             Timeline
           </Link>
           <ExportMenu sessionId={sessionId} className={CHIP} />
+          <ResumeInAgent sessionId={sessionId} turnCount={session.turnCount} className={CHIP} />
           {agentLabel(session) ? (
             <span className="inline-flex items-center gap-1.5 px-1 text-sm text-neutral-600 dark:text-neutral-400">
               <Bot aria-hidden size={16} />

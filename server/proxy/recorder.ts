@@ -10,6 +10,7 @@ import { maxMessageBytesFromEnv, type ExchangeStep, type SessionStore } from '@/
 import { getDataDir, getUserStore } from '@/server/runtime';
 import { planOffThread } from '@/server/background/background-thread';
 import { ResponseIndex, type RecordedResponse } from './response-index';
+import { followResume } from './resume-route';
 
 /** Base64 media larger than this is stored as an attachment, referenced from its node (DESIGN §12). */
 export const INLINE_MEDIA_BYTES = 256 * 1024;
@@ -106,7 +107,11 @@ export async function recordExchangeNow(exchange: FinishedExchange): Promise<Rec
   // Planned at once (off the thread); the session is known only once planned, so a user's plans
   // are settled in arrival order, and then each session records one exchange at a time.
   const planned = planOffThread(toBytes(exchange));
-  const plan = await order.run(`${exchange.userId}/`, async () => settle(exchange, await planned));
+  // A resumed run's exchange goes to the session it was resumed from: placed in the user's order too.
+  const plan = await order.run(`${exchange.userId}/`, async () => {
+    const settled = settle(exchange, await planned);
+    return settled ? followResume(exchange.userId, settled) : null;
+  });
   if (!plan) return null;
   return order.run(`${exchange.userId}/${plan.sessionId}`, () => inCommitSlot(exchange.userId, () => commit(exchange, plan)));
 }
