@@ -6,6 +6,7 @@ import type { ListScope, ProjectSummary, SessionRow } from '../lib/store/index.j
 import type { AppRouter } from '../trpc/types.js';
 import { CliError, type CliBackend, type ExportRequest, type ShownSession, type UserSummary } from './backend.js';
 import { emptyReport, mergeReports, type ImportInput, type ImportProgress, type ImportReport } from '../lib/import/index.js';
+import { isConnectionFailure, notReadyStatus, retryAfterMs, ServerNotReadyError } from './server-wait.js';
 
 const KIND_BY_CODE: Record<string, CliError['kind']> = {
   NOT_FOUND: 'not_found',
@@ -203,11 +204,17 @@ export class HttpBackend implements CliBackend {
           duplex: 'half',
         } as RequestInit);
       } catch (error) {
-        throw new CliError(`the server at ${this.baseUrl} did not answer: ${(error as Error).message}`, 'unavailable');
+        const message = `the server at ${this.baseUrl} did not answer: ${(error as Error).message}`;
+        throw isConnectionFailure(error) ? new ServerNotReadyError(message, null) : new CliError(message, 'unavailable');
       }
-      const answer = (await response.json().catch(() => null)) as (ImportReport & { error?: string }) | null;
+      const answer = (await response.json().catch(() => null)) as (ImportReport & { error?: string | { message?: string } }) | null;
+      // The plain routes say `{error: "…"}`; the one 421 says `{error: {message}}`.
+      const said = typeof answer?.error === 'string' ? answer.error : answer?.error?.message;
+      if (notReadyStatus(response.status)) {
+        throw new ServerNotReadyError(`importing ${input.name}: ${said ?? `the server answered ${response.status}`}`, retryAfterMs(response.headers.get('retry-after')));
+      }
       if (!response.ok || !answer || typeof answer.added !== 'number') {
-        throw new CliError(`importing ${input.name}: ${answer?.error ?? `the server answered ${response.status}`}`, response.status === 401 || response.status === 403 ? 'refused' : 'unavailable');
+        throw new CliError(`importing ${input.name}: ${said ?? `the server answered ${response.status}`}`, response.status === 401 || response.status === 403 ? 'refused' : 'unavailable');
       }
       mergeReports(report, answer);
       progress.filesDone++;
