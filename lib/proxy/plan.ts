@@ -3,6 +3,7 @@ import { assembleReply } from './assemble.js';
 import { chainFingerprint, fingerprints } from './fingerprint.js';
 import { parseRequest } from './request.js';
 import { chooseSession, type Agent } from './session-identity.js';
+import { keepRequest, type KeptRequest } from './kept-request.js';
 import { emptyReply, type AssembledReply, type ExchangeOutcome, type ParsedRequest, type Step, type Wire } from './types.js';
 
 /** The request headers that say which session and which agent: nothing else goes off the request's path (no key). */
@@ -43,6 +44,8 @@ export interface PlannedExchange {
    * turn is recorded as failed (DESIGN §12) and not as a complete answer.
    */
   outcome: ExchangeOutcome;
+  /** the request as kept for a retry through the same upstream (kept-request.ts); null: not kept */
+  kept?: KeptRequest | null;
 }
 
 const NOTHING: Omit<PlannedExchange, 'outcome'> = { record: false, sessionId: null, agent: null, parsed: null, reply: null, fingerprints: [], replyFingerprint: null };
@@ -116,5 +119,6 @@ export function planExchange(exchange: ExchangeBytes): PlannedExchange {
   const bytes = Buffer.from(exchange.bytes.buffer, exchange.bytes.byteOffset, exchange.bytes.byteLength);
   const reply = exchange.outcome === 'upstream_unreachable' ? null : readReply(exchange, bytes);
   const replyFingerprint = reply ? chainFingerprint(lastFingerprint(chain), replyStep(reply)) : null;
-  return { record: true, sessionId: choice.sessionId, agent: choice.agent, parsed, reply, fingerprints: chain, replyFingerprint, outcome: outcomeOf(exchange, reply) };
+  const kept = keepRequest(exchange.wire, json, exchange.body.byteLength);
+  return { record: true, sessionId: choice.sessionId, agent: choice.agent, parsed, reply, fingerprints: chain, replyFingerprint, outcome: outcomeOf(exchange, reply), kept };
 }
