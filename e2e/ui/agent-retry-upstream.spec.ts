@@ -17,7 +17,7 @@ interface ReceivedRequest {
 }
 
 async function upstreamRequests(): Promise<ReceivedRequest[]> {
-  return (await (await fetch(`${MODEL_URL.replace(/\/v1$/, '')}/requests`)).json()) as ReceivedRequest[];
+  return ((await (await fetch(`${MODEL_URL.replace(/\/v1$/, '')}/requests`)).json()) as { requests: ReceivedRequest[] }).requests;
 }
 
 test('Retry on a proxied Claude Code reply: "Retry with <model> through your anthropic upstream", the kept request sent again with the stored key, a sibling reply, the title kept', async ({ page, context, user }) => {

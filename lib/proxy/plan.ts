@@ -119,6 +119,8 @@ export function planExchange(exchange: ExchangeBytes): PlannedExchange {
   const bytes = Buffer.from(exchange.bytes.buffer, exchange.bytes.byteOffset, exchange.bytes.byteLength);
   const reply = exchange.outcome === 'upstream_unreachable' ? null : readReply(exchange, bytes);
   const replyFingerprint = reply ? chainFingerprint(lastFingerprint(chain), replyStep(reply)) : null;
-  const kept = keepRequest(exchange.wire, json, exchange.body.byteLength);
+  // Kept only where the page offers Retry: a reply that ends the turn (one that calls tools is a step of it),
+  // so an agent's many tool steps do not each store the whole conversation again.
+  const kept = reply && reply.toolCalls.length === 0 ? keepRequest(exchange.wire, json, exchange.body.byteLength) : null;
   return { record: true, sessionId: choice.sessionId, agent: choice.agent, parsed, reply, fingerprints: chain, replyFingerprint, outcome: outcomeOf(exchange, reply), kept };
 }
