@@ -18,5 +18,10 @@ describe('the request kept for a retry through the upstream', () => {
     expect(keepRequest('anthropic', [1], 10)).toBeNull();
     expect(readKeptRequest({ body: [], systemField: null })).toBeNull();
     expect(readKeptRequest(undefined)).toBeNull();
+    // Base64 media: a secret under the encoding is out of the redactor's sight, so the request is not kept.
+    const document = { type: 'document', source: { type: 'base64', media_type: 'text/plain', data: 'c2VjcmV0' } };
+    expect(keepRequest('anthropic', { model: 'm', messages: [{ role: 'user', content: [document] }] }, 10)).toBeNull();
+    expect(keepRequest('chat', { model: 'm', messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } }] }] }, 10)).toBeNull();
+    expect(keepRequest('responses', { model: 'm', input: [{ role: 'user', content: [{ type: 'input_file', file_data: 'AAAA' }] }] }, 10)).toBeNull();
   });
 });

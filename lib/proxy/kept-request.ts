@@ -22,9 +22,30 @@ export function keepRequestLimit(env: Readonly<Record<string, string | undefined
 
 const SYSTEM_FIELD: Record<Wire, KeptRequest['systemField']> = { anthropic: 'system', responses: 'instructions', chat: null };
 
-/** The request as kept, or null when it is no JSON object or past `limit` bytes. */
+/**
+ * Whether the body carries base64 data (a document, an image, a file): the redactor cannot read a
+ * secret under the encoding (the recording moves such media into redacted attachments instead),
+ * so a request holding any is not kept whole.
+ */
+function holdsBase64(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (typeof item === 'string') {
+      if (/^data:[^,]*;base64,/i.test(item)) return true;
+    } else if (Array.isArray(item)) stack.push(...item);
+    else if (item && typeof item === 'object') {
+      const record = item as Record<string, unknown>;
+      if ((record['type'] === 'base64' && typeof record['data'] === 'string') || typeof record['file_data'] === 'string') return true;
+      stack.push(...Object.values(record));
+    }
+  }
+  return false;
+}
+
+/** The request as kept, or null when it is no JSON object, past `limit` bytes, or carries base64 media. */
 export function keepRequest(wire: Wire, json: unknown, bodyBytes: number, limit = keepRequestLimit()): KeptRequest | null {
-  if (bodyBytes > limit || typeof json !== 'object' || json === null || Array.isArray(json)) return null;
+  if (bodyBytes > limit || typeof json !== 'object' || json === null || Array.isArray(json) || holdsBase64(json)) return null;
   const field = SYSTEM_FIELD[wire];
   const body = { ...(json as Record<string, unknown>) };
   const hadSystem = field !== null && body[field] !== undefined;
