@@ -133,6 +133,43 @@ describe('cli import --watch waits for the server', () => {
     }
   });
 
+  it("a user moved away: the one 421 names the owner's URL, and the files go there", { timeout: 30_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'em-cli-watch-moved-'));
+    dirs.push(dir);
+    expect(await run(['--data', dir, 'users', 'add', 'moved@cli.test', '--password', 'a long password', '--admin'], { out: () => {}, err: () => {} }, {} as NodeJS.ProcessEnv)).toBe(0);
+    copyFileSync(join(FIXTURES, 'claude-code', '-home-user-proj', SESSION_FILE), join(dir, SESSION_FILE));
+    const local = LocalBackend.open(dir, null);
+    const owner = new ImportServer(local, await freePort());
+    await owner.start();
+    const ownerUrl = `http://127.0.0.1:${owner.port}`;
+    const misdirected = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () =>
+        res
+          .writeHead(421, { 'content-type': 'application/json', 'x-entity-memory-owner': 'shard-b', 'x-entity-memory-owner-url': ownerUrl })
+          .end(JSON.stringify({ error: { message: `this user is served by instance shard-b (${ownerUrl}); send the request there`, data: { code: 'MISDIRECTED_REQUEST', httpStatus: 421 } } })),
+      );
+    });
+    await new Promise<void>((resolve) => misdirected.listen(0, '127.0.0.1', resolve));
+    const out: string[] = [];
+    const controller = new AbortController();
+    try {
+      const backend = new HttpBackend(`http://127.0.0.1:${(misdirected.address() as AddressInfo).port}`, 'a-token', null);
+      const watching = runImport(backend, [join(dir, SESSION_FILE)], { json: true, watch: true, progressBar: false, watchIntervalMs: 100, signal: controller.signal }, { out: (line) => out.push(line), err: () => {} });
+      await expect.poll(() => out.length, { timeout: 10_000 }).toBe(1);
+      expect(JSON.parse(out[0]!)).toMatchObject({ added: 1 });
+      controller.abort();
+      await watching;
+      expect((await local.showSession(`cc-${SESSION_ID}`)).messages.length).toBeGreaterThan(0);
+    } finally {
+      controller.abort();
+      misdirected.closeAllConnections();
+      await new Promise<void>((resolve) => misdirected.close(() => resolve()));
+      await owner.stop();
+      await local.close();
+    }
+  });
+
   it('a refusal that waiting cannot change (401) still ends --watch with the error', async () => {
     const server = http.createServer((_req, res) => res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'the token is unknown or revoked' })));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

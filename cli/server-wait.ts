@@ -18,6 +18,9 @@ export class ServerNotReadyError extends CliError {
   }
 }
 
+/** The header of the one 421 (server/cluster/misdirected.ts) naming the owner's base URL: the CLI may not import server/. */
+export const OWNER_URL_HEADER = 'x-entity-memory-owner-url';
+
 /** Node's fetch failing to reach the server at all: refused, reset, or cut in the middle of the body. */
 const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT']);
 
@@ -38,7 +41,7 @@ export function retryAfterMs(header: string | null, now = Date.now()): number | 
   return Number.isNaN(at) ? null : Math.max(0, at - now);
 }
 
-/** The statuses that mean "the same request will be taken later": a freeze, a restart behind HAProxy, a map not yet flipped. */
+/** The statuses that mean "the same request will be taken later": a freeze, a restart behind HAProxy, a user moved (421: HAProxy's map not yet flipped, or sent on to the owner it names). */
 export function notReadyStatus(status: number): boolean {
   return status === 503 || status === 502 || status === 421;
 }
