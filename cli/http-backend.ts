@@ -7,6 +7,7 @@ import type { AppRouter } from '../trpc/types.js';
 import type { ResumeFile } from '../lib/resume/index.js';
 import { CliError, type CliBackend, type ExportRequest, type ShownSession, type UserSummary } from './backend.js';
 import { emptyReport, mergeReports, type ImportInput, type ImportProgress, type ImportReport } from '../lib/import/index.js';
+import { isConnectionFailure, notReadyStatus, OWNER_URL_HEADER, retryAfterMs, ServerNotReadyError } from './server-wait.js';
 
 const KIND_BY_CODE: Record<string, CliError['kind']> = {
   NOT_FOUND: 'not_found',
@@ -40,6 +41,8 @@ export class HttpBackend implements CliBackend {
   readonly mode = 'http' as const;
   private readonly client: TRPCClient<AppRouter>;
   private readonly headers: Record<string, string>;
+  /** where imports go: the server, until a 421 names the instance that owns the user now (a move) */
+  private importBase: string;
 
   constructor(
     private readonly baseUrl: string,
@@ -49,6 +52,7 @@ export class HttpBackend implements CliBackend {
     const headers: Record<string, string> = { authorization: `Bearer ${token}` };
     if (asUser) headers[CLI_USER_HEADER] = asUser;
     this.headers = headers;
+    this.importBase = baseUrl;
     // What is not a tRPC answer (no server, a proxy's error page) is reported here, in words.
     const answered: typeof fetch = async (url, init) => {
       let response: Response;
@@ -196,7 +200,7 @@ export class HttpBackend implements CliBackend {
       })();
       let response: Response;
       try {
-        response = await fetch(`${this.baseUrl}/api/import?name=${encodeURIComponent(input.name)}`, {
+        response = await fetch(`${this.importBase}/api/import?name=${encodeURIComponent(input.name)}`, {
           method: 'POST',
           headers: { ...this.headers, 'content-type': 'application/octet-stream' },
           // undici streams an async iterable body as it is produced
@@ -204,11 +208,20 @@ export class HttpBackend implements CliBackend {
           duplex: 'half',
         } as RequestInit);
       } catch (error) {
-        throw new CliError(`the server at ${this.baseUrl} did not answer: ${(error as Error).message}`, 'unavailable');
+        const message = `the server at ${this.importBase} did not answer: ${(error as Error).message}`;
+        throw isConnectionFailure(error) ? new ServerNotReadyError(message, null) : new CliError(message, 'unavailable');
       }
-      const answer = (await response.json().catch(() => null)) as (ImportReport & { error?: string }) | null;
+      const answer = (await response.json().catch(() => null)) as (ImportReport & { error?: string | { message?: string } }) | null;
+      // The plain routes say `{error: "…"}`; the one 421 says `{error: {message}}`.
+      const said = typeof answer?.error === 'string' ? answer.error : answer?.error?.message;
+      // The user was moved: the one 421 names the owner's URL, where the same files go next.
+      const owner = response.status === 421 ? response.headers.get(OWNER_URL_HEADER) : null;
+      if (owner && /^https?:\/\//.test(owner)) this.importBase = owner.replace(/\/+$/, '');
+      if (notReadyStatus(response.status)) {
+        throw new ServerNotReadyError(`importing ${input.name}: ${said ?? `the server answered ${response.status}`}`, retryAfterMs(response.headers.get('retry-after')));
+      }
       if (!response.ok || !answer || typeof answer.added !== 'number') {
-        throw new CliError(`importing ${input.name}: ${answer?.error ?? `the server answered ${response.status}`}`, response.status === 401 || response.status === 403 ? 'refused' : 'unavailable');
+        throw new CliError(`importing ${input.name}: ${said ?? `the server answered ${response.status}`}`, response.status === 401 || response.status === 403 ? 'refused' : 'unavailable');
       }
       mergeReports(report, answer);
       progress.filesDone++;

@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import cliProgress from 'cli-progress';
 import { inputsFromPaths, type ImportInput, type ImportProgress, type ImportReport } from '../lib/import/index.js';
 import { CliError, type CliBackend } from './backend.js';
+import { untilServerTakesIt } from './server-wait.js';
 
 export interface ImportCommandOutput {
   out(line: string): void;
@@ -72,7 +73,8 @@ function progressReporter(enabled: boolean): { update(progress: ImportProgress):
 
 /**
  * `import <path>…`: once, with a progress bar and a report (`--json`: one object); `--watch`:
- * then again whenever a file under the paths grows or appears, until interrupted.
+ * then again whenever a file under the paths grows or appears, until interrupted; a server that is
+ * stopped, or a user frozen by a move (503 + Retry-After), is waited for and the files sent again.
  */
 export async function runImport(backend: CliBackend, paths: string[], options: ImportCommandOptions, output: ImportCommandOutput): Promise<void> {
   if (paths.length === 0) throw new CliError('import needs at least one file or folder\n\nusage: import <path>… [--json] [--watch]', 'bad_input');
@@ -93,12 +95,16 @@ export async function runImport(backend: CliBackend, paths: string[], options: I
   // (and imported again, which adds only what is new), never taken for the state already imported.
   if (options.watch) await changedSinceLastLook();
   const bar = progressReporter(options.progressBar && !options.json);
-  let report: ImportReport;
+  // --watch runs unattended: a stopped server or a move's freeze is waited out, not the end of it.
+  const waiting = { signal: options.signal, onWait: (why: string, ms: number) => output.err(`${why}; trying again in ${Math.ceil(ms / 1000)} s`) };
+  let report: ImportReport | null;
   try {
-    report = await backend.importFiles(inputs, (progress) => bar.update(progress));
+    const first = () => backend.importFiles(inputs, (progress) => bar.update(progress));
+    report = options.watch ? await untilServerTakesIt(first, waiting) : await first();
   } finally {
     bar.stop();
   }
+  if (!report) return;
   if (options.json) output.out(JSON.stringify(report));
   else for (const line of summary(report)) output.out(line);
   if (!options.watch) return;
@@ -112,7 +118,8 @@ export async function runImport(backend: CliBackend, paths: string[], options: I
     if (options.signal?.aborted) break;
     const changed = await changedSinceLastLook().catch(() => [] as ImportInput[]);
     if (changed.length === 0) continue;
-    const again = await backend.importFiles(changed);
+    const again = await untilServerTakesIt(() => backend.importFiles(changed), waiting);
+    if (!again) break;
     if (options.json) output.out(JSON.stringify(again));
     else if (again.added + again.updated > 0 || again.skipped.length > 0) for (const line of summary(again)) output.out(`${new Date().toISOString()} ${line}`);
   }

@@ -3,6 +3,7 @@ import { assembleReply } from './assemble.js';
 import { chainFingerprint, fingerprints } from './fingerprint.js';
 import { parseRequest } from './request.js';
 import { chooseSession, type Agent } from './session-identity.js';
+import { keepRequest, type KeptRequest } from './kept-request.js';
 import { emptyReply, type AssembledReply, type ExchangeOutcome, type ParsedRequest, type Step, type Wire } from './types.js';
 
 /** The request headers that say which session and which agent: nothing else goes off the request's path (no key). */
@@ -43,6 +44,8 @@ export interface PlannedExchange {
    * turn is recorded as failed (DESIGN §12) and not as a complete answer.
    */
   outcome: ExchangeOutcome;
+  /** the request as kept for a retry through the same upstream (kept-request.ts); null: not kept */
+  kept?: KeptRequest | null;
 }
 
 const NOTHING: Omit<PlannedExchange, 'outcome'> = { record: false, sessionId: null, agent: null, parsed: null, reply: null, fingerprints: [], replyFingerprint: null };
@@ -114,7 +117,10 @@ export function planExchange(exchange: ExchangeBytes): PlannedExchange {
   if (choice.agent === 'claude-code' && parsed.tools.length === 0) return { ...NOTHING, outcome: exchange.outcome };
   const bytes = Buffer.from(exchange.bytes.buffer, exchange.bytes.byteOffset, exchange.bytes.byteLength);
   const reply = exchange.outcome === 'upstream_unreachable' ? null : readReply(exchange, bytes);
-  return { record: true, sessionId: choice.sessionId, agent: choice.agent, parsed, reply, ...chainOf(parsed.steps, reply), outcome: outcomeOf(exchange, reply) };
+  // Kept only where the page offers Retry: a reply that ends the turn (one that calls tools is a step of it),
+  // so an agent's many tool steps do not each store the whole conversation again.
+  const kept = reply && reply.toolCalls.length === 0 ? keepRequest(exchange.wire, json, exchange.body.byteLength) : null;
+  return { record: true, sessionId: choice.sessionId, agent: choice.agent, parsed, reply, ...chainOf(parsed.steps, reply), outcome: outcomeOf(exchange, reply), kept };
 }
 
 /**

@@ -14,6 +14,7 @@ export type { UpdateSessionInput } from './operations/update-session.js';
 export type { BeginTurnResult, FinalizeTurnInput, FinalizeTurnResult, InterruptTurnResult } from './operations/commit-turn.js';
 export type { CommitPage } from './session/commit-page.js';
 export type { NodePage } from './operations/read-branch.js';
+export type { ReplyContext } from './operations/reply-context.js';
 export type { BranchAround } from './operations/branch-window.js';
 export type { SessionAt, TurnRef } from './operations/session-at.js';
 export type { TimelinePage, TimelineTurn, TurnNodeSummary } from './operations/timeline-turns.js';

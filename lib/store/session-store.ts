@@ -37,6 +37,7 @@ import { unregisterProject } from './operations/unregister-project.js';
 import { sessionCommits } from './operations/session-commits.js';
 import type { AttachmentUpload, ResolvedAttachment, SavedAttachment } from './repo/attachments.js';
 import { writeContextFile } from './operations/context-file.js';
+import { readReplyContext, type ReplyContext } from './operations/reply-context.js';
 import { recordExchange, type RecordExchangeInput, type RecordExchangeResult } from './operations/record-exchange.js';
 import { placeOfAgent, type AgentWhereabouts } from './operations/agent-project.js';
 import { addAgentFolderAsProject, moveFromHome } from './operations/add-agent-folder.js';
@@ -283,6 +284,10 @@ export class SessionStore {
   }
   async writeContextFile(sessionId: string, replyId: string, context: unknown): Promise<void> {
     return writeContextFile(this.ctx, sessionId, replyId, context);
+  }
+  /** What was sent for a reply: its context file and the system prompt it names by hash. */
+  async readReplyContext(sessionId: string, replyId: string): Promise<ReplyContext> {
+    return readReplyContext(this.ctx, sessionId, replyId);
   }
   /** The built-in file tools call this before they change a project file during a turn. */
   async snapshotBeforeEdit(sessionId: string, relPath: string): Promise<void> {

@@ -6,6 +6,7 @@ import { PROJECT_HEADER, whereaboutsOf } from '@/lib/proxy/project-of';
 import { chainOf, IDENTITY_HEADERS, type ExchangeBytes, type PlannedExchange } from '@/lib/proxy/plan';
 import { prefixSessionId, sourceOf, type Agent } from '@/lib/proxy/session-identity';
 import type { AssembledReply, ExchangeOutcome, Media, ParsedRequest, Step, Wire } from '@/lib/proxy/types';
+import type { KeptRequest } from '@/lib/proxy/kept-request';
 import { maxMessageBytesFromEnv, type ExchangeStep, type SessionStore } from '@/lib/store/index';
 import { getDataDir, getUserStore } from '@/server/runtime';
 import { planOffThread } from '@/server/background/background-thread';
@@ -147,13 +148,14 @@ interface Plan {
   replyFingerprint: string | null;
   /** planned: forwarding's outcome, or `error_event` for an error inside a 2xx */
   outcome: ExchangeOutcome;
+  kept: KeptRequest | null;
 }
 
 /** The planned exchange placed: the session of its previous_response_id, else of its first message. */
 function settle(exchange: FinishedExchange, planned: PlannedExchange): Plan | null {
   if (!planned.record) return null;
   const { parsed, reply } = planned;
-  if (!parsed) return planned.sessionId ? { sessionId: planned.sessionId, agent: planned.agent, parsed: null, reply: null, after: null, fingerprints: [], replyFingerprint: null, outcome: planned.outcome } : null;
+  if (!parsed) return planned.sessionId ? { sessionId: planned.sessionId, agent: planned.agent, parsed: null, reply: null, after: null, fingerprints: [], replyFingerprint: null, outcome: planned.outcome, kept: null } : null;
   const after = parsed.previousResponseId ? responseIndex(exchange.userId).get(parsed.previousResponseId) : null;
   // The request holds only what follows that reply (short): chained after it.
   const { fingerprints: chain, replyFingerprint } = after ? chainOf(parsed.steps, reply, after.fingerprint) : planned;
@@ -163,7 +165,7 @@ function settle(exchange: FinishedExchange, planned: PlannedExchange): Plan | nu
     if (!first) return null;
     sessionId = prefixSessionId(first);
   }
-  return { sessionId, agent: planned.agent, parsed, reply, after, fingerprints: chain, replyFingerprint, outcome: planned.outcome };
+  return { sessionId, agent: planned.agent, parsed, reply, after, fingerprints: chain, replyFingerprint, outcome: planned.outcome, kept: planned.kept ?? null };
 }
 
 const turnStatus = (outcome: ExchangeOutcome): 'idle' | 'failed' | 'cancelled' => (outcome === 'complete' ? 'idle' : outcome === 'client_gone' ? 'cancelled' : 'failed');
@@ -190,7 +192,9 @@ async function commit(exchange: FinishedExchange, plan: Plan): Promise<RecordedS
       const bounded = boundReply(plan.reply, maxMessageBytesFromEnv());
       const answer = bounded.reply;
       // Marked when anything of the answer is missing from the record: the copy stopped, or the reply was cut to fit.
-      const replyProxyMeta = copyCut || bounded.truncated ? { ...proxyMeta, truncated: true, response_bytes: answerBytes(exchange), recorded_bytes: exchange.bytes.length } : proxyMeta;
+      const cutMeta = copyCut || bounded.truncated ? { ...proxyMeta, truncated: true, response_bytes: answerBytes(exchange), recorded_bytes: exchange.bytes.length } : proxyMeta;
+      // Said on the reply, so the page can offer its Retry through this upstream (upstream-retry.ts).
+      const replyProxyMeta = plan.kept ? { ...cutMeta, request_kept: true } : cutMeta;
       const outcomeError =
         outcome === 'client_gone' ? 'the client went away before the end' : outcome === 'timeout' ? 'the upstream timed out or broke off' : outcome === 'deadline' ? "the exchange passed the proxy's deadline and was ended" : null;
       // Nothing came at all: say why, not that the (empty) answer was unreadable.
@@ -213,7 +217,7 @@ async function commit(exchange: FinishedExchange, plan: Plan): Promise<RecordedS
     }
   }
   const context = plan.parsed
-    ? { wire: exchange.wire, model: plan.parsed.model, tools: plan.parsed.tools, stream: plan.parsed.stream, upstream: exchange.upstream, status: exchange.status, outcome, request_bytes: exchange.bodyBytes, response_bytes: answerBytes(exchange), ...(copyCut ? { recorded_bytes: exchange.bytes.length, truncated: true } : {}) }
+    ? { wire: exchange.wire, model: plan.parsed.model, tools: plan.parsed.tools, stream: plan.parsed.stream, upstream: exchange.upstream, status: exchange.status, outcome, request_bytes: exchange.bodyBytes, response_bytes: answerBytes(exchange), ...(copyCut ? { recorded_bytes: exchange.bytes.length, truncated: true } : {}), ...(plan.kept ? { request: plan.kept } : {}) }
     : undefined;
   const result = await store.recordExchange(
     { sessionId: plan.sessionId, steps, after: plan.after?.nodeId ?? null, reply, system: plan.parsed?.system ?? null, context },

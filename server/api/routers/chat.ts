@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { MAX_SYSTEM_PROMPT_CHARS, PreconditionError } from '@/lib/store/index';
 import { getChatDispatcher } from '@/server/chat/runtime';
 import { getModelService } from '@/server/runtime';
+import { retryThroughUpstream, upstreamsWithKey } from '@/server/proxy/upstream-retry';
 import { createTRPCRouter, protectedProcedure, sessionProcedure, storeProcedure } from '../trpc';
 import { nodeIdInput, projectIdInput, sessionIdInput } from '../schemas';
 
@@ -50,10 +51,18 @@ export const chatRouter = createTRPCRouter({
       return getChatDispatcher().send(ctx.user.id, ctx.store, input);
     }),
 
-  /** A new reply beside an assistant message (branch.retry, then the model). */
+  /**
+   * A new reply beside an assistant message. A recorded agent's reply whose request the proxy
+   * kept is asked again through the same upstream (`via: 'upstream'`, answered once recorded);
+   * any other is branch.retry, then the web chat's model (`via: 'web chat'`, streamed).
+   */
   retry: sessionProcedure
     .input(z.object({ sessionId: sessionIdInput, assistantId: nodeIdInput }).strict())
-    .mutation(({ ctx, input }) => getChatDispatcher().retry(ctx.user.id, ctx.store, ctx.sessionId, input.assistantId)),
+    .mutation(async ({ ctx, input }) => {
+      const throughUpstream = await retryThroughUpstream(ctx.user.id, ctx.store, ctx.sessionId, input.assistantId);
+      if (throughUpstream) return { sessionId: ctx.sessionId, parentId: throughUpstream.parentId, via: 'upstream' as const, replyId: throughUpstream.replyId };
+      return { ...(await getChatDispatcher().retry(ctx.user.id, ctx.store, ctx.sessionId, input.assistantId)), via: 'web chat' as const, replyId: null };
+    }),
 
   /** Answers again after a failed or stopped turn, from the head (the turn status's Retry). */
   resume: sessionProcedure
@@ -80,6 +89,8 @@ export const chatRouter = createTRPCRouter({
       streaming: chat.streaming(ctx.user.id, ctx.sessionId),
       /** the model a Retry, an Edit or a message here is answered with (the chat's pick, else the configured one; null: none), so an agent's session can say so */
       webChatModel: picked ?? (await getModelService().status()).model,
+      /** the user's upstreams a recorded reply can be retried through now (a key to send): "Retry with <model> through your <upstream> upstream" */
+      agentUpstreams: upstreamsWithKey(ctx.user.id),
     };
   }),
 

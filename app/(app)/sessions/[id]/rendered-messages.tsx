@@ -11,6 +11,7 @@ import { MessageArticle } from '@/components/session/message-article';
 import { ToolCalls } from '@/components/session/tool-call';
 import type { BranchMessage, RenderedMessage } from '@/components/session/types';
 import { renderMarkdown } from '@/server/render/markdown';
+import { keptUpstreamOf } from '@/server/proxy/kept-upstream';
 
 /** Messages per page of the session view: the first paint and each older page. */
 export const MESSAGE_PAGE_SIZE = 50;
@@ -23,7 +24,7 @@ async function renderOne(sessionId: string, viewerId: string, message: BranchMes
   // A reply that called tools is a step of its turn: the turn's Retry is on its last reply only.
   const action =
     message.role === 'assistant' && message.toolCalls.length === 0 ? (
-      <RetryButton sessionId={sessionId} assistantId={message.id} />
+      <RetryButton sessionId={sessionId} assistantId={message.id} through={keptUpstreamOf(message.metadata)} />
     ) : message.role === 'user' ? (
       <EditAndResend sessionId={sessionId} messageId={message.id} parentId={message.parentId} content={message.content} />
     ) : null;
