@@ -8,6 +8,7 @@ import { NestedGitWarning } from './nested-git-warning';
 import { isQuietSkip, skipReasonText } from './skip-reason';
 import { ProjectCommitDiff } from './project-commit-diff';
 import { ForkFromHere } from '@/components/session/fork-from-here';
+import { LinkedProjectCommits } from './linked-project-commits';
 
 export type TimelineTurn = RouterOutputs['timeline']['list']['commits'][number];
 
@@ -149,6 +150,8 @@ export function TurnEntry({ sessionId, projectId, turn }: { sessionId: string; p
               </>
             ) : null}
           </div>
+        ) : turn.linkedCommits.length > 0 ? (
+          <LinkedProjectCommits commits={turn.linkedCommits} />
         ) : (
           <p className="text-sm text-neutral-500 dark:text-neutral-400">{skipReasonText(null)}</p>
         )}

@@ -62,6 +62,7 @@ import { placeOfAgent, type AgentWhereabouts } from './operations/agent-project.
 import { addAgentFolderAsProject, moveFromHome } from './operations/add-agent-folder.js';
 import { forkAtTurn, type ForkAtTurnInput, type ForkResult } from './operations/fork-at-turn.js';
 import { sessionWorkdirState } from './session/session-workdir.js';
+import { linkImportedProjectCommits } from './operations/imported-project-commits.js';
 import { withSession } from './session/session-access.js';
 import { noteAgentFolder } from './session/agent-folder.js';
 import { DEFAULT_PROJECT_ID } from './ids.js';
@@ -257,7 +258,13 @@ export class SessionStore {
   }
   /** A conversation recorded elsewhere: nodes with their own ids and times, one commit per turn. */
   async importSession(input: ImportSessionInput): Promise<ImportSessionResult> {
-    return importSession(this.ctx, input);
+    const result = await importSession(this.ctx, input);
+    // Imported history gets its project (DESIGN §14): an extra, so a failure there leaves the import as it is.
+    await linkImportedProjectCommits(this.ctx, input.id, {
+      projectHolding: async (folder) => (await placeOfAgent(this.ctx, { cwd: folder })).projectId,
+      moveFromHome: (id, projectId) => moveFromHome(this.ctx, id, projectId),
+    }).catch(() => undefined);
+    return result;
   }
 
   /** A session repo of another OpenProgram-format state directory, moved in through the migration journal. */
