@@ -96,7 +96,7 @@ export function ForkNotice({ fork }: { fork: { of: string; turn: number; branch:
       <p className="min-w-0 break-all">
         Forked from{' '}
         <a href={`/sessions/${encodeURIComponent(fork.of)}`} className="underline">
-          a session
+          the original session
         </a>{' '}
         at turn {fork.turn}.{' '}
         {fork.worktree ? (
