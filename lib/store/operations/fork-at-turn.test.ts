@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { agentTurn, git, openProjectStore, storesClosedAfterEach, writeFiles } from '../testing/project-repos.js';
@@ -95,6 +95,19 @@ describe('forkAtTurn: a new session from a turn, with that turn\'s code in a wor
     await expect(store.forkAtTurn('s', { turn: 2, nodeId: 'x' })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
     expect((await store.listSessions({ scope: 'all' })).rows.length).toBe(sessionsBefore);
     expect(git(projectDir, 'branch', '--list')).toBe(branchesBefore);
+  });
+
+  it('a fork whose worktree the user removed by hand is deleted all the same, and git forgets the worktree', async () => {
+    const { store, projectDir, project } = await openProjectStore();
+    stores.push(store);
+    await store.createSession({ id: 's', projectId: project.id });
+    await agentTurn(store, 's', projectDir, { 'a.txt': 'a\n' });
+    const { session, fork } = await store.forkAtTurn('s', { turn: 1 });
+    rmSync(fork.worktree!, { recursive: true, force: true });
+    await expect(store.beginTurn(session.id)).rejects.toMatchObject({ code: 'PRECONDITION_FAILED' });
+    await store.deleteSession(session.id);
+    expect(store.hasSession(session.id)).toBe(false);
+    expect(git(projectDir, 'worktree', 'list', '--porcelain')).not.toContain(fork.worktree!);
   });
 
   it('a session in Home forks its conversation only', async () => {

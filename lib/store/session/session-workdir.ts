@@ -37,9 +37,15 @@ export async function sessionWorkdirState(ctx: StoreContext, meta: SessionMeta, 
   return { state: 'ok', path: real };
 }
 
-/** A deleted fork's worktree goes with it (delete-session); its branch and commits stay. */
+/**
+ * A deleted fork's worktree goes with it (delete-session); its branch and commits stay. A
+ * worktree that now resolves outside the allowed roots is left where it is, and the fork is
+ * deleted all the same: nothing outside the roots is ever removed.
+ */
 export async function removeForkCode(ctx: StoreContext, sessionId: string): Promise<void> {
   const fork = forkOf(openSession(ctx, sessionId).meta);
   if (!fork?.worktree || !fork.projectFolder) return;
-  await removeForkWorktree(fork.projectFolder, fork.worktree, ctx.allowedRoots);
+  await removeForkWorktree(fork.projectFolder, fork.worktree, ctx.allowedRoots).catch((error: unknown) => {
+    if (!(error instanceof ForbiddenPathError)) throw error;
+  });
 }
