@@ -11,6 +11,7 @@ import { isWebChat, NoModelNotice } from './no-model-notice';
 import { ProjectChipReadOnly, ProjectPicker } from './project-chip';
 import { TurnStatus } from './turn-status';
 import { AgentFolderOffer } from '@/components/session/agent-folder-offer';
+import { ForkNotice } from '@/components/session/fork-from-here';
 import { useSendMessage } from './use-send-message';
 import { useWebChatTakeover } from './web-chat-takeover';
 
@@ -95,6 +96,7 @@ export function SessionComposer({
       {/* An agent's recorded session is read here, not chatted in: no banner about chat there. */}
       {detail && isWebChat(detail) ? <NoModelNotice /> : null}
       {detail?.agentFolder ? <AgentFolderOffer sessionId={sessionId} folder={detail.agentFolder} /> : null}
+      {detail?.fork ? <ForkNotice fork={detail.fork} /> : null}
       <Composer
         {...composer}
         onSend={() => void onSend()}

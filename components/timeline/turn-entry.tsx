@@ -7,6 +7,8 @@ import { shortSha } from './format-time';
 import { NestedGitWarning } from './nested-git-warning';
 import { isQuietSkip, skipReasonText } from './skip-reason';
 import { ProjectCommitDiff } from './project-commit-diff';
+import { ForkFromHere } from '@/components/session/fork-from-here';
+import { LinkedProjectCommits } from './linked-project-commits';
 
 export type TimelineTurn = RouterOutputs['timeline']['list']['commits'][number];
 
@@ -68,6 +70,7 @@ export function TurnEntry({ sessionId, projectId, turn }: { sessionId: string; p
         >
           Open as of turn {turn.turn}
         </Link>
+        <ForkFromHere sessionId={sessionId} at={{ turn: turn.turn }} />
       </header>
       <p className="mt-1 break-words text-sm text-neutral-700 dark:text-neutral-300">{turn.message}</p>
       {turn.nestedGit.length > 0 ? <NestedGitWarning paths={turn.nestedGit} /> : null}
@@ -147,6 +150,8 @@ export function TurnEntry({ sessionId, projectId, turn }: { sessionId: string; p
               </>
             ) : null}
           </div>
+        ) : turn.linkedCommits.length > 0 ? (
+          <LinkedProjectCommits commits={turn.linkedCommits} />
         ) : (
           <p className="text-sm text-neutral-500 dark:text-neutral-400">{skipReasonText(null)}</p>
         )}

@@ -29,7 +29,7 @@ import { relocateProject } from './operations/relocate-project.js';
 import { setWorkdirs } from './operations/set-workdirs.js';
 import { redoTurn, snapshotBeforeEdit, undoTurn, type UndoOutcome } from './operations/undo-turn.js';
 import { resolveSessionAttachment, saveSessionAttachment } from './operations/session-attachments.js';
-import type { ProjectDetail, ProjectInspection, ProjectSummary } from './projects/index.js';
+import type { ProjectDetail, ProjectInspection, ProjectSummary, WorkdirState } from './projects/index.js';
 import { listProjectsWithCounts } from './operations/list-projects.js';
 import { listProjectCommits, projectCommitDiff, type ListedProjectCommit } from './operations/project-commits.js';
 import { setProjectAutoCommit } from './operations/set-project-auto-commit.js';
@@ -41,6 +41,10 @@ import { readReplyContext, type ReplyContext } from './operations/reply-context.
 import { recordExchange, type RecordExchangeInput, type RecordExchangeResult } from './operations/record-exchange.js';
 import { placeOfAgent, type AgentWhereabouts } from './operations/agent-project.js';
 import { addAgentFolderAsProject, moveFromHome } from './operations/add-agent-folder.js';
+import { forkAtTurn, type ForkAtTurnInput, type ForkResult } from './operations/fork-at-turn.js';
+import { sessionWorkdirState } from './session/session-workdir.js';
+import { linkImportedProjectCommits } from './operations/imported-project-commits.js';
+import { withSession } from './session/session-access.js';
 import { noteAgentFolder } from './session/agent-folder.js';
 import { DEFAULT_PROJECT_ID } from './ids.js';
 import { importSession, type ImportSessionInput, type ImportSessionResult } from './operations/import-session.js';
@@ -135,7 +139,13 @@ export class SessionStore {
   }
   /** A conversation recorded elsewhere: nodes with their own ids and times, one commit per turn. */
   async importSession(input: ImportSessionInput): Promise<ImportSessionResult> {
-    return importSession(this.ctx, input);
+    const result = await importSession(this.ctx, input);
+    // Imported history gets its project (DESIGN §14): an extra, so a failure there leaves the import as it is.
+    await linkImportedProjectCommits(this.ctx, input.id, {
+      projectHolding: async (folder) => (await placeOfAgent(this.ctx, { cwd: folder })).projectId,
+      moveFromHome: (id, projectId) => moveFromHome(this.ctx, id, projectId),
+    }).catch(() => undefined);
+    return result;
   }
 
   /** A session repo of another OpenProgram-format state directory, moved in through the migration journal. */
@@ -228,6 +238,15 @@ export class SessionStore {
   /** "Add <folder> as a project" on an agent's session in Home: the folder becomes a project and the session moves into it. */
   async addAgentFolderAsProject(sessionId: string): Promise<{ session: SessionRow; project: ProjectDetail }> {
     return addAgentFolderAsProject(this.ctx, sessionId);
+  }
+
+  /** "Fork from here" (DESIGN §14): a new session up to a turn, with the project's code of that turn in a worktree or branch. */
+  async forkAtTurn(sessionId: string, input: ForkAtTurnInput): Promise<ForkResult> {
+    return forkAtTurn(this.ctx, sessionId, input, { importSession: (fork) => importSession(this.ctx, fork), moveFromHome: (id, projectId) => moveFromHome(this.ctx, id, projectId) });
+  }
+  /** Where the session's turns run: a fork's worktree, else its project's folder. */
+  async sessionWorkdirState(sessionId: string, projectId: string): Promise<WorkdirState> {
+    return withSession(this.ctx, sessionId, (session) => sessionWorkdirState(this.ctx, session.meta, projectId));
   }
 
   // Turns and the timeline

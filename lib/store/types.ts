@@ -54,6 +54,21 @@ export interface BranchLabel {
   [key: string]: unknown;
 }
 
+/** Where a fork came from and where its code lives. */
+export interface ForkInfo {
+  /** the session and turn it was forked from */
+  of: string;
+  turn: number;
+  /** the project commit the fork's code started at; null for a session without a project */
+  projectCommit: string | null;
+  /** the project branch of the fork; null when no project */
+  branch: string | null;
+  /** the fork's own worktree: its chat and agent turns commit there; null: the project folder */
+  worktree: string | null;
+  /** the project folder the worktree was made from (to remove it when the fork is deleted) */
+  projectFolder: string | null;
+}
+
 /** index.json entry: the 15 fields plus preview (plus project_id, ours, so listing never opens meta.json). */
 export interface RegistryEntry {
   id: string;
@@ -139,6 +154,8 @@ export interface SessionDetail extends SessionRow {
    * the folder, and whether it may be added as one (inside the allowed roots); null otherwise.
    */
   agentFolder: { path: string; addable: boolean } | null;
+  /** a session forked from another's turn (DESIGN §14): where from, and its project branch and worktree; null otherwise */
+  fork: ForkInfo | null;
 }
 
 /** What a redactor sees and gives back: the parts of a message written to disk. */

@@ -143,7 +143,8 @@ function parseOrRaw(text: string): unknown {
  * and becomes a known write of the turn (DESIGN §4.8).
  */
 async function toolContext(store: SessionStore, projectId: string, workdirs: string[], sessionId: string, written: Set<string>): Promise<ToolContext> {
-  const where = await store.projects.workdirState(projectId);
+  // a fork's tools write in its own worktree (DESIGN §14)
+  const where = await store.sessionWorkdirState(sessionId, projectId);
   const real = async (path: string) => realpath(path).catch(() => null);
   const roots: ToolRoots = {
     project: (await real(where.path)) ?? where.path,

@@ -17,6 +17,7 @@ import { writeNode } from '../session/append-node.js';
 import { INTERRUPTION_KEY } from '../session/interruption.js';
 import { commitAgentExchange } from '../session/agent-exchange-commit.js';
 import { SHARED_WITH_TRAILER } from '../projects/index.js';
+import { sessionWorkdirState } from '../session/session-workdir.js';
 
 export interface BeginTurnResult {
   turn: number;
@@ -36,7 +37,7 @@ export function beginTurn(ctx: StoreContext, sessionId: string, options: { selfT
     let projectPath: string | null = null;
     let snapshot: ProjectTurnSnapshot | null = null;
     if (projectId !== DEFAULT_PROJECT_ID && ctx.projects.has(projectId)) {
-      const where = await ctx.projects.workdirState(projectId);
+      const where = await sessionWorkdirState(ctx, session.meta, projectId);
       if (where.state === 'missing') {
         throw new PreconditionError(`the folder of project ${ctx.projects.nameOf(projectId)} is missing (${where.path}); repair it with relocate before starting a turn`);
       }

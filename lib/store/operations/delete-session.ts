@@ -2,6 +2,7 @@ import { NotFoundError } from '../errors.js';
 import { assertSessionId } from '../ids.js';
 import { removeSessionFiles } from '../session/remove-files.js';
 import type { StoreContext } from '../session/store-context.js';
+import { removeForkCode } from '../session/session-workdir.js';
 
 /**
  * delete_session: the session's files (session/remove-files.ts), then its registry entry.
@@ -11,6 +12,7 @@ export function deleteSession(ctx: StoreContext, sessionId: string): Promise<{ i
   return ctx.locks.run(sessionId, async () => {
     const entry = ctx.registry.get(sessionId);
     if (!entry) throw new NotFoundError(`unknown session: ${sessionId}`);
+    await removeForkCode(ctx, sessionId);
     const release = ctx.writer.hold(sessionId);
     try {
       await removeSessionFiles(ctx, sessionId);

@@ -6,6 +6,7 @@ import { WAYS_IN, type AgentSummary, type ListFilter, type ListOptions, type Lis
 import { agentIdentity } from '../registry/agent-identity.js';
 import { AGENT_FOLDER_KEY, agentFolderOffer } from '../session/agent-folder.js';
 import { withSession } from '../session/session-access.js';
+import { forkOf } from '../session/session-workdir.js';
 import { INTERRUPTION_KEY, interruptionOf } from '../session/interruption.js';
 
 const DEFAULT_LIMIT = 50;
@@ -80,6 +81,7 @@ export function getSession(ctx: StoreContext, sessionId: string): Promise<Sessio
       userTitled: meta._user_titled === true,
       interruption: interruptionOf(meta[INTERRUPTION_KEY]),
       agentFolder: await agentFolderOffer(ctx, entry.project_id, meta[AGENT_FOLDER_KEY]),
+      fork: forkOf(meta),
     };
   });
 }

@@ -10,6 +10,7 @@ import type { MessageRole, StoredNode, TurnCommitInfo } from '../types.js';
 import { listCommits } from '../session/commit-page.js';
 import { withSession } from '../session/session-access.js';
 import { DEFAULT_PROJECT_ID } from '../ids.js';
+import { linkedProjectCommits } from '../session/project-links.js';
 
 /** A node a turn added, enough to list it: its role and the first line of its text. */
 export interface TurnNodeSummary {
@@ -38,6 +39,8 @@ export interface TimelineTurn extends TurnCommitInfo {
   fileEdits: 'applied' | 'undone' | null;
   /** the other sessions whose edits the project commit may hold (DESIGN §14), with their titles */
   sharedWith: { id: string; title: string }[];
+  /** an imported turn: the project commits its agent made during it (DESIGN §14), oldest first */
+  linkedCommits: { sha: string; info: ProjectCommitSummary | null }[];
 }
 
 export interface TimelinePage {
@@ -62,9 +65,10 @@ export async function listTurns(ctx: StoreContext, sessionId: string, options: {
   const nextCursor = last && last.turn <= 1 ? null : page.nextCursor;
   return withSession(ctx, sessionId, async (session) => {
     const projectId = ctx.registry.get(sessionId)!.project_id;
+    const linked = new Map(turns.map((turn) => [turn.turn, linkedProjectCommits(session.meta, turn.turn)]));
     const [forks, details, edits] = await Promise.all([
       retryForksByCommit(session.dir),
-      projectDetails(ctx, projectId, turns.map((turn) => turn.projectCommit).filter((sha) => sha !== null)),
+      projectDetails(ctx, projectId, [...turns.map((turn) => turn.projectCommit).filter((sha) => sha !== null), ...[...linked.values()].flat()]),
       projectId === DEFAULT_PROJECT_ID ? [] : Promise.all(turns.map((turn) => ctx.recovery.info(sessionId, turn.turn).catch(() => null))),
     ]);
     const commits = turns.map((turn, index) => ({
@@ -74,6 +78,7 @@ export async function listTurns(ctx: StoreContext, sessionId: string, options: {
       retryForks: forks.get(turn.sha) ?? [],
       fileEdits: fileEditsOf(edits[index] ?? null),
       sharedWith: turn.projectCommitSharedWith.map((id) => ({ id, title: ctx.registry.get(id)?.title ?? '' })),
+      linkedCommits: (linked.get(turn.turn) ?? []).map((sha) => ({ sha, info: details.get(sha) ?? null })),
     }));
     return { commits, nextCursor, projectId, prompts: session.graph.userCountTo(session.meta.head_id) };
   });

@@ -4,6 +4,7 @@ import { recordNode } from '../dag/record-nodes.js';
 import type { StoreContext } from '../session/store-context.js';
 import { appendRecordNode } from '../session/append-node.js';
 import { withSession } from '../session/session-access.js';
+import { sessionWorkdirState } from '../session/session-workdir.js';
 
 export interface UndoOutcome {
   turn: number;
@@ -17,11 +18,11 @@ export interface UndoOutcome {
 }
 
 async function projectPathOf(ctx: StoreContext, sessionId: string): Promise<string> {
-  const projectId = await withSession(ctx, sessionId, () => ctx.registry.get(sessionId)!.project_id);
+  const { projectId, meta } = await withSession(ctx, sessionId, (session) => ({ projectId: ctx.registry.get(sessionId)!.project_id, meta: session.meta }));
   if (projectId === DEFAULT_PROJECT_ID || !ctx.projects.has(projectId)) {
     throw new PreconditionError('this session has no project repository, so there are no file edits to undo');
   }
-  const where = await ctx.projects.workdirState(projectId);
+  const where = await sessionWorkdirState(ctx, meta, projectId);
   if (where.state === 'missing') throw new PreconditionError(`the project folder is missing (${where.path}); repair it first`);
   return where.path;
 }

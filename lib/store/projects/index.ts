@@ -2,7 +2,8 @@
  * Projects and Project-Git: what the rest of lib/store uses of lib/store/projects (tests import
  * their module directly). Plain TypeScript on node built-ins and the git CLI.
  */
-export { ProjectStore, type ProjectSummary, type ProjectDetail, type ProjectInspection } from './project-store.js';
+export { ProjectStore, type ProjectSummary, type ProjectDetail, type ProjectInspection, type WorkdirState } from './project-store.js';
+export { addForkCode, checkForkWorktreePath, defaultForkWorktree, forkBranchName, removeForkWorktree, type ForkCode } from './fork-worktree.js';
 export { beginProjectTurn, finishProjectTurn, type ProjectTurnSnapshot } from './auto-commit.js';
 export { readWorkingTreeStatus } from './working-tree-status.js';
 export { projectCommits, type ProjectCommit } from './project-commits.js';

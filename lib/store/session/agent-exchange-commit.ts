@@ -1,6 +1,7 @@
 import { DEFAULT_PROJECT_ID } from '../ids.js';
 import { commitWorkingTree } from '../projects/index.js';
 import type { OpenSession, StoreContext } from './store-context.js';
+import { sessionWorkdirState } from './session-workdir.js';
 
 /**
  * The project side of an exchange an agent ran with its own tools (DESIGN §14): the session's
@@ -68,7 +69,7 @@ export async function commitAgentExchange(
   const project = await ctx.projects.get(projectId);
   let where;
   try {
-    where = await ctx.projects.workdirState(projectId);
+    where = await sessionWorkdirState(ctx, session.meta, projectId);
   } catch (error) {
     // The folder now resolves outside the allowed roots: never committed there.
     return { sha: null, skipped: { reason: 'unsafe_path', message: `not committed: ${(error as Error).message}` }, sharedWith: [] };

@@ -4,6 +4,7 @@ import { MAX_QUERY_CHARS, SEARCH_LIMIT_MAX } from '@/lib/search/index';
 import { getChatDispatcher } from '@/server/chat/runtime';
 import { getSettledSearch, getUserSearch } from '@/server/runtime';
 import { createTRPCRouter, sessionProcedure, storeProcedure } from '../trpc';
+import { forkProcedure } from './session-fork';
 import { cursorInput, labelInput, limitInput, pathInput, projectIdInput, sessionIdInput } from '../schemas';
 
 const statusInput = z.enum(SESSION_STATUSES);
@@ -167,6 +168,8 @@ export const sessionRouter = createTRPCRouter({
   addAgentFolder: sessionProcedure
     .input(z.object({ id: sessionIdInput }).strict())
     .mutation(({ ctx }) => ctx.store.addAgentFolderAsProject(ctx.sessionId)),
+
+  fork: forkProcedure,
 
   /** Extra working directories (inside the allowed roots), changeable at any time. */
   setWorkdirs: sessionProcedure

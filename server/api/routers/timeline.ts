@@ -10,6 +10,7 @@ export const timelineRouter = createTRPCRouter({
    * nodes, projectCommitInfo, retryForks, fileEdits}], nextCursor, projectId, prompts}`; `session init` is no turn.
    * A node lists the tools it called (`toolCalls`); `projectCommitSkipped` also names the quiet
    * reasons (`no_project`, `no_begin`, `nothing_to_commit`); `prompts` counts the branch's user messages.
+   * An imported turn lists `linkedCommits` (`[{sha, info}]`): the project commits its agent made during it.
    */
   list: sessionProcedure
     .input(

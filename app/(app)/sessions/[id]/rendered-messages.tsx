@@ -8,6 +8,7 @@ import { AttachmentLinks } from '@/components/session/attachment-links';
 import { attachmentsOf } from '@/server/render/message-attachments';
 import { BranchSwitcher } from '@/components/session/branch-switcher';
 import { MessageArticle } from '@/components/session/message-article';
+import { ForkFromHere } from '@/components/session/fork-from-here';
 import { ToolCalls } from '@/components/session/tool-call';
 import type { BranchMessage, RenderedMessage } from '@/components/session/types';
 import { renderMarkdown } from '@/server/render/markdown';
@@ -42,6 +43,7 @@ async function renderOne(sessionId: string, viewerId: string, message: BranchMes
               {fork ? <BranchSwitcher sessionId={sessionId} messageId={message.id} siblings={message.siblings} /> : null}
               {copyable ? <CopyMessage text={message.content} /> : null}
               {action}
+              {message.role === 'assistant' && message.toolCalls.length === 0 ? <ForkFromHere sessionId={sessionId} at={{ nodeId: message.id }} /> : null}
             </div>
           ) : null}
         </>

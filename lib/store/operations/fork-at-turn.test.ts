@@ -1,0 +1,125 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { agentTurn, git, openProjectStore, storesClosedAfterEach, writeFiles } from '../testing/project-repos.js';
+import type { SessionStore } from '../session-store.js';
+
+/** Every file of a folder (its .git left out), path → bytes. */
+function filesOf(root: string, dir = root, out = new Map<string, Buffer>()): Map<string, Buffer> {
+  for (const name of readdirSync(dir)) {
+    if (dir === root && name === '.git') continue;
+    const abs = join(dir, name);
+    if (statSync(abs).isDirectory()) filesOf(root, abs, out);
+    else out.set(relative(root, abs), readFileSync(abs));
+  }
+  return out;
+}
+
+/** Every file of a commit's tree, path → bytes, as git stored them. */
+function treeOf(repo: string, sha: string): Map<string, Buffer> {
+  const out = new Map<string, Buffer>();
+  for (const path of git(repo, 'ls-tree', '-r', '--name-only', sha).split('\n')) {
+    out.set(path, execFileSync('git', ['cat-file', 'blob', `${sha}:${path}`], { cwd: repo }));
+  }
+  return out;
+}
+
+/** Four turns in the project: each adds a file and rewrites the shared one. */
+async function fourTurns(store: SessionStore, projectDir: string) {
+  const ends = [];
+  for (let n = 1; n <= 4; n++) ends.push((await agentTurn(store, 's', projectDir, { [`f${n}.txt`]: `file ${n}\n`, 'shared.txt': `after turn ${n}\n` })).end);
+  return ends;
+}
+
+describe('forkAtTurn: a new session from a turn, with that turn\'s code in a worktree', () => {
+  const stores = storesClosedAfterEach();
+
+  it('the worktree holds turn 2\'s project commit byte for byte; a turn in the fork commits there, not in the original; delete removes the worktree', async () => {
+    const { store, projectDir, project } = await openProjectStore();
+    stores.push(store);
+    await store.createSession({ id: 's', projectId: project.id });
+    const ends = await fourTurns(store, projectDir);
+    const originalHead = git(projectDir, 'rev-parse', 'HEAD');
+
+    const { session, fork } = await store.forkAtTurn('s', { turn: 2 });
+    expect((await store.getSession(session.id)).projectId).toBe(project.id);
+    expect(fork).toMatchObject({ of: 's', turn: 2, projectCommit: ends[1]!.projectCommit, projectFolder: projectDir });
+    expect(fork.worktree).toBe(join(`${projectDir}.forks`, session.id));
+    expect(filesOf(fork.worktree!)).toEqual(treeOf(projectDir, ends[1]!.projectCommit!));
+    expect((await store.getBranch(session.id)).map((m) => m.content)).toEqual(['please write f1.txt, shared.txt', 'done', 'please write f2.txt, shared.txt', 'done']);
+    expect((await store.getSession(session.id)).fork).toEqual(fork);
+
+    const { end } = await agentTurn(store, session.id, fork.worktree!, { 'fork.txt': 'in the fork\n' });
+    expect(end.projectCommit).toMatch(/^[0-9a-f]{40}$/);
+    expect(git(fork.worktree!, 'rev-parse', 'HEAD')).toBe(end.projectCommit);
+    expect(git(projectDir, 'rev-parse', fork.branch!)).toBe(end.projectCommit);
+    expect(git(projectDir, 'rev-parse', `${end.projectCommit}^`)).toBe(ends[1]!.projectCommit);
+    expect(git(projectDir, 'rev-parse', 'HEAD')).toBe(originalHead);
+    expect(existsSync(join(projectDir, 'fork.txt'))).toBe(false);
+
+    await store.deleteSession(session.id);
+    expect(existsSync(fork.worktree!)).toBe(false);
+    expect(git(projectDir, 'worktree', 'list', '--porcelain')).not.toContain(fork.worktree!);
+    // The fork's commits stay reachable on its branch.
+    expect(git(projectDir, 'rev-parse', fork.branch!)).toBe(end.projectCommit);
+  });
+
+  it('forks at a message: the conversation up to it, the code of the turn that added it; a branch only when asked', async () => {
+    const { store, projectDir, project } = await openProjectStore();
+    stores.push(store);
+    await store.createSession({ id: 's', projectId: project.id });
+    const ends = await fourTurns(store, projectDir);
+    const turn3 = (await store.listCommits('s')).commits.find((commit) => commit.turn === 3)!;
+    const question = turn3.nodeIds[0]!;
+    const { session, fork } = await store.forkAtTurn('s', { nodeId: question, code: 'branch' });
+    expect(fork.worktree).toBeNull();
+    expect(git(projectDir, 'rev-parse', fork.branch!)).toBe(ends[2]!.projectCommit);
+    expect((await store.getBranch(session.id)).map((m) => m.id).at(-1)).toBe(question);
+    expect(existsSync(`${projectDir}.forks`)).toBe(false);
+  });
+
+  it('bad input is refused with its code and writes nothing: a worktree inside the project, a used folder, an unknown turn', async () => {
+    const { store, projectDir, project, workspace } = await openProjectStore();
+    stores.push(store);
+    await store.createSession({ id: 's', projectId: project.id });
+    await fourTurns(store, projectDir);
+    writeFiles(workspace, { 'used/file.txt': 'taken\n' });
+    const sessionsBefore = (await store.listSessions({ scope: 'all' })).rows.length;
+    const branchesBefore = git(projectDir, 'branch', '--list');
+    await expect(store.forkAtTurn('s', { turn: 2, worktree: join(projectDir, 'inside') })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    await expect(store.forkAtTurn('s', { turn: 2, worktree: join(projectDir, 'src') })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    await expect(store.forkAtTurn('s', { turn: 2, worktree: '/etc/elsewhere' })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(store.forkAtTurn('s', { turn: 2, worktree: join(workspace, 'used') })).rejects.toMatchObject({ code: 'CONFLICT' });
+    await expect(store.forkAtTurn('s', { turn: 9 })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(store.forkAtTurn('s', { turn: 2, nodeId: 'x' })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    expect((await store.listSessions({ scope: 'all' })).rows.length).toBe(sessionsBefore);
+    expect(git(projectDir, 'branch', '--list')).toBe(branchesBefore);
+  });
+
+  it('a fork whose worktree the user removed by hand is deleted all the same, and git forgets the worktree', async () => {
+    const { store, projectDir, project } = await openProjectStore();
+    stores.push(store);
+    await store.createSession({ id: 's', projectId: project.id });
+    await agentTurn(store, 's', projectDir, { 'a.txt': 'a\n' });
+    const { session, fork } = await store.forkAtTurn('s', { turn: 1 });
+    rmSync(fork.worktree!, { recursive: true, force: true });
+    await expect(store.beginTurn(session.id)).rejects.toMatchObject({ code: 'PRECONDITION_FAILED' });
+    await store.deleteSession(session.id);
+    expect(store.hasSession(session.id)).toBe(false);
+    expect(git(projectDir, 'worktree', 'list', '--porcelain')).not.toContain(fork.worktree!);
+  });
+
+  it('a session in Home forks its conversation only', async () => {
+    const { store } = await openProjectStore();
+    stores.push(store);
+    await store.createSession({ id: 'h' });
+    await store.appendMessage('h', { role: 'user', content: 'hi' });
+    await store.appendMessage('h', { role: 'assistant', content: 'hello' });
+    await store.finalizeTurn('h');
+    const { session, fork } = await store.forkAtTurn('h', { turn: 1 });
+    expect((await store.getSession(session.id)).projectId).toBe('default');
+    expect(fork).toMatchObject({ of: 'h', turn: 1, projectCommit: null, branch: null, worktree: null });
+    expect((await store.getBranch(session.id)).map((m) => m.content)).toEqual(['hi', 'hello']);
+  });
+});
