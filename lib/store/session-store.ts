@@ -22,6 +22,8 @@ import { appendMessage, type AppendMessageInput, type AppendOptions } from './op
 import { appendRecordNode } from './session/append-node.js';
 import { countSessions, getRow, getSession, listAgents, listSessions } from './operations/list-sessions.js';
 import { setArchived, updateSession, type UpdateSessionInput } from './operations/update-session.js';
+import { TagCatalog, type TagColour, type TagSummary } from './organise/tag-catalog.js';
+import { editSessionTags } from './organise/edit-tags.js';
 import { deleteSession } from './operations/delete-session.js';
 import { getBranch, getNodes, getNodesById, listBranches, listNodes, type NodePage } from './operations/read-branch.js';
 import { retry, setHead } from './operations/move-head.js';
@@ -243,6 +245,25 @@ export class SessionStore {
   countSessions(filter?: ListFilter): number {
     return countSessions(this.ctx, filter);
   }
+  /** DESIGN §16: the user's tags with their colours and counts; tags added/removed on one session. */
+  listTags(): TagSummary[] {
+    return this.tagCatalog.summarise(this.ctx.registry.values());
+  }
+
+  setTagColour(name: string, colour: TagColour): { name: string; colour: TagColour } {
+    return this.tagCatalog.setColour(name, colour);
+  }
+
+  editTags(id: string, add: readonly string[], remove: readonly string[]): Promise<SessionRow> {
+    return editSessionTags(this.ctx, id, add, remove);
+  }
+
+  private get tagCatalog(): TagCatalog {
+    return (this.tagCatalogOnce ??= new TagCatalog(this.ctx.stateDir));
+  }
+
+  private tagCatalogOnce: TagCatalog | undefined;
+
   async updateSession(id: string, input: UpdateSessionInput): Promise<SessionRow> {
     return updateSession(this.ctx, id, input);
   }

@@ -1,3 +1,6 @@
+import type { SessionState } from './organise/tags.js';
+import type { TagFilter } from './organise/tag-filter.js';
+
 /** On-disk shapes (FORMAT.md, snake_case, Unix seconds) and API shapes (camelCase, ms). */
 
 export type NodeRole = 'user' | 'llm' | 'code';
@@ -73,6 +76,9 @@ export interface RegistryEntry {
   unread: boolean;
   preview: string | null;
   project_id: string;
+  /** DESIGN §16, only when set: a session without tags or state keeps index.json's older shape */
+  tags?: string[];
+  state?: string | null;
   [key: string]: unknown;
 }
 
@@ -109,6 +115,10 @@ export interface SessionRow {
   wayIn: WayIn;
   /** the agent filter's group (session.agents, `session.list {agent}`): the name, or who wrote it when nobody was named */
   agentGroup: string;
+  /** the user's tags, sorted (DESIGN §16) */
+  tags: string[];
+  /** null (none), active, review ("Needs review") or done */
+  state: SessionState | null;
 }
 
 /** Why a turn was ended from outside: Stop pressed, or no activity for the idle limit. */
@@ -214,7 +224,7 @@ export interface TurnCommitInfo {
 
 export type ListScope = 'active' | 'archived' | 'all';
 
-export interface ListFilter {
+export interface ListFilter extends TagFilter {
   scope?: ListScope;
   pinned?: boolean;
   unread?: boolean;

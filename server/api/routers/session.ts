@@ -4,7 +4,7 @@ import { MAX_QUERY_CHARS, SEARCH_LIMIT_MAX } from '@/lib/search/index';
 import { getChatDispatcher } from '@/server/chat/runtime';
 import { getSettledSearch, getUserSearch } from '@/server/runtime';
 import { createTRPCRouter, sessionProcedure, storeProcedure } from '../trpc';
-import { cursorInput, labelInput, limitInput, pathInput, projectIdInput, sessionIdInput } from '../schemas';
+import { cursorInput, labelInput, limitInput, pathInput, projectIdInput, sessionIdInput, sessionStateInput, tagFilterInput, tagListInput } from '../schemas';
 
 const statusInput = z.enum(SESSION_STATUSES);
 const titleInput = labelInput(500);
@@ -65,6 +65,7 @@ export const sessionRouter = createTRPCRouter({
           agent: labelInput().optional(),
           projectId: projectIdInput.optional(),
           q: labelInput(500).optional(),
+          ...tagFilterInput,
           limit: limitInput.optional(),
           cursor: cursorInput.nullish(),
           // Sent by TanStack Query's infinite queries (through tRPC); paging is forward only.
@@ -131,6 +132,8 @@ export const sessionRouter = createTRPCRouter({
           unread: z.boolean().optional(),
           group: labelInput().optional(),
           status: statusInput.optional(),
+          tags: tagListInput.optional(),
+          state: sessionStateInput.nullable().optional(),
         })
         .strict(),
     )
