@@ -36,6 +36,5 @@ export { MAX_SYSTEM_PROMPT_CHARS, type ChatSettings } from './operations/chat-se
 export type { GitStream } from './git/git-cli.js';
 export type { RegistryCheck } from './operations/check-registry.js';
 export { runGit, GitCommandError, type GitResult } from './git/git-cli.js';
-export { SESSION_STATES, SESSION_STATE_LABELS, MAX_TAG_CHARS, MAX_TAGS_PER_SESSION, type SessionState } from './organise/tags.js';
+export { SESSION_STATE_LABELS, MAX_TAG_CHARS, MAX_TAGS_PER_SESSION } from './organise/tags.js';
 export { TAG_COLOURS, type TagColour, type TagSummary } from './organise/tag-catalog.js';
-export type { TagFilter } from './organise/tag-filter.js';

@@ -23,7 +23,7 @@ import { appendRecordNode } from './session/append-node.js';
 import { countSessions, getRow, getSession, listAgents, listSessions } from './operations/list-sessions.js';
 import { setArchived, updateSession, type UpdateSessionInput } from './operations/update-session.js';
 import { TagCatalog, type TagColour, type TagSummary } from './organise/tag-catalog.js';
-import { editSessionTags } from './organise/edit-tags.js';
+import { editSessionTags } from './operations/edit-tags.js';
 import { deleteSession } from './operations/delete-session.js';
 import { getBranch, getNodes, getNodesById, listBranches, listNodes, type NodePage } from './operations/read-branch.js';
 import { retry, setHead } from './operations/move-head.js';

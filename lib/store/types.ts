@@ -1,6 +1,3 @@
-import type { SessionState } from './organise/tags.js';
-import type { TagFilter } from './organise/tag-filter.js';
-
 /** On-disk shapes (FORMAT.md, snake_case, Unix seconds) and API shapes (camelCase, ms). */
 
 export type NodeRole = 'user' | 'llm' | 'code';
@@ -80,6 +77,20 @@ export interface RegistryEntry {
   tags?: string[];
   state?: string | null;
   [key: string]: unknown;
+}
+
+/** A session's state (DESIGN §16), in its order; null is "none". Rules in organise/tags.ts. */
+export const SESSION_STATES = ['active', 'review', 'done'] as const;
+export type SessionState = (typeof SESSION_STATES)[number];
+
+/** The tag and state part of a list filter (DESIGN §16). */
+export interface TagFilter {
+  tags?: string[];
+  /** all: a session holds every tag; any: at least one (default all) */
+  tagMode?: 'all' | 'any';
+  untagged?: boolean;
+  /** 'none' matches sessions without a state */
+  state?: SessionState | 'none';
 }
 
 export const SESSION_STATUSES = ['idle', 'running', 'failed', 'cancelled'] as const;

@@ -1,15 +1,6 @@
-import { NO_TAGS, normaliseTagName, stateOf, type SessionState } from './tags.js';
+import { NO_TAGS, normaliseTagName, stateOf } from './tags.js';
 import { InvalidInputError } from '../errors.js';
-
-/** The tag and state part of a list filter (DESIGN §16). */
-export interface TagFilter {
-  tags?: string[];
-  /** all: a session holds every tag; any: at least one (default all) */
-  tagMode?: 'all' | 'any';
-  untagged?: boolean;
-  /** 'none' matches sessions without a state */
-  state?: SessionState | 'none';
-}
+import type { SessionState, TagFilter } from '../types.js';
 
 /** `tag:<name>` and `state:<state>` words out of a query; the rest stays the text to find. */
 export function parseOrganiseQuery(q: string): { text: string; tags: string[]; state: SessionState | 'none' | undefined } {

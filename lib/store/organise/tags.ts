@@ -1,13 +1,11 @@
 import { InvalidInputError } from '../errors.js';
+import { SESSION_STATES, type SessionState } from '../types.js';
 
 /** DESIGN §16: a tag's name is at most this many characters. */
 export const MAX_TAG_CHARS = 40;
 /** More than this on one session is a list nobody reads; refused rather than cut. */
 export const MAX_TAGS_PER_SESSION = 32;
 
-/** A session's state, in the order DESIGN §16 gives; null is "none". */
-export const SESSION_STATES = ['active', 'review', 'done'] as const;
-export type SessionState = (typeof SESSION_STATES)[number];
 export const SESSION_STATE_LABELS: Record<SessionState, string> = { active: 'Active', review: 'Needs review', done: 'Done' };
 
 /** One frozen empty list shared by every untagged entry: 100,000 rows need no array each. */

@@ -2,7 +2,7 @@ import { toRow } from '../registry/row.js';
 import { updateSessionFields, withSession } from '../session/session-access.js';
 import type { StoreContext } from '../session/store-context.js';
 import type { SessionRow } from '../types.js';
-import { editTags, tagsOf } from './tags.js';
+import { editTags, tagsOf } from '../organise/tags.js';
 
 /**
  * Tags added to and taken from one session, read and written under its lock, so two tabs
