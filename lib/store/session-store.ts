@@ -24,6 +24,8 @@ import { countSessions, getRow, getSession, listAgents, listSessions } from './o
 import { setArchived, updateSession, type UpdateSessionInput } from './operations/update-session.js';
 import { TagCatalog, type TagColour, type TagSummary } from './organise/tag-catalog.js';
 import { editSessionTags } from './operations/edit-tags.js';
+import { listNotes, setNote, type SessionNote } from './operations/session-notes.js';
+import type { NoteTarget } from './organise/notes-format.js';
 import { deleteSession } from './operations/delete-session.js';
 import { getBranch, getNodes, getNodesById, listBranches, listNodes, type NodePage } from './operations/read-branch.js';
 import { retry, setHead } from './operations/move-head.js';
@@ -256,6 +258,15 @@ export class SessionStore {
 
   editTags(id: string, add: readonly string[], remove: readonly string[]): Promise<SessionRow> {
     return editSessionTags(this.ctx, id, add, remove);
+  }
+
+  /** DESIGN §16: a note on the session or a message (git notes); text null deletes it. */
+  setNote(id: string, target: NoteTarget, text: string | null): Promise<SessionNote | null> {
+    return setNote(this.ctx, id, target, text);
+  }
+
+  listNotes(id: string): Promise<SessionNote[]> {
+    return listNotes(this.ctx, id);
   }
 
   private get tagCatalog(): TagCatalog {
