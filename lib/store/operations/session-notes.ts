@@ -61,7 +61,7 @@ async function writeNote(ctx: StoreContext, dir: string, sha: string, sections: 
  * A note set (or, with text null, deleted) as a git note on the commit that holds its message:
  * the history keeps its commit ids, and the notes ref has a commit per change (the note's own history).
  */
-export function setNote(ctx: StoreContext, sessionId: string, target: NoteTarget, rawText: string | null): Promise<SessionNote | null> {
+export async function setNote(ctx: StoreContext, sessionId: string, target: NoteTarget, rawText: string | null): Promise<SessionNote | null> {
   const text = rawText === null ? null : checkNoteText(rawText);
   if (target.kind === 'message' && !/^[A-Za-z0-9_-]{1,64}$/.test(target.messageId)) throw new InvalidInputError('invalid message id');
   return withSession(ctx, sessionId, async (session) => {
