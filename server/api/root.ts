@@ -15,6 +15,7 @@ import { modelsRouter } from './routers/models';
 import { proxyRouter } from './routers/proxy';
 import { shareRouter } from './routers/share';
 import { tagRouter } from './routers/tag';
+import { noteRouter } from './routers/note';
 
 /**
  * Every router, one per domain (server/api/routers/<domain>.ts). The store's routers go here too:
@@ -37,6 +38,7 @@ export const appRouter = createTRPCRouter({
   proxy: proxyRouter,
   share: shareRouter,
   tag: tagRouter,
+  note: noteRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -2,7 +2,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { SESSION_STATES } from '@/lib/store/index';
-import { sessionIdInput, tagListInput } from '@/server/api/schemas';
+import { nodeIdInput, sessionIdInput, tagListInput } from '@/server/api/schemas';
 import type { McpCaller } from './tools';
 
 /**
@@ -50,6 +50,27 @@ export function registerOrganiseTools(
       try {
         const row = await api.session.update({ id: sessionId, state: state === 'none' ? null : state });
         return answer.json({ sessionId: row.id, state: row.state });
+      } catch (error) {
+        return answer.refusal(error);
+      }
+    },
+  );
+
+  server.registerTool(
+    'add_note',
+    {
+      title: 'Add a note',
+      description: 'A Markdown note on one of this user\'s sessions, or on one message of it (messageId, e.g. from read_session): why it matters, what is left. Replaces the note there.',
+      inputSchema: {
+        sessionId: sessionIdInput,
+        messageId: nodeIdInput.optional().describe('the message to note; without it the note is on the session'),
+        text: z.string().min(1).max(64 * 1024).describe('Markdown'),
+      },
+    },
+    async ({ sessionId, messageId, text }) => {
+      try {
+        const note = await api.note.set({ id: sessionId, messageId, text });
+        return answer.json({ sessionId, messageId: note?.messageId ?? null, commit: note?.commit ?? null });
       } catch (error) {
         return answer.refusal(error);
       }

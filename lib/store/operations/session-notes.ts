@@ -69,7 +69,7 @@ export async function setNote(ctx: StoreContext, sessionId: string, target: Note
     const sections = await readNote(session.dir, sha);
     const key = targetKey(target);
     if (text === null) {
-      if (!sections.delete(key)) return null;
+      if (!sections.delete(key)) throw new NotFoundError(target.kind === 'session' ? 'the session has no note' : `message ${target.messageId} has no note`);
     } else sections.set(key, text);
     await writeNote(ctx, session.dir, sha, sections);
     const messageId = target.kind === 'message' ? target.messageId : null;
