@@ -558,4 +558,6 @@ function recordChange(changes: ChangeFeed, event: StoreEvent): void {
   else if (event.type === 'session_updated') {
     if ('title' in event.data) changes.append(event.data.id, 'session');
   } else if (event.type === 'session_deleted') changes.append(event.data.id, 'deleted');
+  // a note's words are indexed with the session read again (DESIGN §16)
+  else if (event.type === 'note_changed') changes.append(event.data.sessionId, 'created');
 }
