@@ -4,7 +4,9 @@ import { ensureCommitState } from '../session/commit-state.js';
 import { withSession } from '../session/session-access.js';
 import type { OpenSession, StoreContext } from '../session/store-context.js';
 import { checkNoteText, NOTES_REF, parseNote, serialiseNote, targetKey, type NoteTarget } from '../organise/notes-format.js';
-import { SESSION_AUTHOR } from '../repo/session-git.js';
+import { gitdirOf, SESSION_AUTHOR } from '../repo/session-git.js';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 /** A note as session.get lists it: on the session (messageId null) or a message, and the turn commit it is attached to. */
 export interface SessionNote {
@@ -78,9 +80,21 @@ export async function setNote(ctx: StoreContext, sessionId: string, target: Note
   });
 }
 
+/** Whether the repo has a notes ref at all, from its files: most sessions have none, and a git process each would slow every whole read of the search index. */
+function hasNotesRef(dir: string): boolean {
+  const gitDir = gitdirOf(dir);
+  if (existsSync(join(gitDir, NOTES_REF))) return true;
+  try {
+    return readFileSync(join(gitDir, 'packed-refs'), 'utf8').includes(NOTES_REF);
+  } catch {
+    return false;
+  }
+}
+
 /** Every note of a session, the session's first, then by commit. */
 export function listNotes(ctx: StoreContext, sessionId: string): Promise<SessionNote[]> {
   return withSession(ctx, sessionId, async (session) => {
+    if (!hasNotesRef(session.dir)) return [];
     const { stdout, code } = await runGit(session.dir, ['notes', `--ref=${NOTES_REF}`, 'list'], { okCodes: [0, 1, 128] });
     if (code !== 0) return [];
     const notes: SessionNote[] = [];
