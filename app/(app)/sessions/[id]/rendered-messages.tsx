@@ -8,6 +8,7 @@ import { AttachmentLinks } from '@/components/session/attachment-links';
 import { attachmentsOf } from '@/server/render/message-attachments';
 import { BranchSwitcher } from '@/components/session/branch-switcher';
 import { MessageArticle } from '@/components/session/message-article';
+import { MessageNote } from '@/components/organise/message-note';
 import { ToolCalls } from '@/components/session/tool-call';
 import type { BranchMessage, RenderedMessage } from '@/components/session/types';
 import { renderMarkdown } from '@/server/render/markdown';
@@ -43,6 +44,7 @@ async function renderOne(sessionId: string, viewerId: string, message: BranchMes
               {action}
             </div>
           ) : null}
+          {message.role === 'tool' ? null : <MessageNote sessionId={sessionId} messageId={message.id} />}
         </>
       }
     >
