@@ -102,12 +102,15 @@ export const STORE_ROOT = 'lib/store/';
 export const STORE_ORDER = [
   ['errors.ts', 'ids.ts', 'types.ts', 'events.ts', 'text.ts', 'time.ts', 'json-depth.ts'],
   ['git/'],
-  ['repo/', 'dag/'],
+  // organise/: tags' and states' rules and the tag filter (DESIGN §16), read by the registry
+  ['repo/', 'dag/', 'organise/'],
   // changes/: the change feed (DESIGN §3), appended by session-store.ts and the session steps
   ['registry/', 'titles/', 'projects/', 'recovery/', 'changes/'],
   // the session cache and locks, and what operations share
   ['session/'],
   ['operations/'],
+  // flows/: an operation made of others (an agent's exchange recorded as a turn, an import given its project)
+  ['flows/'],
   ['session-store.ts', 'index.ts'],
   ['testing/'],
 ];

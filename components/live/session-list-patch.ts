@@ -1,4 +1,5 @@
 import type { SessionListData, SessionListInput, SessionRow } from '@/components/sessions/session-types';
+import { organiseMatch } from './organise-match';
 
 /** session.list's order: newest updatedAt first, ties by id. */
 export function sortsBefore(a: SessionRow, b: SessionRow): boolean {
@@ -19,7 +20,9 @@ export function rowMatches(input: SessionListInput, row: SessionRow): boolean | 
   if (input.source !== undefined && row.source !== input.source) return false;
   if (input.agentId !== undefined && row.agentId !== input.agentId) return false;
   if (input.agent !== undefined && row.agentGroup !== input.agent) return false;
-  const q = input.q?.trim().toLowerCase();
+  const organised = organiseMatch(input, row);
+  if (!organised.matches) return false;
+  const q = organised.text.trim().toLowerCase();
   if (q && !`${row.title ?? ''}\n${row.preview ?? ''}`.toLowerCase().includes(q)) return false;
   if (input.projectId !== undefined) return undefined;
   return true;

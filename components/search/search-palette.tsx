@@ -11,6 +11,7 @@ import { CatchingUpNote } from './catching-up-note';
 import { HitSnippet } from './hit-snippet';
 import { hitHref, type SearchHit } from './types';
 import { useMessageSearch } from './use-message-search';
+import { hasOrganiseWords, PaletteTagSessions, withoutOrganiseWords } from '@/components/organise/palette-tag-sessions';
 
 function hitKey(hit: SearchHit): string {
   return `${hit.sessionId}:${hit.messageId ?? 'title'}:${hit.kind}`;
@@ -25,7 +26,9 @@ export function SearchPalette({ buttonClassName }: { buttonClassName?: string })
   const router = useRouter();
   const [open, setOpen] = useState(false);
   const [text, setText] = useState('');
-  const search = useMessageSearch(open ? text : '');
+  // `tag:`/`state:` words list the sessions they name; the other words search the messages too
+  const organised = open && hasOrganiseWords(text);
+  const search = useMessageSearch(open ? (organised ? withoutOrganiseWords(text) : text) : '');
 
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
@@ -45,7 +48,8 @@ export function SearchPalette({ buttonClassName }: { buttonClassName?: string })
 
   const hits = search.q ? (search.data?.hits ?? []) : [];
   let state: string | null = null;
-  if (!search.q) state = 'Type a word to search the titles and every message of your sessions, tool calls included.';
+  if (organised && !search.q) state = null;
+  else if (!search.q) state = 'Type a word to search the titles and every message of your sessions, tool calls included.';
   else if (search.isError) state = `Search failed: ${search.error.message}`;
   else if (hits.length === 0) state = search.isPending || !search.settled ? 'Searching…' : `Nothing matches “${search.q}”.`;
 
@@ -88,6 +92,15 @@ export function SearchPalette({ buttonClassName }: { buttonClassName?: string })
               ) : null}
             </div>
             <Command.List className="min-h-0 overflow-y-auto p-2">
+              {organised ? (
+                <PaletteTagSessions
+                  text={text}
+                  onChoose={(id) => {
+                    setOpen(false);
+                    router.push(`/sessions/${encodeURIComponent(id)}`);
+                  }}
+                />
+              ) : null}
               {hits.map((hit) => (
                 <Command.Item
                   key={hitKey(hit)}

@@ -10,6 +10,7 @@ import { useLiveEvents } from '@/components/live/live-events-provider';
 import { agentLabel, wayInLabel } from '@/components/sessions/agent-label';
 import { SessionListContext, type SessionListControls } from '@/components/sessions/session-list-context';
 import { SessionMenu } from '@/components/sessions/session-menu';
+import { HeaderTags } from '@/components/organise/header-tags';
 import { SessionTitleField } from '@/components/sessions/session-title-field';
 import { rowOf } from '@/components/sessions/session-types';
 import { useSessionActions } from '@/components/sessions/use-session-actions';
@@ -111,6 +112,7 @@ export function SessionHeader({ sessionId }: { sessionId: string }) {
           </Link>
           <ExportMenu sessionId={sessionId} className={CHIP} />
           <ResumeInAgent sessionId={sessionId} turnCount={session.turnCount} className={CHIP} />
+          <HeaderTags row={row} title={title} chipClassName={CHIP} />
           {agentLabel(session) ? (
             <span className="inline-flex items-center gap-1.5 px-1 text-sm text-neutral-600 dark:text-neutral-400">
               <Bot aria-hidden size={16} />

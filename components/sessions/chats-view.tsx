@@ -16,6 +16,9 @@ import { SessionList } from './session-list';
 import type { SessionRow, SessionScope } from './session-types';
 import { useSessionActions } from './use-session-actions';
 import { useSessionPages } from './use-session-pages';
+import { BulkTagButton } from '@/components/organise/bulk-tag-button';
+import { NO_ORGANISE_FILTER, organiseParams, type OrganiseFilter } from '@/components/organise/organise-filter';
+import { TagFilterPanel } from '@/components/organise/tag-filter-panel';
 
 const TAB_LABEL: Record<SessionScope, string> = { active: 'Active', archived: 'Archived', all: 'All' };
 const SEARCH_DELAY_MS = 250;
@@ -32,6 +35,7 @@ interface Props {
   initialScope: SessionScope;
   initialQuery: string;
   initialAgent?: AgentFilter | null;
+  initialOrganise?: OrganiseFilter;
   origin: string;
   focusSearch: boolean;
 }
@@ -41,7 +45,7 @@ interface Props {
  * and search live in the URL (replaced in place, no server round trip); the other scopes of the
  * same search are prefetched, so switching tabs never shows an empty list.
  */
-export function ChatsView({ initialScope, initialQuery, initialAgent = null, origin, focusSearch }: Props) {
+export function ChatsView({ initialScope, initialQuery, initialAgent = null, initialOrganise = NO_ORGANISE_FILTER, origin, focusSearch }: Props) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const actions = useSessionActions();
@@ -49,6 +53,7 @@ export function ChatsView({ initialScope, initialQuery, initialAgent = null, ori
   const [text, setText] = useState(initialQuery);
   const [q, setQ] = useState(initialQuery);
   const [agent, setAgent] = useState<AgentFilter | null>(initialAgent);
+  const [organise, setOrganise] = useState<OrganiseFilter>(initialOrganise);
   const agents = useQuery(trpc.session.agents.queryOptions({ scope: 'all' }));
   const [selected, setSelected] = useState<Map<string, SessionRow>>(() => new Map());
   const [confirmDelete, setConfirmDelete] = useState(false);
@@ -68,20 +73,21 @@ export function ChatsView({ initialScope, initialQuery, initialAgent = null, ori
     if (scope !== 'active') params.set('scope', scope);
     if (q) params.set('q', q);
     if (agent) params.set('agent', agent);
+    organiseParams(organise, params);
     const query = params.toString();
     window.history.replaceState(null, '', query ? `/chats?${query}` : '/chats');
     setSelected(new Map());
-  }, [scope, q, agent]);
+  }, [scope, q, agent, organise]);
 
   useEffect(() => {
     for (const other of SCOPES) {
       if (other === scope) continue;
       void queryClient.prefetchInfiniteQuery({
-        ...trpc.session.list.infiniteQueryOptions(chatsInput(other, q, agent), { getNextPageParam: (page) => page.nextCursor }),
+        ...trpc.session.list.infiniteQueryOptions(chatsInput(other, q, agent, organise), { getNextPageParam: (page) => page.nextCursor }),
         staleTime: Infinity,
       });
     }
-  }, [q, scope, agent, queryClient, trpc]);
+  }, [q, scope, agent, organise, queryClient, trpc]);
 
   const selection = useMemo(
     () => ({
@@ -98,7 +104,7 @@ export function ChatsView({ initialScope, initialQuery, initialAgent = null, ori
   );
 
   // The list's own query (the same key): "Select all" takes every row of the tab and search.
-  const list = useSessionPages(chatsInput(scope, q, agent), true);
+  const list = useSessionPages(chatsInput(scope, q, agent, organise), true);
   const listed = useMemo(() => (list.data?.pages ?? []).flatMap((page) => page.rows), [list.data]);
   const [selectingAll, setSelectingAll] = useState(false);
   const allSelected = listed.length > 0 && !list.hasNextPage && listed.every((row) => selected.has(row.id));
@@ -167,6 +173,7 @@ export function ChatsView({ initialScope, initialQuery, initialAgent = null, ori
         </label>
         </div>
       </div>
+      <TagFilterPanel filter={organise} onChange={setOrganise} />
       <div className="mt-4 flex min-h-0 flex-1 flex-col gap-4 lg:flex-row">
       <Tabs.Root value={scope} onValueChange={(value) => setScope(value as SessionScope)} className="order-2 flex min-h-0 flex-1 flex-col lg:order-1">
         <div className="flex flex-wrap items-center justify-between gap-2 border-b border-neutral-200 dark:border-neutral-800">
@@ -213,6 +220,7 @@ export function ChatsView({ initialScope, initialQuery, initialAgent = null, ori
                 <span className="hidden lg:inline">{label}</span>
               </Button>
             ))}
+            <BulkTagButton rows={rows} onDone={() => setSelected(new Map())} />
             {/* A form post: any number of ids, and the zip arrives as a download of the page. */}
             <form method="post" action={EXPORT_ZIP_URL} className="contents">
               {rows.map((row) => (
@@ -228,7 +236,7 @@ export function ChatsView({ initialScope, initialQuery, initialAgent = null, ori
         {SCOPES.map((value) => (
           <Tabs.Content key={value} value={value} className="flex min-h-0 flex-1 flex-col focus-visible:outline-none">
             <SessionList
-              input={chatsInput(value, q, agent)}
+              input={chatsInput(value, q, agent, organise)}
               keepPrevious
               selection={selection}
               className="flex-1 pt-1"
@@ -238,7 +246,7 @@ export function ChatsView({ initialScope, initialQuery, initialAgent = null, ori
         ))}
       </Tabs.Root>
       <div className="order-1 lg:order-2 lg:flex lg:min-h-0">
-        <MessageHits text={q} scope={scope} />
+        <MessageHits text={textOfQuery(q)} scope={scope} />
       </div>
       </div>
       <ConfirmDialog
@@ -254,4 +262,9 @@ export function ChatsView({ initialScope, initialQuery, initialAgent = null, ori
       />
     </div>
   );
+}
+
+/** The words of a query the full-text search looks for: `tag:`/`state:` words filter the list only. */
+function textOfQuery(q: string): string {
+  return q.split(/\s+/u).filter((word) => !/^(tag|state):./iu.test(word)).join(' ');
 }

@@ -1,4 +1,5 @@
 import type { SessionListInput, SessionScope } from './session-types';
+import { NO_ORGANISE_FILTER, organiseInput, type OrganiseFilter } from '@/components/organise/organise-filter';
 
 /** Rows per page. Server prefetches and client hooks build the same inputs, hence the same query keys. */
 export const SESSION_PAGE_SIZE = 100;
@@ -22,12 +23,13 @@ export function parseAgentFilter(agent: unknown): AgentFilter | null {
 }
 
 /** The Chats page's list of one scope and search, and of one agent when filtered. */
-export function chatsInput(scope: SessionScope, q: string, agent: AgentFilter | null = null): SessionListInput {
+export function chatsInput(scope: SessionScope, q: string, agent: AgentFilter | null = null, organise: OrganiseFilter = NO_ORGANISE_FILTER): SessionListInput {
   const query = q.trim().slice(0, 500);
   return {
     scope,
     ...(query ? { q: query } : {}),
     ...(agent ? { agent } : {}),
+    ...organiseInput(organise),
     limit: SESSION_PAGE_SIZE,
   };
 }

@@ -6,6 +6,8 @@ import { Archive, ArchiveRestore, FileJson, Share2, FileText, GitBranch, Mail, M
 import type { LucideIcon } from 'lucide-react';
 import { useRef, useState, type ComponentType, type ReactNode } from 'react';
 import { ShareDialog } from '@/components/share/share-dialog';
+import { EditTagsDialog } from '@/components/organise/edit-tags-dialog';
+import { OrganiseMenuItems } from '@/components/organise/organise-menu-items';
 import { useSharedSessions } from '@/components/share/use-shared-sessions';
 import { cn } from '@/components/ui/cn';
 import { EXPORT_ITEMS, exportUrl, type ExportFormat } from './export-urls';
@@ -47,6 +49,7 @@ export function SessionMenu({ row, title, kind, children, label, triggerClassNam
   // Rename puts the focus in the title field: the menu must not take it back to its trigger.
   const keepFocus = useRef(false);
   const [sharing, setSharing] = useState(false);
+  const [tagging, setTagging] = useState(false);
   const { mode } = useSharedSessions();
   const Item = (kind === 'button' ? DropdownMenu.Item : ContextMenu.Item) as ComponentType<ItemProps>;
   const Separator = (kind === 'button' ? DropdownMenu.Separator : ContextMenu.Separator) as ComponentType<{ className?: string }>;
@@ -74,6 +77,10 @@ export function SessionMenu({ row, title, kind, children, label, triggerClassNam
       <Item className={ITEM} onSelect={() => void actions.setArchived(row, !row.archived)}>
         {row.archived ? <ArchiveRestore size={16} aria-hidden /> : <Archive size={16} aria-hidden />} {row.archived ? 'Unarchive' : 'Archive'}
       </Item>
+      <OrganiseMenuItems row={row} kind={kind} item={ITEM} content={CONTENT} onTags={() => {
+        keepFocus.current = true;
+        setTimeout(() => setTagging(true), 0);
+      }} />
       <Separator className="my-1 h-px bg-neutral-200 dark:bg-neutral-800" />
       {mode === 'off' ? null : (
         <Item
@@ -117,7 +124,12 @@ export function SessionMenu({ row, title, kind, children, label, triggerClassNam
     keepFocus.current = false;
   };
 
-  const dialog = sharing ? <ShareDialog sessionId={row.id} title={title} open onOpenChange={setSharing} /> : null;
+  const dialog = (
+    <>
+      {sharing ? <ShareDialog sessionId={row.id} title={title} open onOpenChange={setSharing} /> : null}
+      {tagging ? <EditTagsDialog row={row} title={title} open onOpenChange={setTagging} /> : null}
+    </>
+  );
   if (kind === 'context') {
     return (
       <>

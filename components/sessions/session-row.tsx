@@ -12,6 +12,7 @@ import { RelativeTime } from './relative-time';
 import { useSessionListControls } from './session-list-context';
 import { SessionMenu } from './session-menu';
 import { SessionTitleField } from './session-title-field';
+import { TagChips } from '@/components/organise/tag-chips';
 import type { SessionRow as Row } from './session-types';
 
 /** Three lines: the title and when, a preview of the conversation, the project and agent. */
@@ -97,11 +98,14 @@ export const SessionRowItem = memo(function SessionRowItem({ row, active, index 
             <span data-preview className="truncate text-xs text-neutral-700 dark:text-neutral-300">
               {previewLine || '\u00a0'}
             </span>
-            <span className="truncate text-xs text-neutral-500 dark:text-neutral-400">
+            <span className="flex min-w-0 items-center gap-1.5 text-xs text-neutral-500 dark:text-neutral-400">
+              <TagChips tags={row.tags} state={row.state} className="shrink-0 max-w-[60%]" />
+              <span className="truncate">
               {row.project}
               {writer ? <span data-agent={row.source}>{` · ${writer}`}</span> : null}
               {row.archived ? ' · archived' : ''}
               {row.status === 'failed' ? ' · failed' : ''}
+              </span>
             </span>
           </Link>
         )}

@@ -4,6 +4,7 @@ import { FolderGit2, MessagesSquare, SquarePen } from 'lucide-react';
 import Link from 'next/link';
 import { SIDEBAR_PINNED, SIDEBAR_RECENT } from '@/components/sessions/list-inputs';
 import { SessionList } from '@/components/sessions/session-list';
+import { SidebarTags } from '@/components/organise/sidebar-tags';
 
 const ACTION =
   'flex items-center gap-2 rounded-md px-2 py-1.5 text-sm hover:bg-neutral-200/70 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 dark:hover:bg-neutral-800';
@@ -28,6 +29,7 @@ export function Sidebar() {
           <FolderGit2 size={16} aria-hidden /> Projects
         </Link>
       </div>
+      <SidebarTags />
       <SessionList
         input={SIDEBAR_RECENT}
         pinnedInput={SIDEBAR_PINNED}

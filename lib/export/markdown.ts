@@ -78,7 +78,12 @@ function toolCallPart(call: Message): string {
   return `**Tool call \`${call.name.replace(/`/g, "'") || 'tool'}\`**\n\n${input ? fenced(input, 'json') : ''}\n${result}\n\n${fenced(call.content)}\n`;
 }
 
-function messagePart(sessionId: string, message: BranchMessage, options: MarkdownOptions): string {
+/** A note (DESIGN §16) as a quoted block under what it is on. */
+function notePart(text: string): string {
+  return `> **Note**\n>\n${belowTurnHeadings(text).split('\n').map((line) => `> ${line}`).join('\n')}\n\n`;
+}
+
+function messagePart(sessionId: string, message: BranchMessage, options: MarkdownOptions, note?: string): string {
   let out = `## ${ROLE_LABEL[message.role]} · ${isoTime(message.createdAt)}\n\n`;
   const reasoning = options.reasoning ? reasoningOf(message.metadata) : null;
   if (reasoning) {
@@ -88,14 +93,24 @@ function messagePart(sessionId: string, message: BranchMessage, options: Markdow
   const files = attachmentFiles(message.metadata);
   if (files.length > 0) out += `Attachments: ${files.map((a) => link(a.label, options.attachmentUrl(sessionId, a.file))).join(', ')}\n\n`;
   if (options.toolCalls) for (const call of message.toolCalls) out += `${toolCallPart(call)}\n`;
+  if (note) out += notePart(note);
   return out;
 }
 
 /** The document, a message at a time. */
-export function* markdownParts(detail: SessionDetail, branch: BranchMessage[], options: MarkdownOptions, now = Date.now()): Generator<string> {
+export function* markdownParts(
+  detail: SessionDetail,
+  branch: BranchMessage[],
+  options: MarkdownOptions,
+  now = Date.now(),
+  notes: ReadonlyMap<string | null, string> = new Map(),
+): Generator<string> {
   yield `# ${detail.title.replace(/[\r\n]+/g, ' ') || 'Untitled session'}\n\n`;
-  yield `- Session: \`${detail.id}\`\n- Exported: ${isoTime(now)}\n- Messages on this branch: ${branch.length}\n\n---\n\n`;
-  for (const message of branch) yield messagePart(detail.id, message, options);
+  yield `- Session: \`${detail.id}\`\n- Exported: ${isoTime(now)}\n- Messages on this branch: ${branch.length}\n\n`;
+  const own = notes.get(null);
+  if (own) yield notePart(own);
+  yield '---\n\n';
+  for (const message of branch) yield messagePart(detail.id, message, options, notes.get(message.id));
 }
 
 /**
@@ -105,12 +120,13 @@ export function* markdownParts(detail: SessionDetail, branch: BranchMessage[], o
 export async function markdownExport(source: ExportSource, sessionId: string, options: MarkdownOptions): Promise<{ bytes: number; parts: () => Generator<string> }> {
   const detail = await source.getSession(sessionId);
   const branch = await source.getBranch(sessionId);
+  const notes = new Map((source.listNotes ? await source.listNotes(sessionId) : []).map((note) => [note.messageId, note.text] as const));
   const now = Date.now();
   const limit = options.limitBytes ?? MAX_MARKDOWN_BYTES;
   let bytes = 0;
-  for (const part of markdownParts(detail, branch, options, now)) {
+  for (const part of markdownParts(detail, branch, options, now, notes)) {
     bytes += Buffer.byteLength(part);
     if (bytes > limit) throw new ExportTooLargeError(bytes, limit);
   }
-  return { bytes, parts: () => markdownParts(detail, branch, options, now) };
+  return { bytes, parts: () => markdownParts(detail, branch, options, now, notes) };
 }

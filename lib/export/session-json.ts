@@ -10,7 +10,9 @@ export const SESSION_EXPORT_SCHEMA = 'entity-memory.session/1';
 export async function* sessionJson(source: ExportSource, sessionId: string, now = Date.now()): AsyncGenerator<string> {
   const session = await source.getSession(sessionId);
   const branches = await source.listBranches(sessionId);
-  yield `{"schema":${JSON.stringify(SESSION_EXPORT_SCHEMA)},"exportedAt":${now},"session":${JSON.stringify(session)},"branches":${JSON.stringify(branches)},"nodes":[`;
+  // the session's own note (messageId null) and each message's, as git notes hold them
+  const notes = source.listNotes ? await source.listNotes(sessionId) : [];
+  yield `{"schema":${JSON.stringify(SESSION_EXPORT_SCHEMA)},"exportedAt":${now},"session":${JSON.stringify(session)},"branches":${JSON.stringify(branches)},"notes":${JSON.stringify(notes)},"nodes":[`;
   let first = true;
   for await (const node of nodesOf(source, sessionId)) {
     yield (first ? '\n' : ',\n') + JSON.stringify(node);

@@ -6,7 +6,7 @@
  */
 import type { Message, SessionRow } from '../store/index.js';
 
-export type DocumentKind = 'title' | 'user' | 'assistant' | 'system' | 'tool';
+export type DocumentKind = 'title' | 'user' | 'assistant' | 'system' | 'tool' | 'note';
 
 export interface SearchDocument {
   sessionId: string;
@@ -41,6 +41,11 @@ export function nodeDocument(sessionId: string, message: Message): SearchDocumen
     return { sessionId, nodeId: message.id, anchorId: message.calledBy, kind: 'tool', text: clip([call, message.content].filter(Boolean).join('\n')) };
   }
   return { sessionId, nodeId: message.id, anchorId: message.id, kind: message.role, text: clip(message.content) };
+}
+
+/** A note (DESIGN §16): its own document, opening at its message (null: the session's note). */
+export function noteDocument(sessionId: string, note: { messageId: string | null; text: string }): SearchDocument {
+  return { sessionId, nodeId: `note:${note.messageId ?? ''}`, anchorId: note.messageId, kind: 'note', text: clip(note.text) };
 }
 
 /**

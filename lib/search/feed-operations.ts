@@ -3,7 +3,7 @@
  * records missed while the file was closed become one write per session they name.
  */
 import type { ChangeNotice, ChangeRecord, Message, SessionRow } from '../store/index.js';
-import { nodeDocument, sessionDocument } from './documents.js';
+import { nodeDocument, noteDocument, sessionDocument } from './documents.js';
 import { insertDocument, readFeedPosition } from './fts-file.js';
 import type { SearchSource } from './search-types.js';
 import type { SqlDatabase } from './sqlite.js';
@@ -67,7 +67,18 @@ export function applyOperations(db: SqlDatabase, batch: Operation[], rowOf: (ses
 }
 
 /** A session read again: its own document anew and its nodes (already there: kept), inside the caller's transaction. */
-export function writeSessionDocuments(db: SqlDatabase, sessionId: string, row: SessionRow, nodes: Message[]): void {
+export function writeSessionDocuments(
+  db: SqlDatabase,
+  sessionId: string,
+  row: SessionRow,
+  nodes: Message[],
+  notes: Array<{ messageId: string | null; text: string }> | null = null,
+): void {
+  if (notes) {
+    // notes change in place: theirs are written anew, not kept like a message's
+    db.prepare("DELETE FROM docs WHERE session_id = ? AND node_id LIKE 'note:%'").run(sessionId);
+    for (const note of notes) insertDocument(db, noteDocument(sessionId, note));
+  }
   db.prepare("DELETE FROM docs WHERE session_id = ? AND node_id = ''").run(sessionId);
   const own = sessionDocument(row);
   if (own) insertDocument(db, own);

@@ -274,6 +274,8 @@ export class SearchIndex {
   private async readWhole(sessionId: string, ids: Set<string> | null): Promise<boolean> {
     const read = ids && this.source.nodesById ? this.source.nodesById(sessionId, [...ids]) : this.source.nodes(sessionId);
     const nodes = await read.catch(() => null);
+    // A whole read (a note changed, or the session came in) takes its notes too.
+    const notes = ids === null && this.source.notes ? await this.source.notes(sessionId).catch(() => null) : null;
     // Recreated meanwhile (or closed): the rebuild reads this session itself.
     if (this.closed || !this.db || this.pendingOpen) return false;
     // Writes queued before this read (a delete of the same id) go first.
@@ -284,7 +286,7 @@ export class SearchIndex {
     if (!row || !nodes) return false;
     const db = this.db;
     try {
-      inFtsTransaction(db, () => writeSessionDocuments(db, sessionId, row, nodes));
+      inFtsTransaction(db, () => writeSessionDocuments(db, sessionId, row, nodes, notes));
     } catch (error) {
       if (isDiskFull(error)) return true;
       this.failed(error);

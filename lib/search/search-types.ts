@@ -17,6 +17,8 @@ export interface SearchSource {
   nodes(sessionId: string): Promise<Message[]>;
   /** these nodes of the session, whole (a large message, whose live notice is only its stub) */
   nodesById?(sessionId: string, ids: readonly string[]): Promise<Message[]>;
+  /** the session's notes (git notes, DESIGN §16), read with the whole session */
+  notes?(sessionId: string): Promise<Array<{ messageId: string | null; text: string }>>;
   /**
    * The user's change feed (DESIGN §3): followed live, and read on from the saved position when a
    * cleanly closed file is opened, so whatever wrote the history (this process or another) is

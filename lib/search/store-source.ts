@@ -4,7 +4,7 @@ import type { SearchSource } from './search-index.js';
 const PAGE = 200;
 
 /** A user's session store as what their index is built from and checks its hits against. */
-export function storeSource(store: Pick<SessionStore, 'listSessions' | 'getRow' | 'getNodes'> & Partial<Pick<SessionStore, 'changes' | 'getNodesById'>>): SearchSource {
+export function storeSource(store: Pick<SessionStore, 'listSessions' | 'getRow' | 'getNodes'> & Partial<Pick<SessionStore, 'changes' | 'getNodesById' | 'listNotes'>>): SearchSource {
   return {
     // The feed every write of the store lands in: the index follows it and reads on from it at open.
     ...(store.changes ? { changes: store.changes } : {}),
@@ -21,6 +21,7 @@ export function storeSource(store: Pick<SessionStore, 'listSessions' | 'getRow' 
     },
     row: (sessionId) => store.getRow(sessionId),
     nodes: (sessionId) => store.getNodes(sessionId),
+    ...(store.listNotes ? { notes: (sessionId: string) => store.listNotes!(sessionId) } : {}),
     ...(store.getNodesById ? { nodesById: (sessionId: string, ids: readonly string[]) => store.getNodesById!(sessionId, ids) } : {}),
   };
 }

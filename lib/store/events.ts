@@ -9,6 +9,8 @@ export interface StoreEventMap {
   message_appended: { sessionId: string; message: AppendedMessage };
   turn_committed: { sessionId: string; turn: number; sha: string };
   project_commit_skipped: { sessionId: string; projectId: string; reason: string; message: string };
+  /** DESIGN §16: a note set (text) or deleted (null) on the session (messageId null) or a message */
+  note_changed: { sessionId: string; messageId: string | null; text: string | null };
 }
 
 export type StoreEventType = keyof StoreEventMap;

@@ -1,10 +1,8 @@
-import { resolve } from 'node:path';
 import type { StoreEvents } from './events.js';
 import type { ChangeFeed } from './changes/change-feed.js';
 import type { StartupReport } from './session/startup.js';
 import type { StoreContext } from './session/store-context.js';
-import type { ProjectStore } from './projects/index.js';
-import { openStoreContext, type SessionStoreOptions } from './session/open-store.js';
+import { openStoreContext, setExtraRoots, type SessionStoreOptions } from './session/open-store.js';
 export { turnIdleMsFromEnv, type SessionStoreOptions } from './session/open-store.js';
 import type { Redactor, AgentSummary, BranchInfo, BranchMessage, ListFilter, ListOptions, ListPage, Message, SessionDetail, SessionRow, StoredNode, TurnInterruptReason } from './types.js';
 import { createSession, type CreateSessionInput } from './operations/create-session.js';
@@ -12,6 +10,10 @@ import { appendMessage, type AppendMessageInput, type AppendOptions } from './op
 import { appendRecordNode } from './session/append-node.js';
 import { countSessions, getRow, getSession, listAgents, listSessions } from './operations/list-sessions.js';
 import { setArchived, updateSession, type UpdateSessionInput } from './operations/update-session.js';
+import type { TagColour, TagSummary } from './organise/tag-catalog.js';
+import { editSessionTags, listTags, setTagColour } from './operations/edit-tags.js';
+import { listNotes, setNote, type SessionNote } from './operations/session-notes.js';
+import type { NoteTarget } from './organise/notes-format.js';
 import { deleteSession } from './operations/delete-session.js';
 import { getBranch, getNodes, getNodesById, listBranches, listNodes, type NodePage } from './operations/read-branch.js';
 import { retry, setHead } from './operations/move-head.js';
@@ -29,7 +31,7 @@ import { relocateProject } from './operations/relocate-project.js';
 import { setWorkdirs } from './operations/set-workdirs.js';
 import { redoTurn, snapshotBeforeEdit, undoTurn, type UndoOutcome } from './operations/undo-turn.js';
 import { resolveSessionAttachment, saveSessionAttachment } from './operations/session-attachments.js';
-import type { ProjectDetail, ProjectInspection, ProjectSummary, WorkdirState } from './projects/index.js';
+import type { ProjectDetail, ProjectInspection, ProjectStore, ProjectSummary, WorkdirState } from './projects/index.js';
 import { listProjectsWithCounts } from './operations/list-projects.js';
 import { listProjectCommits, projectCommitDiff, type ListedProjectCommit } from './operations/project-commits.js';
 import { setProjectAutoCommit } from './operations/set-project-auto-commit.js';
@@ -38,15 +40,13 @@ import { sessionCommits } from './operations/session-commits.js';
 import type { AttachmentUpload, ResolvedAttachment, SavedAttachment } from './repo/attachments.js';
 import { writeContextFile } from './operations/context-file.js';
 import { readReplyContext, type ReplyContext } from './operations/reply-context.js';
-import { recordExchange, type RecordExchangeInput, type RecordExchangeResult } from './operations/record-exchange.js';
-import { placeOfAgent, type AgentWhereabouts } from './operations/agent-project.js';
+import type { RecordExchangeInput, RecordExchangeResult } from './operations/record-exchange.js';
+import { recordAgentExchange, type AgentExchangeOptions } from './flows/record-agent-exchange.js';
 import { addAgentFolderAsProject, moveFromHome } from './operations/add-agent-folder.js';
 import { forkAtTurn, type ForkAtTurnInput, type ForkResult } from './operations/fork-at-turn.js';
 import { sessionWorkdirState } from './session/session-workdir.js';
-import { linkImportedProjectCommits } from './operations/imported-project-commits.js';
+import { importIntoProject } from './flows/import-into-project.js';
 import { withSession } from './session/session-access.js';
-import { noteAgentFolder } from './session/agent-folder.js';
-import { DEFAULT_PROJECT_ID } from './ids.js';
 import { importSession, type ImportSessionInput, type ImportSessionResult } from './operations/import-session.js';
 import { importStateSession, type MigrationStepHook, type StateSessionInput } from './operations/import-state-session.js';
 import { projectMigrationBlock } from './session/migration-journal.js';
@@ -128,6 +128,22 @@ export class SessionStore {
   countSessions(filter?: ListFilter): number {
     return countSessions(this.ctx, filter);
   }
+  /** DESIGN §16: the user's tags with their colours and counts; tags added/removed on one session; notes (git notes), text null deletes one. */
+  listTags(): TagSummary[] {
+    return listTags(this.ctx);
+  }
+  setTagColour(name: string, colour: TagColour): { name: string; colour: TagColour } {
+    return setTagColour(this.ctx, name, colour);
+  }
+  editTags(id: string, add: readonly string[], remove: readonly string[]): Promise<SessionRow> {
+    return editSessionTags(this.ctx, id, add, remove);
+  }
+  setNote(id: string, target: NoteTarget, text: string | null): Promise<SessionNote | null> {
+    return setNote(this.ctx, id, target, text);
+  }
+  listNotes(id: string): Promise<SessionNote[]> {
+    return listNotes(this.ctx, id);
+  }
   async updateSession(id: string, input: UpdateSessionInput): Promise<SessionRow> {
     return updateSession(this.ctx, id, input);
   }
@@ -139,13 +155,7 @@ export class SessionStore {
   }
   /** A conversation recorded elsewhere: nodes with their own ids and times, one commit per turn. */
   async importSession(input: ImportSessionInput): Promise<ImportSessionResult> {
-    const result = await importSession(this.ctx, input);
-    // Imported history gets its project (DESIGN §14): an extra, so a failure there leaves the import as it is.
-    await linkImportedProjectCommits(this.ctx, input.id, {
-      projectHolding: async (folder) => (await placeOfAgent(this.ctx, { cwd: folder })).projectId,
-      moveFromHome: (id, projectId) => moveFromHome(this.ctx, id, projectId),
-    }).catch(() => undefined);
-    return result;
+    return importIntoProject(this.ctx, input);
   }
 
   /** A session repo of another OpenProgram-format state directory, moved in through the migration journal. */
@@ -210,36 +220,15 @@ export class SessionStore {
   async tipOf(sessionId: string, nodeId: string): Promise<{ headId: string }> {
     return getTipOf(this.ctx, sessionId, nodeId);
   }
-
-  /**
-   * A model exchange seen by the recording proxy: its new nodes in place (DESIGN §12), then one
-   * turn commit with the exchange's status. The session is created first when it is new.
-   */
-  async recordExchange(
-    input: RecordExchangeInput,
-    options: { source: string; agentId: string; status?: 'idle' | 'failed' | 'cancelled'; model?: string; where?: AgentWhereabouts; answerEndedAt?: number },
-  ): Promise<RecordExchangeResult & FinalizeTurnResult & { created: boolean }> {
-    // Where the agent worked matters only for a new session (its project) or one in Home (the offer to add the folder).
-    const existing = this.ctx.registry.get(input.sessionId);
-    const place = options.where && (!existing || existing.project_id === DEFAULT_PROJECT_ID) ? await placeOfAgent(this.ctx, options.where) : null;
-    const { created } = await createSession(this.ctx, { id: input.sessionId, source: options.source, agentId: options.agentId, ...(place?.projectId ? { projectId: place.projectId } : {}) });
-    if (this.ctx.registry.get(input.sessionId)?.project_id === DEFAULT_PROJECT_ID) {
-      // Begun in Home (an agent's first call named no folder, or the folder became a project since): moved, as "Add … as a project" would.
-      if (place?.projectId) await moveFromHome(this.ctx, input.sessionId, place.projectId);
-      else if (place?.folder) await noteAgentFolder(this.ctx, input.sessionId, place.folder);
-    }
-    const recorded = await recordExchange(this.ctx, input);
-    // The agent ran its tools itself: its project folder is committed as it stands (DESIGN §14).
-    const agentExchange = { callsTools: (input.reply?.toolCalls?.length ?? 0) > 0, answerEndedAt: options.answerEndedAt };
-    const turn = await finalizeTurn(this.ctx, input.sessionId, { status: options.status ?? 'idle', model: options.model, agentExchange });
-    return { ...recorded, ...turn, created };
+  // Agents: the recording proxy, their folders, forks
+  /** A model exchange seen by the recording proxy, recorded as one turn (DESIGN §12). */
+  async recordExchange(input: RecordExchangeInput, options: AgentExchangeOptions): Promise<RecordExchangeResult & FinalizeTurnResult & { created: boolean }> {
+    return recordAgentExchange(this.ctx, input, options);
   }
-
   /** "Add <folder> as a project" on an agent's session in Home: the folder becomes a project and the session moves into it. */
   async addAgentFolderAsProject(sessionId: string): Promise<{ session: SessionRow; project: ProjectDetail }> {
     return addAgentFolderAsProject(this.ctx, sessionId);
   }
-
   /** "Fork from here" (DESIGN §14): a new session up to a turn, with the project's code of that turn in a worktree or branch. */
   async forkAtTurn(sessionId: string, input: ForkAtTurnInput): Promise<ForkResult> {
     return forkAtTurn(this.ctx, sessionId, input, { importSession: (fork) => importSession(this.ctx, fork), moveFromHome: (id, projectId) => moveFromHome(this.ctx, id, projectId) });
@@ -292,7 +281,6 @@ export class SessionStore {
   async redoTurn(sessionId: string, turn: number): Promise<UndoOutcome> {
     return redoTurn(this.ctx, sessionId, turn);
   }
-  /** context/commits/<replyId>.json: what was sent to the model for that reply. */
   /** The chat's model pick and system prompt (context/chat.json). */
   async getChatSettings(sessionId: string): Promise<ChatSettings> {
     return getChatSettings(this.ctx, sessionId);
@@ -331,11 +319,7 @@ export class SessionStore {
   }
   /** The roots an admin gave this user, besides the workspace: from the next call on. */
   setExtraRoots(roots: readonly string[]): void {
-    const workspace = this.ctx.projects.workspaceRoot;
-    const next = [workspace, ...roots.map((root) => resolve(root)).filter((root) => root !== workspace)];
-    this.ctx.projects.setAllowedRoots(next);
-    this.ctx.allowedRoots = next;
-    this.ctx.trustedRoots = [this.ctx.stateDir, ...next];
+    setExtraRoots(this.ctx, roots);
   }
   async createProject(path: string, name?: string): Promise<ProjectDetail & { created: boolean }> {
     return this.ctx.projects.resolve(path, name);
@@ -378,7 +362,6 @@ export class SessionStore {
   async sessionCommits(sessionId: string, limit = 50): Promise<CommitPage['commits']> {
     return sessionCommits(this.ctx, sessionId, limit);
   }
-
   /** The registry against every meta.json (a moved store is verified with it). */
   async checkRegistry(): Promise<RegistryCheck> {
     return checkRegistry(this.ctx);

@@ -88,7 +88,24 @@ export interface RegistryEntry {
   unread: boolean;
   preview: string | null;
   project_id: string;
+  /** DESIGN §16, only when set: a session without tags or state keeps index.json's older shape */
+  tags?: string[];
+  state?: string | null;
   [key: string]: unknown;
+}
+
+/** A session's state (DESIGN §16), in its order; null is "none". Rules in organise/tags.ts. */
+export const SESSION_STATES = ['active', 'review', 'done'] as const;
+export type SessionState = (typeof SESSION_STATES)[number];
+
+/** The tag and state part of a list filter (DESIGN §16). */
+export interface TagFilter {
+  tags?: string[];
+  /** all: a session holds every tag; any: at least one (default all) */
+  tagMode?: 'all' | 'any';
+  untagged?: boolean;
+  /** 'none' matches sessions without a state */
+  state?: SessionState | 'none';
 }
 
 export const SESSION_STATUSES = ['idle', 'running', 'failed', 'cancelled'] as const;
@@ -124,6 +141,10 @@ export interface SessionRow {
   wayIn: WayIn;
   /** the agent filter's group (session.agents, `session.list {agent}`): the name, or who wrote it when nobody was named */
   agentGroup: string;
+  /** the user's tags, sorted (DESIGN §16) */
+  tags: string[];
+  /** null (none), active, review ("Needs review") or done */
+  state: SessionState | null;
 }
 
 /** Why a turn was ended from outside: Stop pressed, or no activity for the idle limit. */
@@ -231,7 +252,7 @@ export interface TurnCommitInfo {
 
 export type ListScope = 'active' | 'archived' | 'all';
 
-export interface ListFilter {
+export interface ListFilter extends TagFilter {
   scope?: ListScope;
   pinned?: boolean;
   unread?: boolean;

@@ -15,6 +15,8 @@ import { modelsRouter } from './routers/models';
 import { proxyRouter } from './routers/proxy';
 import { shareRouter } from './routers/share';
 import { resumeRouter } from './routers/resume';
+import { tagRouter } from './routers/tag';
+import { noteRouter } from './routers/note';
 
 /**
  * Every router, one per domain (server/api/routers/<domain>.ts). The store's routers go here too:
@@ -37,6 +39,8 @@ export const appRouter = createTRPCRouter({
   proxy: proxyRouter,
   share: shareRouter,
   resume: resumeRouter,
+  tag: tagRouter,
+  note: noteRouter,
 });
 
 export type AppRouter = typeof appRouter;

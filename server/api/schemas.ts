@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_TAG_CHARS, MAX_TAGS_PER_SESSION, SESSION_STATES } from '@/lib/store/index';
 import { COMMIT_ID_PATTERN, NODE_ID_PATTERN, PROJECT_ID_PATTERN, RESERVED_SESSION_IDS, SESSION_ID_PATTERN } from '@/lib/store/index';
 import { EMAIL_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, TOKEN_ID_PATTERN, TOKEN_NAME_MAX_LENGTH, USER_ID_PATTERN } from '@/lib/auth/index';
 import { SHARE_EXPIRIES } from '@/lib/share/index';
@@ -37,3 +38,20 @@ export const pathInput = z.string().min(1, 'must not be empty').max(4096).refine
 export const shareIdInput = z.string().max(64);
 export const shareExpiryInput = z.enum(SHARE_EXPIRIES);
 export const shareScopeInput = z.enum(['session', 'live', 'turn']);
+
+// Organising sessions (DESIGN §16): the store normalises and checks a tag again (lower case, no spaces).
+export const tagNameInput = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .refine((value) => [...value].length <= MAX_TAG_CHARS, `must be at most ${MAX_TAG_CHARS} characters`)
+  .refine((value) => !/[\s,]/u.test(value), 'must have no spaces or commas');
+export const tagListInput = z.array(tagNameInput).max(MAX_TAGS_PER_SESSION);
+export const sessionStateInput = z.enum(SESSION_STATES);
+/** session.list's tag and state filter */
+export const tagFilterInput = {
+  tags: z.array(tagNameInput).max(MAX_TAGS_PER_SESSION).optional(),
+  tagMode: z.enum(['all', 'any']).optional(),
+  untagged: z.boolean().optional(),
+  state: z.enum([...SESSION_STATES, 'none']).optional(),
+};

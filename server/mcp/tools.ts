@@ -5,6 +5,7 @@ import { SEARCH_LIMIT_MAX, type SearchHit } from '@/lib/search/index';
 import type { BranchMessage, SessionRow } from '@/lib/store/index';
 import type { createCaller } from '@/server/api/root';
 import { nodeIdInput, sessionIdInput } from '@/server/api/schemas';
+import { registerOrganiseTools } from './organise-tools';
 
 /** The API as the token's user: every tool goes through the procedures, their checks and error mapping. */
 export type McpCaller = ReturnType<typeof createCaller>;
@@ -157,5 +158,6 @@ export function createMcpServer(api: McpCaller): McpServer {
     },
   );
 
+  registerOrganiseTools(server, api, { json, refusal });
   return server;
 }

@@ -2,6 +2,7 @@ import { headers } from 'next/headers';
 import { ChatsView } from '@/components/sessions/chats-view';
 import { chatsInput, parseAgentFilter, parseScope, SCOPES } from '@/components/sessions/list-inputs';
 import { getQueryClient, HydrateClient, requireUser, trpc } from '@/trpc/server';
+import { parseOrganiseFilter } from '@/components/organise/organise-filter';
 
 export const metadata = { title: 'Chats · Entity Memory' };
 
@@ -21,17 +22,20 @@ export default async function ChatsPage({ searchParams }: { searchParams: Search
   const scope = parseScope(params.scope);
   const q = typeof params.q === 'string' ? params.q.trim().slice(0, 500) : '';
   const agent = parseAgentFilter(params.agent);
+  const organise = parseOrganiseFilter(params);
   // All three scopes of this search, so the tabs switch without a request.
   const queryClient = getQueryClient();
   await Promise.all(
     SCOPES.map((each) =>
-      queryClient.prefetchInfiniteQuery(trpc.session.list.infiniteQueryOptions(chatsInput(each, q, agent), { getNextPageParam: (page) => page.nextCursor })),
+      queryClient.prefetchInfiniteQuery(trpc.session.list.infiniteQueryOptions(chatsInput(each, q, agent, organise), { getNextPageParam: (page) => page.nextCursor })),
     ),
   );
   await queryClient.prefetchQuery(trpc.session.agents.queryOptions({ scope: 'all' }));
+  await queryClient.prefetchQuery(trpc.tag.list.queryOptions());
   return (
     <HydrateClient>
-      <ChatsView initialScope={scope} initialQuery={q} initialAgent={agent} origin={await requestOrigin()} focusSearch={params.focus === 'search'} />
+      {/* keyed by the tag filter: a sidebar tag link to this page starts from its filter */}
+      <ChatsView key={JSON.stringify(organise)} initialOrganise={organise} initialScope={scope} initialQuery={q} initialAgent={agent} origin={await requestOrigin()} focusSearch={params.focus === 'search'} />
     </HydrateClient>
   );
 }

@@ -8,6 +8,7 @@ import { AGENT_FOLDER_KEY, agentFolderOffer } from '../session/agent-folder.js';
 import { withSession } from '../session/session-access.js';
 import { forkOf } from '../session/session-workdir.js';
 import { INTERRUPTION_KEY, interruptionOf } from '../session/interruption.js';
+import { withQueryWords } from '../organise/tag-filter.js';
 
 const DEFAULT_LIMIT = 50;
 const MAX_LIMIT = 200;
@@ -19,7 +20,7 @@ export function listSessions(ctx: StoreContext, options: ListOptions = {}): List
   if (options.scope !== undefined && !['active', 'archived', 'all'].includes(options.scope)) {
     throw new InvalidInputError('scope must be active, archived or all');
   }
-  const { entries, more } = ctx.registry.page(options, limit, options.cursor);
+  const { entries, more } = ctx.registry.page(withQueryWords(options), limit, options.cursor);
   const last = entries[entries.length - 1];
   return { rows: entries.map((entry) => toRow(ctx, entry)), nextCursor: more && last ? encodeCursor(last) : null };
 }
@@ -59,7 +60,7 @@ export function listAgents(ctx: StoreContext, filter: Pick<ListFilter, 'scope'> 
 }
 
 export function countSessions(ctx: StoreContext, filter: ListFilter = {}): number {
-  return ctx.registry.count(filter);
+  return ctx.registry.count(withQueryWords(filter));
 }
 
 function redactedCount(meta: SessionMeta): number {

@@ -3,6 +3,7 @@ import { type StoreContext } from '../session/store-context.js';
 import { toRow } from '../registry/row.js';
 import { SESSION_STATUSES, type SessionMeta, type SessionRow, type SessionStatus } from '../types.js';
 import { updateSessionFields, withSession } from '../session/session-access.js';
+import { normaliseState, normaliseTags } from '../organise/tags.js';
 
 export interface UpdateSessionInput {
   title?: string;
@@ -10,6 +11,9 @@ export interface UpdateSessionInput {
   unread?: boolean;
   group?: string;
   status?: SessionStatus;
+  /** the whole list: replaces the session's tags (DESIGN §16) */
+  tags?: string[];
+  state?: string | null;
 }
 
 const STATUSES: readonly string[] = SESSION_STATUSES;
@@ -41,6 +45,8 @@ export function updateSession(ctx: StoreContext, sessionId: string, input: Updat
     if (!STATUSES.includes(input.status)) throw new InvalidInputError(`status must be one of ${STATUSES.join(', ')}`);
     fields.status = input.status;
   }
+  if (input.tags !== undefined) fields['tags'] = normaliseTags(input.tags);
+  if (input.state !== undefined) fields['state'] = normaliseState(input.state);
   return withSession(ctx, sessionId, async (session) => toRow(ctx, await updateSessionFields(ctx, session, fields)));
 }
 

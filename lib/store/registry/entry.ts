@@ -1,5 +1,6 @@
 import type { RegistryEntry, SessionMeta } from '../types.js';
 import { DEFAULT_PROJECT_ID } from '../ids.js';
+import { stateOf, tagsOf } from '../organise/tags.js';
 
 const str = (value: unknown, fallback = ''): string => (typeof value === 'string' ? value : fallback);
 const strOrNull = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
@@ -62,5 +63,16 @@ export function entryFromMeta(meta: SessionMeta, id: string, preview: string | n
     unread: bool(raw['unread']),
     preview: typeof preview === 'string' ? preview : null,
     project_id: str(raw['project_id'], DEFAULT_PROJECT_ID) || DEFAULT_PROJECT_ID,
+    // only when set, as an update writes them (DESIGN §16)
+    ...organisedFields(raw),
   };
+}
+
+function organisedFields(raw: Record<string, unknown>): Partial<RegistryEntry> {
+  const tags = tagsOf(raw['tags']);
+  const state = stateOf(raw['state']);
+  const out: Partial<RegistryEntry> = {};
+  if (tags.length > 0) out.tags = [...tags];
+  if (state !== null) out.state = state;
+  return out;
 }

@@ -1,6 +1,7 @@
 import { InvalidInputError } from '../errors.js';
 import type { ListFilter, RegistryEntry } from '../types.js';
 import { agentIdentity } from './agent-identity.js';
+import { tagMatcher } from '../organise/tag-filter.js';
 
 /** An id changed since the last log record: its entry now (undefined: deleted), and whether it was deleted and created again meanwhile. */
 export type Change = [id: string, entry: RegistryEntry | undefined, recreated?: boolean];
@@ -128,7 +129,7 @@ export class Registry {
   patch(id: string, fields: Partial<RegistryEntry>): string[] {
     const current = this.entries.get(id);
     if (!current) return [];
-    const changed = Object.keys(fields).filter((key) => fields[key] !== undefined && current[key] !== fields[key]);
+    const changed = Object.keys(fields).filter((key) => fields[key] !== undefined && !sameValue(current[key], fields[key]));
     if (changed.length === 0) return changed;
     const next = { ...current };
     for (const key of changed) next[key] = fields[key];
@@ -243,10 +244,18 @@ function searchTextOf(entry: RegistryEntry): string {
   return `${entry.title ?? ''}\n${entry.preview ?? ''}`.toLowerCase();
 }
 
+/** Equal field values; tags are a (sorted) list, equal by content. */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((item, i) => item === b[i]);
+  return a === b;
+}
+
 function matcher(filter: ListFilter): (entry: RegistryEntry, text: string) => boolean {
   const scope = filter.scope ?? 'active';
   const q = filter.q?.trim().toLowerCase() || null;
+  const tags = tagMatcher(filter);
   return (entry, text) => {
+    if (tags !== null && !tags(entry.tags, entry.state)) return false;
     if (scope === 'active' && entry.archived) return false;
     if (scope === 'archived' && !entry.archived) return false;
     if (filter.pinned !== undefined && entry.pinned !== filter.pinned) return false;

@@ -2,6 +2,7 @@ import type { ProjectStore } from '../projects/index.js';
 import { secondsToMs } from '../time.js';
 import type { RegistryEntry, SessionRow } from '../types.js';
 import { agentIdentity } from './agent-identity.js';
+import { stateOf, tagsOf } from '../organise/tags.js';
 
 /** The one converter from a registry entry (FORMAT.md, snake_case, seconds) to an API row (camelCase, ms). */
 export function toRow(ctx: { projects: Pick<ProjectStore, 'nameOf'> }, entry: RegistryEntry): SessionRow {
@@ -27,6 +28,8 @@ export function toRow(ctx: { projects: Pick<ProjectStore, 'nameOf'> }, entry: Re
     agentName: agent.name,
     wayIn: agent.wayIn,
     agentGroup: agent.group,
+    tags: tagsOf(entry.tags) as string[],
+    state: stateOf(entry.state),
   };
 }
 
@@ -47,6 +50,8 @@ const ROW_FIELD: Record<string, keyof SessionRow> = {
   unread: 'unread',
   preview: 'preview',
   project_id: 'project',
+  tags: 'tags',
+  state: 'state',
 };
 
 /** The changed registry fields as a partial row, for session_updated. */

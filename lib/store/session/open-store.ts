@@ -140,4 +140,15 @@ function recordChange(changes: ChangeFeed, event: StoreEvent): void {
   else if (event.type === 'session_updated') {
     if ('title' in event.data) changes.append(event.data.id, 'session');
   } else if (event.type === 'session_deleted') changes.append(event.data.id, 'deleted');
+  // a note's words are indexed with the session read again (DESIGN §16)
+  else if (event.type === 'note_changed') changes.append(event.data.sessionId, 'created');
+}
+
+/** The roots an admin gave this user, after the workspace root: from the next call on. */
+export function setExtraRoots(ctx: StoreContext, roots: readonly string[]): void {
+  const workspace = ctx.projects.workspaceRoot;
+  const next = [workspace, ...roots.map((root) => resolve(root)).filter((root) => root !== workspace)];
+  ctx.projects.setAllowedRoots(next);
+  ctx.allowedRoots = next;
+  ctx.trustedRoots = [ctx.stateDir, ...next];
 }

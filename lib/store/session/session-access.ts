@@ -53,7 +53,7 @@ export function withSession<T>(ctx: StoreContext, id: string, work: (session: Op
   return ctx.locks.run(id, () => work(openSession(ctx, id)));
 }
 
-const REGISTRY_KEYS = new Set(['title', 'pinned', 'archived', 'unread', 'group', 'status', 'updated_at', 'preview', 'project_id']);
+const REGISTRY_KEYS = new Set(['title', 'pinned', 'archived', 'unread', 'group', 'status', 'updated_at', 'preview', 'project_id', 'tags', 'state']);
 
 /**
  * The "update fields" path of the seeds: meta.json gets only the given fields, the registry

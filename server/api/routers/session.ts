@@ -5,7 +5,7 @@ import { getChatDispatcher } from '@/server/chat/runtime';
 import { getSettledSearch, getUserSearch } from '@/server/runtime';
 import { createTRPCRouter, sessionProcedure, storeProcedure } from '../trpc';
 import { forkProcedure } from './session-fork';
-import { cursorInput, labelInput, limitInput, pathInput, projectIdInput, sessionIdInput } from '../schemas';
+import { cursorInput, labelInput, limitInput, pathInput, projectIdInput, sessionIdInput, sessionStateInput, tagFilterInput, tagListInput } from '../schemas';
 
 const statusInput = z.enum(SESSION_STATUSES);
 const titleInput = labelInput(500);
@@ -66,6 +66,7 @@ export const sessionRouter = createTRPCRouter({
           agent: labelInput().optional(),
           projectId: projectIdInput.optional(),
           q: labelInput(500).optional(),
+          ...tagFilterInput,
           limit: limitInput.optional(),
           cursor: cursorInput.nullish(),
           // Sent by TanStack Query's infinite queries (through tRPC); paging is forward only.
@@ -132,6 +133,8 @@ export const sessionRouter = createTRPCRouter({
           unread: z.boolean().optional(),
           group: labelInput().optional(),
           status: statusInput.optional(),
+          tags: tagListInput.optional(),
+          state: sessionStateInput.nullable().optional(),
         })
         .strict(),
     )

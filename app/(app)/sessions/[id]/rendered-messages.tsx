@@ -9,6 +9,7 @@ import { attachmentsOf } from '@/server/render/message-attachments';
 import { BranchSwitcher } from '@/components/session/branch-switcher';
 import { MessageArticle } from '@/components/session/message-article';
 import { ForkFromHere } from '@/components/session/fork-from-here';
+import { MessageNote } from '@/components/organise/message-note';
 import { ToolCalls } from '@/components/session/tool-call';
 import type { BranchMessage, RenderedMessage } from '@/components/session/types';
 import { renderMarkdown } from '@/server/render/markdown';
@@ -46,6 +47,7 @@ async function renderOne(sessionId: string, viewerId: string, message: BranchMes
               {message.role === 'assistant' && message.toolCalls.length === 0 ? <ForkFromHere sessionId={sessionId} at={{ nodeId: message.id }} /> : null}
             </div>
           ) : null}
+          {message.role === 'tool' ? null : <MessageNote sessionId={sessionId} messageId={message.id} />}
         </>
       }
     >
