@@ -40,7 +40,8 @@ export const LAYERS = [
     layer: 'lib/import',
     paths: ['lib/import/'],
     packages: ['fflate'],
-    imports: ['lib/import/', 'lib/store/', 'lib/redact/', 'lib/fs/', 'lib/errors/'],
+    // lib/proxy/usage.ts: an imported answer's usage in the shape the proxy records (DESIGN §15)
+    imports: ['lib/import/', 'lib/store/', 'lib/redact/', 'lib/fs/', 'lib/errors/', 'lib/proxy/usage.ts'],
   },
   // cluster mode (DESIGN §11): Postgres backends of lib/auth, user_shard, the control channel, HAProxy's map
   // moving a user (DESIGN §11): the journal, rsync, the verify (through the store), the directory and control ports
