@@ -32,6 +32,13 @@ export const LAYERS = [
     packages: ['better-sqlite3', 'mdast-util-from-markdown', 'mdast-util-gfm', 'micromark-extension-gfm'],
     imports: ['lib/search/', 'lib/store/', 'lib/fs/', 'lib/errors/'],
   },
+  // usage and cost (DESIGN §15): rollups fed by the store's change feed in the search index's SQLite, the price table
+  {
+    layer: 'lib/usage',
+    paths: ['lib/usage/'],
+    packages: ['zod'],
+    imports: ['lib/usage/', 'lib/store/', 'lib/search/', 'lib/fs/', 'lib/errors/', 'lib/proxy/usage.ts'],
+  },
   { layer: 'lib/llm', paths: ['lib/llm/'], packages: [], imports: ['lib/llm/'] },
   // secrets out of text: secretlint's rules as a library
   { layer: 'lib/redact', paths: ['lib/redact/'], packages: ['@secretlint/secretlint-rule-preset-recommend'], imports: ['lib/redact/'] },
