@@ -14,6 +14,7 @@ import { chatRouter } from './routers/chat';
 import { modelsRouter } from './routers/models';
 import { proxyRouter } from './routers/proxy';
 import { shareRouter } from './routers/share';
+import { usageRouter } from './routers/usage';
 
 /**
  * Every router, one per domain (server/api/routers/<domain>.ts). The store's routers go here too:
@@ -35,6 +36,7 @@ export const appRouter = createTRPCRouter({
   models: modelsRouter,
   proxy: proxyRouter,
   share: shareRouter,
+  usage: usageRouter,
 });
 
 export type AppRouter = typeof appRouter;
