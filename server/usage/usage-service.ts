@@ -3,7 +3,7 @@
  * user's, each split named by what people read (a project's name, a user's email), sessions with
  * their titles. The sums come from lib/usage; this file only picks whose and names them.
  */
-import type { PublicUser } from '@/lib/auth/users';
+import type { PublicUser } from '@/lib/auth/index';
 import { PriceBook, readPrices, sessionFigures, summarize, type UsageFigures, type UsageQuery, type UsageSource, type UsageSummary } from '@/lib/usage/index';
 import { getAuthStore, getDataDir, getUserStore } from '@/server/runtime';
 import { usageRollupsOf } from './usage-runtime';
