@@ -38,6 +38,7 @@ import { benchLoad } from './load-bench.js';
 import { benchCluster, benchManyUsers } from './cluster-bench.js';
 import { benchRedact } from './redact-bench.js';
 import { benchProxyAbuse } from './proxy-abuse-bench.js';
+import { benchUsage } from './usage-bench.js';
 
 type Bench = () => Promise<Record<string, number>>;
 
@@ -75,6 +76,7 @@ const BENCHES: Record<string, Bench> = {
   cluster: benchCluster,
   redact: benchRedact,
   'proxy abuse': benchProxyAbuse,
+  usage: benchUsage,
 };
 
 const [flag, name] = process.argv.slice(2);

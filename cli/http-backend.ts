@@ -6,6 +6,7 @@ import type { ListScope, ProjectSummary, SessionRow } from '../lib/store/index.j
 import type { AppRouter } from '../trpc/types.js';
 import { CliError, type CliBackend, type ExportRequest, type ShownSession, type UserSummary } from './backend.js';
 import { emptyReport, mergeReports, type ImportInput, type ImportProgress, type ImportReport } from '../lib/import/index.js';
+import type { UsageQuery, UsageSummary } from '../lib/usage/index.js';
 
 const KIND_BY_CODE: Record<string, CliError['kind']> = {
   NOT_FOUND: 'not_found',
@@ -146,6 +147,10 @@ export class HttpBackend implements CliBackend {
 
   addProject(input: { path: string; name?: string }): Promise<ProjectSummary & { created: boolean }> {
     return this.call((api) => api.project.create.mutate(input.name === undefined ? { path: input.path } : input));
+  }
+
+  usageSummary(query: UsageQuery): Promise<UsageSummary> {
+    return this.call((api) => api.usage.summary.query({ ...query, split: query.split ?? undefined }));
   }
 
   async search(input: { q: string; scope: ListScope; limit: number }): Promise<{ hits: SearchHit[]; status: IndexStatus }> {

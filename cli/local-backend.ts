@@ -9,6 +9,7 @@ import { CliError, type CliBackend, type ExportRequest, type ShownSession, type 
 import { redactMessage } from '../lib/redact/index.js';
 import { importInputs, type ImportInput, type ImportProgress, type ImportReport } from '../lib/import/index.js';
 import { allSessionIds, ExportTooLargeError, markdownExport, sessionBundle, sessionJson, sessionsZip } from '../lib/export/index.js';
+import { PriceBook, readPrices, summarize, UsageRollups, type UsageQuery, type UsageSummary } from '../lib/usage/index.js';
 
 const KIND_BY_CODE: Record<string, CliError['kind']> = {
   NOT_FOUND: 'not_found',
@@ -40,6 +41,7 @@ export class LocalBackend implements CliBackend {
   readonly mode = 'local' as const;
   private store: SessionStore | null = null;
   private index: SearchIndex | null = null;
+  private usage: UsageRollups | null = null;
 
   private constructor(
     private readonly dataDir: string,
@@ -190,6 +192,15 @@ export class LocalBackend implements CliBackend {
     });
   }
 
+  usageSummary(query: UsageQuery): Promise<UsageSummary> {
+    return translated(async () => {
+      const store = await this.sessions();
+      this.usage ??= await UsageRollups.open({ path: join(this.dataDir, 'users', this.actingUser().id, 'usage.sqlite'), source: storeSource(store) });
+      await this.usage.caughtUp();
+      return summarize([{ owner: this.actingUser().email, db: this.usage.database! }], new PriceBook(readPrices(this.dataDir)), query);
+    });
+  }
+
   reindex(onProgress: (status: IndexStatus) => void): Promise<IndexStatus> {
     return translated(async () => {
       const index = await this.searchIndex();
@@ -223,6 +234,7 @@ export class LocalBackend implements CliBackend {
   async close(): Promise<void> {
     try {
       await this.index?.close();
+      await this.usage?.close();
       await this.store?.close();
       this.auth.flushSync();
     } finally {

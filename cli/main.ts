@@ -14,6 +14,7 @@ import { LocalBackend } from './local-backend.js';
 import { runImport } from './import-command.js';
 import { CLUSTER_COMMANDS, runClusterCommand } from './cluster-command.js';
 import { runClusterMove } from './cluster-move-command.js';
+import { runUsageCommand, USAGE_USAGE } from './usage-command.js';
 
 const SCOPES: readonly ListScope[] = ['active', 'archived', 'all'];
 
@@ -218,6 +219,14 @@ const COMMANDS: Record<string, CommandSpec> = {
       const shown = await backend.showSession(one(args, 'session id', this));
       if (values.json) output.out(JSON.stringify(shown));
       else printSession(shown, output);
+    },
+  },
+  'usage summary': {
+    usage: USAGE_USAGE,
+    summary: 'tokens, cost and cache hit rate by day, model, project or session (DESIGN §15)',
+    async run(backend, args, values, output) {
+      if (args.length > 0) throw usageError('usage takes only options', this);
+      await runUsageCommand(backend, values, output);
     },
   },
   'sessions search': {
@@ -449,6 +458,8 @@ function parse(argv: string[]) {
       socket: { type: 'string' },
       map: { type: 'string' },
       'links-map': { type: 'string' },
+      by: { type: 'string' },
+      since: { type: 'string' },
       resume: { type: 'string' },
       rollback: { type: 'string' },
     },
@@ -460,6 +471,7 @@ function normalise(positionals: string[]): string[] {
   const [first, ...rest] = positionals;
   // `import <path>…`: the paths are the arguments (a path could be named like an action)
   if (first === 'import') return ['import', 'files', ...rest];
+  if (first === 'usage' && rest[0] !== 'summary') return ['usage', 'summary', ...rest];
   if (first === 'archive' || first === 'unarchive' || first === 'rename' || first === 'delete') return ['sessions', first, ...rest];
   // `export --all out.zip`: the flag is the command, the file its argument.
   if (first === 'export') return ['export', 'all', ...rest];
