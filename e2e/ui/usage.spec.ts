@@ -53,7 +53,7 @@ const tomorrow = () => new Date(Date.now() + 86_400_000).toISOString().slice(0, 
 /** A table's cells as text, header first (what the CSV must hold). */
 async function tableCells(table: import('@playwright/test').Locator): Promise<string[][]> {
   const rows = await table.getByRole('row').all();
-  return Promise.all(rows.map(async (row) => (await row.getByRole('cell').or(row.getByRole('columnheader')).allInnerTexts()).map((cell) => cell.trim())));
+  return Promise.all(rows.map(async (row) => (await row.getByRole('cell').or(row.getByRole('columnheader')).allTextContents()).map((cell) => cell.trim())));
 }
 
 test('Claude Code and Codex through the proxy: the header and the Usage page show the tokens the model sent, priced; a later price changes nothing before its day; each CSV is its table', async ({ context, page, user, adminApi }) => {
@@ -96,8 +96,7 @@ test('Claude Code and Codex through the proxy: the header and the Usage page sho
 
   await page.goto('/usage');
   await page.getByLabel('Split by').selectOption('agent');
-  const costSection = page.getByRole('region', { name: 'Cost' });
-  const costTable = costSection.getByRole('table', { name: 'Cost' });
+  const costTable = page.getByRole('region', { name: 'Cost', exact: true }).getByRole('table', { name: 'Cost', exact: true });
   const codexRow = costTable.getByRole('row').filter({ hasText: 'Codex' });
   await expect(codexRow).toContainText(tokens(codexSent.input));
   await expect(codexRow).toContainText(tokens(codexSent.output));
@@ -108,12 +107,12 @@ test('Claude Code and Codex through the proxy: the header and the Usage page sho
 
   // The CSV of each chart is exactly its table.
   for (const name of ['Cost', 'Tokens', 'Cache hit rate', 'Top sessions by cost']) {
-    const section = page.getByRole('region', { name });
+    const section = page.getByRole('region', { name, exact: true });
     const downloaded = page.waitForEvent('download');
     await section.getByRole('link', { name: `Download CSV: ${name}` }).click();
     const csv = readFileSync((await (await downloaded).path())!, 'utf8');
     const parsed = csv.trimEnd().split('\r\n').map(csvCells);
-    expect(parsed).toEqual(await tableCells(section.getByRole('table', { name })));
+    expect(parsed).toEqual(await tableCells(section.getByRole('table', { name, exact: true })));
   }
   await captureViews(page, 'usage');
 
@@ -122,5 +121,5 @@ test('Claude Code and Codex through the proxy: the header and the Usage page sho
   await page.reload();
   await page.getByLabel('Split by').selectOption('agent');
   const repriced = (codexSent.input * 3000 + codexSent.output * 2000 + codexSent.cacheRead * 100) / 1_000_000;
-  await expect(page.getByRole('region', { name: 'Cost' }).getByRole('table', { name: 'Cost' }).getByRole('row').filter({ hasText: 'Codex' })).toContainText(dollars(repriced));
+  await expect(page.getByRole('region', { name: 'Cost', exact: true }).getByRole('table', { name: 'Cost', exact: true }).getByRole('row').filter({ hasText: 'Codex' })).toContainText(dollars(repriced));
 });
