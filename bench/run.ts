@@ -39,6 +39,7 @@ import { benchCluster, benchManyUsers } from './cluster-bench.js';
 import { benchRedact } from './redact-bench.js';
 import { benchProxyAbuse } from './proxy-abuse-bench.js';
 import { benchTagFilter } from './tag-filter-bench.js';
+import { benchUsage } from './usage-bench.js';
 
 type Bench = () => Promise<Record<string, number>>;
 
@@ -77,6 +78,7 @@ const BENCHES: Record<string, Bench> = {
   redact: benchRedact,
   'proxy abuse': benchProxyAbuse,
   'tag filter': benchTagFilter,
+  usage: benchUsage,
 };
 
 const [flag, name] = process.argv.slice(2);

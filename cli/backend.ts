@@ -2,6 +2,7 @@ import type { IndexStatus, SearchHit } from '../lib/search/index.js';
 import type { ListScope, Message, ProjectSummary, SessionDetail, SessionRow } from '../lib/store/index.js';
 import type { ImportInput, ImportProgress, ImportReport } from '../lib/import/index.js';
 import type { ResumeFile, ResumeRequest } from '../lib/resume/index.js';
+import type { UsageQuery, UsageSummary } from '../lib/usage/index.js';
 
 export type ExportFormat = 'md' | 'json' | 'bundle';
 
@@ -44,6 +45,8 @@ export interface CliBackend {
   addProject(input: { path: string; name?: string }): Promise<ProjectSummary & { created: boolean }>;
   /** full text; `onProgress` while the index catches up first (local mode waits for it) */
   search(input: { q: string; scope: ListScope; limit: number }, onProgress?: (status: IndexStatus) => void): Promise<{ hits: SearchHit[]; status: IndexStatus }>;
+  /** DESIGN §15: the acting user's usage and cost over UTC days, from the rollups (local mode waits for them to catch up) */
+  usageSummary(query: UsageQuery): Promise<UsageSummary>;
   /** the index emptied and rebuilt from the sessions, with progress */
   reindex(onProgress: (status: IndexStatus) => void): Promise<IndexStatus>;
   /** DESIGN §10: the files into the acting user's sessions, with progress; one report. */

@@ -68,6 +68,8 @@ export function parseCommandLine(argv: string[]) {
       at: { type: 'string' },
       agent: { type: 'string' },
       cwd: { type: 'string' },
+      by: { type: 'string' },
+      since: { type: 'string' },
     },
   });
 }

@@ -8,6 +8,7 @@ import type { ResumeFile } from '../lib/resume/index.js';
 import { CliError, type CliBackend, type ExportRequest, type ShownSession, type UserSummary } from './backend.js';
 import { emptyReport, mergeReports, type ImportInput, type ImportProgress, type ImportReport } from '../lib/import/index.js';
 import { isConnectionFailure, notReadyStatus, OWNER_URL_HEADER, retryAfterMs, ServerNotReadyError } from './server-wait.js';
+import type { UsageQuery, UsageSummary } from '../lib/usage/index.js';
 
 const KIND_BY_CODE: Record<string, CliError['kind']> = {
   NOT_FOUND: 'not_found',
@@ -151,6 +152,10 @@ export class HttpBackend implements CliBackend {
 
   addProject(input: { path: string; name?: string }): Promise<ProjectSummary & { created: boolean }> {
     return this.call((api) => api.project.create.mutate(input.name === undefined ? { path: input.path } : input));
+  }
+
+  usageSummary(query: UsageQuery): Promise<UsageSummary> {
+    return this.call((api) => api.usage.summary.query({ ...query, split: query.split ?? undefined }));
   }
 
   async search(input: { q: string; scope: ListScope; limit: number }): Promise<{ hits: SearchHit[]; status: IndexStatus }> {

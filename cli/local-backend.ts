@@ -10,6 +10,7 @@ import { redactMessage } from '../lib/redact/index.js';
 import { importInputs, type ImportInput, type ImportProgress, type ImportReport } from '../lib/import/index.js';
 import { defaultResumeFolder, prepareResume, type ResumeFile } from '../lib/resume/index.js';
 import { allSessionIds, ExportTooLargeError, markdownExport, sessionBundle, sessionJson, sessionsZip } from '../lib/export/index.js';
+import { PriceBook, readPrices, summarize, UsageRollups, type UsageQuery, type UsageSummary } from '../lib/usage/index.js';
 
 const KIND_BY_CODE: Record<string, CliError['kind']> = {
   NOT_FOUND: 'not_found',
@@ -41,6 +42,7 @@ export class LocalBackend implements CliBackend {
   readonly mode = 'local' as const;
   private store: SessionStore | null = null;
   private index: SearchIndex | null = null;
+  private usage: UsageRollups | null = null;
 
   private constructor(
     private readonly dataDir: string,
@@ -191,6 +193,15 @@ export class LocalBackend implements CliBackend {
     });
   }
 
+  usageSummary(query: UsageQuery): Promise<UsageSummary> {
+    return translated(async () => {
+      const store = await this.sessions();
+      this.usage ??= await UsageRollups.open({ path: join(this.dataDir, 'users', this.actingUser().id, 'usage.sqlite'), source: storeSource(store) });
+      await this.usage.caughtUp();
+      return summarize([{ owner: this.actingUser().email, db: this.usage.database! }], new PriceBook(readPrices(this.dataDir)), query);
+    });
+  }
+
   reindex(onProgress: (status: IndexStatus) => void): Promise<IndexStatus> {
     return translated(async () => {
       const index = await this.searchIndex();
@@ -233,6 +244,7 @@ export class LocalBackend implements CliBackend {
   async close(): Promise<void> {
     try {
       await this.index?.close();
+      await this.usage?.close();
       await this.store?.close();
       this.auth.flushSync();
     } finally {

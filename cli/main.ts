@@ -11,6 +11,7 @@ import { PROJECT_COMMANDS } from './commands/projects.js';
 import { SESSION_COMMANDS } from './commands/sessions.js';
 import { USER_COMMANDS } from './commands/users.js';
 import { RESUME_SUMMARY, RESUME_USAGE, runResume } from './resume-command.js';
+import { runUsageCommand, USAGE_USAGE } from './usage-command.js';
 
 const GENERAL_HELP = `Entity Memory command line
 
@@ -45,6 +46,14 @@ const COMMANDS: Record<string, CommandSpec> = {
   ...USER_COMMANDS,
   ...PROJECT_COMMANDS,
   ...SESSION_COMMANDS,
+  'usage summary': {
+    usage: USAGE_USAGE,
+    summary: 'tokens, cost and cache hit rate by day, model, project or session (DESIGN §15)',
+    async run(backend, args, values, output) {
+      if (args.length > 0) throw usageError('usage takes only options', this);
+      await runUsageCommand(backend, values, output);
+    },
+  },
   'resume session': {
     usage: RESUME_USAGE,
     summary: RESUME_SUMMARY,
@@ -134,6 +143,7 @@ function normalise(positionals: string[]): string[] {
   // `import <path>…`: the paths are the arguments (a path could be named like an action)
   if (first === 'import') return ['import', 'files', ...rest];
   if (first === 'resume') return ['resume', 'session', ...rest];
+  if (first === 'usage' && rest[0] !== 'summary') return ['usage', 'summary', ...rest];
   if (first === 'archive' || first === 'unarchive' || first === 'rename' || first === 'delete') return ['sessions', first, ...rest];
   // `export --all out.zip`: the flag is the command, the file its argument.
   if (first === 'export') return ['export', 'all', ...rest];

@@ -32,6 +32,13 @@ export const LAYERS = [
     packages: ['better-sqlite3', 'mdast-util-from-markdown', 'mdast-util-gfm', 'micromark-extension-gfm'],
     imports: ['lib/search/', 'lib/store/', 'lib/fs/', 'lib/errors/'],
   },
+  // usage and cost (DESIGN §15): rollups fed by the store's change feed in the search index's SQLite, the price table
+  {
+    layer: 'lib/usage',
+    paths: ['lib/usage/'],
+    packages: ['zod'],
+    imports: ['lib/usage/', 'lib/store/', 'lib/search/', 'lib/fs/', 'lib/errors/', 'lib/proxy/usage.ts'],
+  },
   { layer: 'lib/llm', paths: ['lib/llm/'], packages: [], imports: ['lib/llm/'] },
   // secrets out of text: secretlint's rules as a library
   { layer: 'lib/redact', paths: ['lib/redact/'], packages: ['@secretlint/secretlint-rule-preset-recommend'], imports: ['lib/redact/'] },
@@ -40,7 +47,8 @@ export const LAYERS = [
     layer: 'lib/import',
     paths: ['lib/import/'],
     packages: ['fflate'],
-    imports: ['lib/import/', 'lib/store/', 'lib/redact/', 'lib/fs/', 'lib/errors/'],
+    // lib/proxy/usage.ts: an imported answer's usage in the shape the proxy records (DESIGN §15)
+    imports: ['lib/import/', 'lib/store/', 'lib/redact/', 'lib/fs/', 'lib/errors/', 'lib/proxy/usage.ts'],
   },
   // cluster mode (DESIGN §11): Postgres backends of lib/auth, user_shard, the control channel, HAProxy's map
   // moving a user (DESIGN §11): the journal, rsync, the verify (through the store), the directory and control ports

@@ -11,6 +11,7 @@ import { FileShareIndex, migrateShareLinks, parseSharingMode, shareClock, ShareL
 import { clusterConfigFromEnv } from '@/lib/cluster/db';
 import { startClusterNode, type ClusterNode } from '@/lib/cluster/node';
 import { UserGate } from '@/lib/cluster/move/index';
+import { closeAllUsageSync, closeUserUsage, openUserUsage } from './usage/usage-runtime';
 
 /**
  * Process-wide singletons, kept on globalThis: Next may load this module once for route handlers
@@ -263,6 +264,7 @@ export function getUserStore(userId: string): Promise<UserStore> {
       });
       searchIndexes.set(userId, search);
       await search.catch((error: unknown) => console.error('[search] the index could not be opened:', error));
+      await openUserUsage(dataDir, userId, store);
       // A chat turn the last process did not finish ends failed, with what it had written committed.
       await failInterruptedTurns(store);
       openedStores.push(store);
@@ -322,6 +324,7 @@ export async function applyUserPrefs(userId: string): Promise<void> {
 /** Flush every registry that finished opening, synchronously: safe inside a signal handler. */
 export function flushAllSync(): void {
   const { auth, openedStores } = runtime();
+  closeAllUsageSync();
   for (const index of runtime().openedIndexes.splice(0)) {
     try {
       index.closeSync();
@@ -360,6 +363,7 @@ export async function closeUserStore(userId: string): Promise<void> {
   const searching = current.searchIndexes.get(userId);
   current.userStores.delete(userId);
   current.searchIndexes.delete(userId);
+  await closeUserUsage(userId);
   const store = opening ? await opening.catch(() => null) : null;
   const index = searching ? await searching.catch(() => null) : null;
   if (index) {

@@ -20,6 +20,7 @@ import { displayTitle } from './display-title';
 import { ExportMenu } from './export-menu';
 import { ResumeInAgent } from './resume-in-agent';
 import { StatusBadge } from './status-badge';
+import { SessionUsage } from './session-usage';
 import type { SessionDetail } from './types';
 
 const CHIP =
@@ -120,6 +121,7 @@ export function SessionHeader({ sessionId }: { sessionId: string }) {
             </span>
           ) : null}
           {wayInLabel(session) ? <span className="text-xs text-neutral-500">{`Came in: ${wayInLabel(session)}`}</span> : null}
+          <SessionUsage sessionId={sessionId} />
           {session.archived ? <span className="text-xs text-neutral-500">Archived</span> : null}
           {session.pinned ? <span className="text-xs text-neutral-500">Pinned</span> : null}
         </div>

@@ -42,6 +42,9 @@ export function AppHeader({ email, admin, onOpenSidebar, onShowShortcuts }: Prop
         <Link href="/projects" className={link('/projects')}>
           Projects
         </Link>
+        <Link href="/usage" className={link('/usage')}>
+          Usage
+        </Link>
         <Link href="/import" className={link('/import')}>
           Import
         </Link>

@@ -23,6 +23,9 @@ export function UserMenu({ email, admin }: { email: string; admin: boolean }) {
           <DropdownMenu.Label className="truncate px-2 py-1.5 text-xs text-neutral-500">{email}</DropdownMenu.Label>
           <DropdownMenu.Separator className="my-1 h-px bg-neutral-200 dark:bg-neutral-800" />
           <DropdownMenu.Item asChild className={ITEM}>
+            <Link href="/usage">Usage</Link>
+          </DropdownMenu.Item>
+          <DropdownMenu.Item asChild className={ITEM}>
             <Link href="/import">Import</Link>
           </DropdownMenu.Item>
           <DropdownMenu.Item asChild className={ITEM}>

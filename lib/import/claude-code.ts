@@ -2,6 +2,7 @@ import type { ImportNode } from '../store/index.js';
 import { nodeIdOf, sessionIdOf } from './ids.js';
 import { isoSeconds, isRecord, parseObjectLine } from './lines.js';
 import { NotThisFormatError, type NumberedLine, type ParsedFile, type ParsedSession, type SkippedLine } from './types.js';
+import { claudeCodeUsage } from './claude-code-usage.js';
 
 /**
  * Claude Code transcripts (`~/.claude/projects/<slug>/<sessionId>.jsonl`, IMPORT.md §1):
@@ -264,6 +265,9 @@ export async function parseClaudeCode(lines: AsyncIterable<NumberedLine>, info: 
         node = { id: nodeId, createdAt: entry.time, role: 'assistant', content: '', parentId: parentFor(first, metadata), name: typeof message['model'] === 'string' ? message['model'] : '', metadata };
         emit(node);
       }
+      // The message's lines each carry a snapshot of its usage: the last one stands, counted once.
+      const usage = claudeCodeUsage(message['usage'], typeof message['model'] === 'string' ? message['model'] : null, null);
+      if (usage) node.metadata!['usage'] = usage;
       const text = textOfBlocks(blocks);
       if (text) node.content = node.content ? `${node.content as string}\n\n${text}` : text;
       const thinking = blocks.filter((block) => block['type'] === 'thinking' && typeof block['thinking'] === 'string').map((block) => block['thinking'] as string);

@@ -45,6 +45,11 @@ export interface StreamedReply {
   text: string;
   toolCalls: ToolCall[];
   finishReason: string | null;
+  /** the stream's last `usage` (asked for with stream_options.include_usage); null when the server sent none */
+  usage: Record<string, unknown> | null;
+  /** ms from the request to the first byte of the answer, and to its end */
+  ttfbMs: number | null;
+  durationMs: number;
 }
 
 export interface ChatModel {
@@ -93,6 +98,8 @@ function callDeadline(ms: number, callerSignal: AbortSignal | undefined) {
   else callerSignal?.addEventListener('abort', forward, { once: true });
   return {
     signal: controller.signal,
+    /** performance.now() at the call's start: where its latencies are measured from */
+    startedAt: performance.now(),
     timedOut: () => timedOut,
     clear() {
       clearTimeout(timer);
@@ -118,6 +125,8 @@ export function createChatClient(options: ChatClientOptions): ChatModel {
       model: options.model,
       messages: request.messages,
       stream,
+      // The exact usage in a last chunk (DESIGN §15); servers that do not know the option ignore it.
+      ...(stream ? { stream_options: { include_usage: true } } : {}),
       ...(request.maxTokens !== undefined ? { max_tokens: request.maxTokens } : {}),
       ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
       ...(request.tools && request.tools.length > 0 ? { tools: request.tools.map((tool) => ({ type: 'function', function: tool })) } : {}),
@@ -188,6 +197,7 @@ export function createChatClient(options: ChatClientOptions): ChatModel {
 }
 
 interface StreamChunk {
+  usage?: Record<string, unknown> | null;
   choices?: {
     delta?: { content?: unknown; tool_calls?: { index?: number; id?: string; function?: { name?: string; arguments?: string } }[] };
     finish_reason?: string | null;
@@ -203,11 +213,15 @@ async function streamReply(
   timeoutMs: number,
 ): Promise<StreamedReply> {
   if (!response.body) throw new ModelError('the model answered without a body');
+  const startedAt = deadline.startedAt;
+  let firstByteAt: number | null = null;
+  let usage: Record<string, unknown> | null = null;
   let text = '';
   let finishReason: string | null = null;
   const calls = new Map<number, ToolCall>();
   try {
     for await (const data of serverSentData(response.body)) {
+      firstByteAt ??= performance.now();
       if (data === '[DONE]') break;
       let chunk: StreamChunk;
       try {
@@ -215,6 +229,7 @@ async function streamReply(
       } catch {
         continue; // a keep-alive or a vendor extension
       }
+      if (chunk.usage && typeof chunk.usage === 'object') usage = chunk.usage;
       const choice = chunk.choices?.[0];
       const delta = choice?.delta?.content;
       if (typeof delta === 'string' && delta !== '') {
@@ -240,7 +255,8 @@ async function streamReply(
     .sort(([a], [b]) => a - b)
     .map(([index, call]) => ({ ...call, id: call.id || `call_${index}` }))
     .filter((call) => call.name !== '');
-  return { text, toolCalls, finishReason };
+  const ms = (at: number) => Math.max(0, Math.round(at - startedAt));
+  return { text, toolCalls, finishReason, usage, ttfbMs: firstByteAt === null ? null : ms(firstByteAt), durationMs: ms(performance.now()) };
 }
 
 /** The `data:` payloads of a server-sent-event body. */

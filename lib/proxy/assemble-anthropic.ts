@@ -82,7 +82,9 @@ export function assembleAnthropicStream(text: string): AssembledReply {
       const message = (data.message ?? {}) as Json;
       reply.id = str(message.id) || null;
       reply.model = str(message.model) || null;
-      reply.usage = (message.usage as Json | undefined) ?? null;
+      // Its output_tokens is a placeholder (1): the count is message_delta's, unknown until it comes.
+      const { output_tokens: _placeholder, ...usage } = (message.usage as Json | undefined) ?? {};
+      reply.usage = message.usage ? usage : null;
     } else if (type === 'content_block_start' && index >= 0) {
       blocks[index] = openBlock((data.content_block ?? {}) as Json);
     } else if (type === 'content_block_delta' && index >= 0) {

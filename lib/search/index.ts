@@ -4,5 +4,5 @@ export type { SnippetSegment } from './snippet.js';
 export type { DocumentKind } from './documents.js';
 export { SearchInputError } from './errors.js';
 export { storeSource } from './store-source.js';
-export { currentDriver, openSqlite, type SqliteDriver, type SqlDatabase } from './sqlite.js';
+export { currentDriver, openSqlite, type SqliteDriver, type SqlDatabase, type SqlRow } from './sqlite.js';
 export { MAX_QUERY_CHARS } from './query.js';

@@ -17,6 +17,7 @@ import { shareRouter } from './routers/share';
 import { resumeRouter } from './routers/resume';
 import { tagRouter } from './routers/tag';
 import { noteRouter } from './routers/note';
+import { usageRouter } from './routers/usage';
 
 /**
  * Every router, one per domain (server/api/routers/<domain>.ts). The store's routers go here too:
@@ -41,6 +42,7 @@ export const appRouter = createTRPCRouter({
   resume: resumeRouter,
   tag: tagRouter,
   note: noteRouter,
+  usage: usageRouter,
 });
 
 export type AppRouter = typeof appRouter;

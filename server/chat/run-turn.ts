@@ -1,6 +1,7 @@
 import { readFile, realpath } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import type { ChatModel, StreamedReply } from '@/lib/llm/chat-client';
+import { chatUsage } from './chat-usage';
 import { modelMessages, type Attachment } from '@/lib/llm/conversation';
 import { cutToolResult, FILE_TOOLS, runFileTool, type ToolContext } from '@/lib/tools/file-tools';
 import type { ToolRoots } from '@/lib/tools/confine';
@@ -89,7 +90,7 @@ export async function runTurn({ progress, store, sessionId, model, signal, publi
         role: 'assistant',
         content: reply.text,
         name: model.model,
-        metadata: { model: model.model, ...(reply.toolCalls.length > 0 ? { tool_calls: reply.toolCalls } : {}) },
+        metadata: { model: model.model, usage: chatUsage(model.model, reply), ...(reply.toolCalls.length > 0 ? { tool_calls: reply.toolCalls } : {}) },
       });
       progress.replyId = null; // a node now: no longer "in progress" for a tab that opens late
       if (reply.toolCalls.length === 0) break;

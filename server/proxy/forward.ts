@@ -55,6 +55,9 @@ export interface ForwardResult {
   outcome: ExchangeOutcome;
   /** performance.now() at the upstream's last byte (or the end of the exchange): where the recording time starts */
   endedAt: number;
+  /** performance.now() when the request went upstream, and at the answer's first byte (null: none came) */
+  startedAt: number;
+  firstByteAt: number | null;
 }
 
 /** The response headers the client gets: the upstream's, less one hop's. */
@@ -93,11 +96,13 @@ export function forward(input: ForwardInput, res: http.ServerResponse, failure: 
   let status = 0;
   let contentType: string | null = null;
   let deadline: NodeJS.Timeout | null = null;
+  const startedAt = performance.now();
+  let firstByteAt: number | null = null;
   const finish = (outcome: ExchangeOutcome) => {
     if (settled) return;
     settled = true;
     if (deadline) clearTimeout(deadline);
-    onDone({ status, contentType, bytes: Buffer.concat(chunks, copied), totalBytes, outcome, endedAt: performance.now() });
+    onDone({ status, contentType, bytes: Buffer.concat(chunks, copied), totalBytes, outcome, endedAt: performance.now(), startedAt, firstByteAt });
     chunks.length = 0;
   };
   const fail = (httpStatus: number, message: string, outcome: ExchangeOutcome) => {
@@ -124,6 +129,7 @@ export function forward(input: ForwardInput, res: http.ServerResponse, failure: 
     // The status and headers go out now: an SDK waiting for them is not held by the first chunk.
     res.flushHeaders();
     upstream.on('data', (chunk: Buffer) => {
+      firstByteAt ??= performance.now();
       totalBytes += chunk.length;
       if (copied < copyLimit) {
         // A slice past the limit is copied, so the whole chunk is not kept alive by it.

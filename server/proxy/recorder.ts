@@ -12,6 +12,7 @@ import { getDataDir, getUserStore } from '@/server/runtime';
 import { planOffThread } from '@/server/background/background-thread';
 import { ResponseIndex, type RecordedResponse } from './response-index';
 import { followResume } from './resume-route';
+import { recordedUsage } from './exchange-usage';
 
 /** Base64 media larger than this is stored as an attachment, referenced from its node (DESIGN §12). */
 export const INLINE_MEDIA_BYTES = 256 * 1024;
@@ -33,6 +34,9 @@ export interface FinishedExchange {
   outcome: ExchangeOutcome;
   /** performance.now() at the upstream's last byte */
   endedAt: number;
+  /** performance.now() when the request went upstream, and at the answer's first byte: the usage's latencies */
+  startedAt?: number;
+  firstByteAt?: number | null;
 }
 
 export interface RecordedSummary {
@@ -207,7 +211,8 @@ async function commit(exchange: FinishedExchange, plan: Plan): Promise<RecordedS
         metadata: {
           model: answer.model ?? plan.parsed.model ?? '',
           ...(answer.thinking.length > 0 ? { thinking: answer.thinking } : {}),
-          ...(answer.usage ? { usage: answer.usage } : {}),
+          usage: recordedUsage(exchange, answer, plan),
+          ...(answer.usage ? { usage_wire: answer.usage } : {}),
           ...(answer.stopReason ? { stop_reason: answer.stopReason } : {}),
           ...(answer.id ? { response_id: answer.id } : {}),
           ...(error ? { error } : {}),

@@ -6,6 +6,7 @@ import { SignupSwitch } from '@/components/admin/signup-switch';
 import { UserTable } from '@/components/admin/user-table';
 import { UserMovesSection } from '@/components/admin/user-moves-section';
 import { ModelsAdminSection } from '@/components/models/models-admin-section';
+import { PricesSection } from '@/components/admin/prices-section';
 import { Card } from '@/components/ui/card';
 import { getServerCaller, requireUser } from '@/trpc/server';
 import { TitledSection } from '@/components/ui/titled-section';
@@ -16,7 +17,7 @@ export default async function AdminPage() {
   const user = await requireUser();
   if (!user.admin) notFound();
   const api = await getServerCaller();
-  const [users, status, roots, instanceKeys] = await Promise.all([api.admin.listUsers(), api.auth.status(), api.admin.projectRoots(), api.admin.instanceKeys()]);
+  const [users, status, roots, instanceKeys, prices] = await Promise.all([api.admin.listUsers(), api.auth.status(), api.admin.projectRoots(), api.admin.instanceKeys(), api.usage.prices()]);
   return (
     <div className="mx-auto max-w-5xl space-y-6 px-4 py-8">
       <h1 className="text-2xl font-semibold">Admin</h1>
@@ -50,6 +51,11 @@ export default async function AdminPage() {
       </Card>
       <Card>
         <ModelsAdminSection />
+      </Card>
+      <Card>
+        <TitledSection id="prices-title" title="Prices">
+          <PricesSection initial={prices} />
+        </TitledSection>
       </Card>
     </div>
   );

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { IncomingHttpHeaders } from 'node:http';
 import { replyFor, scriptOf, type Body } from './script.js';
-import { answerAnthropic, answerResponses, type Out } from './wire-answers.js';
+import { answerAnthropic, answerResponses, tokens, type Out } from './wire-answers.js';
 import { chatFromAnthropic, chatFromResponses, type AnthropicRequest, type ResponsesRequest } from './wire-requests.js';
 
 /**
@@ -76,9 +76,12 @@ export async function startModelServer(port = 0, host = '127.0.0.1', options: Mo
     const model = body.model ?? 'test-model';
     const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
       `data: ${JSON.stringify({ id: 'cmpl-test', object: 'chat.completion.chunk', model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+    const promptTokens = tokens(JSON.stringify(body.messages ?? []));
+    const completionTokens = tokens(reply.text + JSON.stringify(reply.toolCalls));
+    const usage = { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
     if (!body.stream) {
       const message = reply.toolCalls.length > 0 ? { role: 'assistant', content: null, tool_calls: wireCalls(reply.toolCalls) } : { role: 'assistant', content: reply.text };
-      json(response, 200, { id: 'cmpl-test', object: 'chat.completion', model, choices: [{ index: 0, message, finish_reason: reply.toolCalls.length ? 'tool_calls' : 'stop' }] });
+      json(response, 200, { id: 'cmpl-test', object: 'chat.completion', model, choices: [{ index: 0, message, finish_reason: reply.toolCalls.length ? 'tool_calls' : 'stop' }], usage });
       return;
     }
     response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
@@ -104,6 +107,9 @@ export async function startModelServer(port = 0, host = '127.0.0.1', options: Mo
       });
     }
     response.write(chunk({}, reply.toolCalls.length > 0 ? 'tool_calls' : 'stop'));
+    // Asked for (stream_options.include_usage): one last chunk with no choices and the usage, as OpenAI sends it.
+    const streamOptions = (body as { stream_options?: { include_usage?: boolean } }).stream_options;
+    if (streamOptions?.include_usage) response.write(`data: ${JSON.stringify({ id: 'cmpl-test', object: 'chat.completion.chunk', model, choices: [], usage })}\n\n`);
     record.durationMs = performance.now() - record.receivedAt;
     response.end('data: [DONE]\n\n');
   }

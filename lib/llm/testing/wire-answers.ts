@@ -23,7 +23,8 @@ const halves = (text: string) => {
   const half = Math.ceil(text.length / 2);
   return [text.slice(0, half), text.slice(half)].filter((part) => part !== '');
 };
-const tokens = (text: string) => Math.max(1, Math.ceil(text.length / 4));
+/** The fakes' token count of a text: about four characters a token, as the real models count English. */
+export const tokens = (text: string) => Math.max(1, Math.ceil(text.length / 4));
 const signatureOf = (thinking: string) => createHash('sha256').update(`sig:${thinking}`).digest('base64');
 
 function scripted(chat: Body, tools: unknown): { reply: ScriptedReply; thinking: string | null } {
@@ -56,13 +57,15 @@ export async function answerAnthropic(body: AnthropicRequest, out: Out): Promise
   const stopReason = calls.length > 0 ? 'tool_use' : 'end_turn';
   const inputTokens = tokens(JSON.stringify(body.messages));
   const outputTokens = tokens(JSON.stringify(content));
+  // As if the system prompt were cached: a read of the cache and no write (a usage page has a hit rate to show).
+  const cache = { cache_creation_input_tokens: 0, cache_read_input_tokens: tokens(JSON.stringify(body.system ?? '')) };
   if (!body.stream) {
-    out.json(200, { id, type: 'message', role: 'assistant', model, content, stop_reason: stopReason, stop_sequence: null, usage: { input_tokens: inputTokens, output_tokens: outputTokens } });
+    out.json(200, { id, type: 'message', role: 'assistant', model, content, stop_reason: stopReason, stop_sequence: null, usage: { input_tokens: inputTokens, ...cache, output_tokens: outputTokens } });
     return;
   }
   out.startStream();
   const send = (name: string, data: Record<string, unknown>) => out.event(name, { type: name, ...data });
-  if (!(await send('message_start', { message: { id, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: inputTokens, output_tokens: 1 } } }))) return;
+  if (!(await send('message_start', { message: { id, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: inputTokens, ...cache, output_tokens: 1 } } }))) return;
   await send('ping', {});
   let sentPieces = 0;
   for (const [index, block] of content.entries()) {

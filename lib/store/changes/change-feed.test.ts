@@ -70,6 +70,24 @@ describe('ChangeFeed', () => {
   });
 });
 
+describe('ChangeFeed with two consumers', () => {
+  it('a segment goes only once every consumer has passed it', () => {
+    const dir = stateDir();
+    const feed = new ChangeFeed(dir);
+    const ids = Array.from({ length: 200 }, (_, i) => `n${i}`.padEnd(40, 'x'));
+    for (let i = 0; i < 300; i++) feed.append(`s${i}`, 'nodes', { nodeIds: ids });
+    const segments = readdirSync(join(dir, CHANGES_DIR)).length;
+    feed.release(1, 'usage');
+    feed.release(feed.lastSeq, 'search');
+    // the usage rollups are still at 1: everything after it stays
+    expect(readdirSync(join(dir, CHANGES_DIR))).toHaveLength(segments);
+    expect(feed.readAfter(1)).toHaveLength(feed.lastSeq - 1);
+    feed.release(feed.lastSeq, 'usage');
+    expect(readdirSync(join(dir, CHANGES_DIR))).toHaveLength(1);
+    feed.close();
+  });
+});
+
 describe('ChangeFeed on a failing disk', () => {
   it('a record it cannot write yet is kept, told to consumers at once, and written before the next one', () => {
     const dir = stateDir();

@@ -71,6 +71,8 @@ export class ChangeFeed {
   /** lines a failed write (a full disk) left in memory: written before the next, retried on the timer */
   private unwritten = '';
   private closed = false;
+  /** each consumer's released position in this process */
+  private readonly positions = new Map<string, number>();
 
   constructor(stateDir: string) {
     this.dir = join(stateDir, CHANGES_DIR);
@@ -153,11 +155,14 @@ export class ChangeFeed {
   }
 
   /**
-   * The consumer has everything up to `seq`: the segments wholly before it are removed. The
-   * search index is the only consumer so far; a second one must keep its own position here too.
+   * The consumer has everything up to `seq`: the segments wholly before the slowest consumer's
+   * position (the search index, the usage rollups) are removed. A consumer not yet heard from in
+   * this process holds nothing back: it finds its position gone and rebuilds.
    */
-  release(seq: number): void {
-    while (this.segments.length > 1 && this.segments[1]! <= seq + 1) {
+  release(seq: number, consumer = 'search'): void {
+    this.positions.set(consumer, seq);
+    const upTo = Math.min(...this.positions.values());
+    while (this.segments.length > 1 && this.segments[1]! <= upTo + 1) {
       const first = this.segments.shift()!;
       rmSync(join(this.dir, segmentName(first)), { force: true });
     }
