@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { isInsideAny, realpathOrNull } from '../../fs/real-path.js';
-import { ForbiddenPathError } from '../errors.js';
+import { ForbiddenPathError, NotFoundError } from '../errors.js';
 import { removeForkWorktree, type WorkdirState } from '../projects/index.js';
 import type { ForkInfo, SessionMeta } from '../types.js';
 import type { StoreContext } from './store-context.js';
@@ -43,7 +43,14 @@ export async function sessionWorkdirState(ctx: StoreContext, meta: SessionMeta, 
  * deleted all the same: nothing outside the roots is ever removed.
  */
 export async function removeForkCode(ctx: StoreContext, sessionId: string): Promise<void> {
-  const fork = forkOf(openSession(ctx, sessionId).meta);
+  let meta: SessionMeta;
+  try {
+    meta = openSession(ctx, sessionId).meta;
+  } catch (error) {
+    if (error instanceof NotFoundError) return; // a listed session without its repo has no worktree to remove
+    throw error;
+  }
+  const fork = forkOf(meta);
   if (!fork?.worktree || !fork.projectFolder) return;
   await removeForkWorktree(fork.projectFolder, fork.worktree, ctx.allowedRoots).catch((error: unknown) => {
     if (!(error instanceof ForbiddenPathError)) throw error;
