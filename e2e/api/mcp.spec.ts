@@ -22,7 +22,7 @@ test('the MCP server lists its tools and finds a message; another user finds not
 
   const client = await connect(token);
   const { tools } = await client.listTools();
-  expect(tools.map((tool) => tool.name).sort()).toEqual(['list_sessions', 'read_session', 'search_sessions']);
+  expect(tools.map((tool) => tool.name).sort()).toEqual(['add_note', 'list_sessions', 'read_session', 'search_sessions', 'set_state', 'tag_session']);
 
   const found = JSON.parse(textOf(await client.callTool({ name: 'search_sessions', arguments: { query: 'quetzalcoatl' } }))) as {
     hits: Array<{ sessionId: string; messageId: string; title: string; snippet: string }>;
