@@ -1,16 +1,6 @@
 'use client';
 
-/** What a chart shows, as rows of text: the accessible table under it and its CSV are both made from this. */
-export interface UsageTableData {
-  columns: string[];
-  rows: string[][];
-}
-
-/** RFC 4180: a cell with a comma, quote or line end is quoted, its quotes doubled. */
-export function tableCsv(table: UsageTableData): string {
-  const cell = (text: string) => (/[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text);
-  return `${[table.columns, ...table.rows].map((row) => row.map(cell).join(',')).join('\r\n')}\r\n`;
-}
+import { tableCsv, type UsageTableData } from './usage-csv';
 
 /** The chart's table, and a CSV download of exactly its cells. */
 export function UsageTable({ caption, table, fileName }: { caption: string; table: UsageTableData; fileName: string }) {

@@ -1,6 +1,6 @@
 import type { RouterOutputs } from '@/trpc/types';
 import { formatCost, formatRate, formatTokens } from './usage-format';
-import type { UsageTableData } from './usage-table';
+import type { UsageTableData } from './usage-csv';
 
 export type UsageSummary = RouterOutputs['usage']['summary'];
 type Row = UsageSummary['rows'][number];

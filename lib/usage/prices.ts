@@ -11,6 +11,12 @@ import { atomicWriteFileSync, DIR_MODE } from '../fs/atomic-write.js';
 import { CodedError } from '../errors/coded-error.js';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A calendar day that exists: Date.parse takes 2024-02-31 as 2 March, so the day must come back the same. */
+export function isRealDay(day: string): boolean {
+  const time = Date.parse(`${day}T00:00:00Z`);
+  return !Number.isNaN(time) && new Date(time).toISOString().slice(0, 10) === day;
+}
 const perMillion = z.number().finite().min(0).max(10_000);
 
 export const priceSchema = z.object({
@@ -20,7 +26,7 @@ export const priceSchema = z.object({
   cacheRead: perMillion,
   cacheWrite: perMillion,
   /** the first UTC day it applies to, YYYY-MM-DD */
-  from: z.string().regex(DAY, 'a day as YYYY-MM-DD').refine((day) => !Number.isNaN(Date.parse(`${day}T00:00:00Z`)), 'not a real day'),
+  from: z.string().regex(DAY, 'a day as YYYY-MM-DD').refine(isRealDay, 'not a real day'),
 });
 export type Price = z.infer<typeof priceSchema>;
 

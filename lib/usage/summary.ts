@@ -212,18 +212,3 @@ export function sessionFigures(db: SqlDatabase, sessionId: string, prices: Price
   return tally.figures();
 }
 
-/** The rows as CSV, the same columns the page's table shows (RFC 4180 quoting). */
-export function usageCsv(summary: Pick<UsageSummary, 'rows' | 'split'>): string {
-  const header = ['period', ...(summary.split ? [summary.split] : []), 'exchanges', 'estimated', 'input', 'output', 'cache_read', 'cache_write', 'reasoning', 'cache_hit_rate', 'cost_usd', 'unpriced'];
-  const cell = (value: string | number | null): string => {
-    if (value === null) return 'unknown';
-    const text = String(value);
-    return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-  };
-  const lines = summary.rows.map((row) =>
-    [row.period, ...(summary.split ? [row.key] : []), row.exchanges, row.estimated, row.input, row.output, row.cacheRead, row.cacheWrite, row.reasoning, row.cacheHitRate === null ? null : row.cacheHitRate.toFixed(4), row.costUsd === null ? (row.unpriced > 0 ? 'no price' : null) : row.costUsd.toFixed(6), row.unpriced]
-      .map(cell)
-      .join(','),
-  );
-  return `${[header.join(','), ...lines].join('\r\n')}\r\n`;
-}

@@ -122,4 +122,36 @@ describe('forkAtTurn: a new session from a turn, with that turn\'s code in a wor
     expect(fork).toMatchObject({ of: 'h', turn: 1, projectCommit: null, branch: null, worktree: null });
     expect((await store.getBranch(session.id)).map((m) => m.content)).toEqual(['hi', 'hello']);
   });
+
+  it('a copied answer keeps its words and model but not its usage: the original session paid for it (DESIGN §15)', async () => {
+    const { store } = await openProjectStore();
+    stores.push(store);
+    await store.createSession({ id: 'u' });
+    await store.appendMessage('u', { role: 'user', content: 'hi' });
+    await store.appendMessage('u', { role: 'assistant', content: 'hello', metadata: { model: 'm1', usage: { input: 10, output: 5, model: 'm1' } } });
+    await store.finalizeTurn('u');
+    const { session } = await store.forkAtTurn('u', { turn: 1 });
+    const [, answer] = await store.getBranch(session.id);
+    expect(answer!.metadata).toMatchObject({ model: 'm1' });
+    expect(answer!.metadata['usage']).toBeUndefined();
+    expect((await store.getBranch('u'))[1]!.metadata['usage']).toEqual({ input: 10, output: 5, model: 'm1' });
+  });
+
+  it('a fork of a fork: its worktree is kept out of the project itself and belongs to the project, so it outlives the first fork', async () => {
+    const { store, projectDir, project } = await openProjectStore();
+    stores.push(store);
+    await store.createSession({ id: 's', projectId: project.id });
+    await fourTurns(store, projectDir);
+    const first = await store.forkAtTurn('s', { turn: 2 });
+    await agentTurn(store, first.session.id, first.fork.worktree!, { 'fork.txt': 'in the fork\n' });
+    await expect(store.forkAtTurn(first.session.id, { turn: 3, worktree: join(projectDir, 'nested') })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    const second = await store.forkAtTurn(first.session.id, { turn: 3 });
+    expect(second.fork).toMatchObject({ projectFolder: projectDir, worktree: join(`${projectDir}.forks`, second.session.id) });
+    expect(readFileSync(join(second.fork.worktree!, 'fork.txt'), 'utf8')).toBe('in the fork\n');
+    await store.deleteSession(first.session.id);
+    expect(existsSync(first.fork.worktree!)).toBe(false);
+    await store.deleteSession(second.session.id);
+    expect(existsSync(second.fork.worktree!)).toBe(false);
+    expect(git(projectDir, 'worktree', 'list', '--porcelain')).not.toContain('.forks');
+  });
 });

@@ -6,7 +6,7 @@ import { runGit } from '../git/git-cli.js';
 import { addForkCode, checkForkWorktreePath, defaultForkWorktree, forkBranchName, removeForkWorktree, type ForkCode } from '../projects/index.js';
 import { listCommits } from '../session/commit-page.js';
 import { openSession, withSession } from '../session/session-access.js';
-import { forkMeta, sessionWorkdirState } from '../session/session-workdir.js';
+import { forkMeta } from '../session/session-workdir.js';
 import type { OpenSession, StoreContext } from '../session/store-context.js';
 import { toRow } from '../registry/row.js';
 import type { ForkInfo, MessageRole, SessionRow, StoredNode, TurnCommitInfo } from '../types.js';
@@ -82,6 +82,8 @@ async function projectCommitAt(folder: string, commits: readonly TurnCommitInfo[
 
 function importNodeOf(node: StoredNode): ImportNode {
   const role = messageRoleOf(node);
+  // A copied answer was paid for in the original session: its usage stays there, or each fork would count it again (DESIGN §15).
+  const { usage: _paidInTheOriginal, ...metadata } = node.metadata;
   return {
     id: node.id,
     createdAt: node.created_at,
@@ -91,7 +93,7 @@ function importNodeOf(node: StoredNode): ImportNode {
     ...(role === 'tool' ? { calledBy: node.caller || null } : {}),
     name: node.name,
     input: node.input,
-    metadata: { ...node.metadata },
+    metadata,
   };
 }
 
@@ -149,7 +151,9 @@ export async function forkAtTurn(ctx: StoreContext, sessionId: string, input: Fo
     const projectId = ctx.registry.get(sessionId)!.project_id;
     const turns = conversationTurns(ctx, sessionId, headId, upTo);
     if (projectId === DEFAULT_PROJECT_ID || !ctx.projects.has(projectId)) return { projectId: DEFAULT_PROJECT_ID, folder: null, turns, headId, title: session.meta.title };
-    const where = await sessionWorkdirState(ctx, session.meta, projectId);
+    // The project's own folder, also when forking a fork: its worktree shares the project's commits, and a new
+    // worktree must stay out of the project itself (not only out of the fork's worktree).
+    const where = await ctx.projects.workdirState(projectId);
     if (where.state === 'missing') throw new PreconditionError(`the project folder is missing (${where.path}); repair it before forking its code`);
     return { projectId, folder: where.path, turns, headId, title: session.meta.title };
   });

@@ -1,12 +1,12 @@
 import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
-import { priceSchema, readPrices, setPrice, USAGE_BY, USAGE_SPLITS } from '@/lib/usage/index';
+import { isRealDay, priceSchema, readPrices, setPrice, USAGE_BY, USAGE_SPLITS } from '@/lib/usage/index';
 import { getDataDir } from '@/server/runtime';
 import { sessionUsage, usageSummary } from '@/server/usage/usage-service';
 import { adminProcedure, createTRPCRouter, protectedProcedure, sessionProcedure } from '../trpc';
 import { sessionIdInput } from '../schemas';
 
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a day as YYYY-MM-DD').refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)), 'must be a real day');
+const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a day as YYYY-MM-DD').refine(isRealDay, 'must be a real day');
 /** A range of at most this many days: a summary reads sums per day. */
 const MAX_RANGE_DAYS = 3_660;
 
