@@ -36,10 +36,10 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
   );
 }
 
-function Chart({ children }: { children: ReactNode }) {
-  // The chart is a picture of the table below it: screen readers read the table.
+function Chart({ name, children }: { name: string; children: ReactNode }) {
+  // A picture of the table below it (DESIGN §7: an img named by what it shows): screen readers read the table.
   return (
-    <div aria-hidden className="h-64 w-full text-neutral-700 dark:text-neutral-300">
+    <div role="img" aria-label={name} className="h-64 w-full text-neutral-700 dark:text-neutral-300">
       <ResponsiveContainer width="100%" height="100%">{children as React.ReactElement}</ResponsiveContainer>
     </div>
   );
@@ -69,14 +69,17 @@ export function UsageDashboard({ initial, admin }: { initial: UsageInput; admin:
           To
           <input id={ids.to} type="date" className={FIELD} value={input.to} min={input.from} onChange={(event) => event.target.value && set({ to: event.target.value })} />
         </label>
-        <label htmlFor={ids.by} className="flex flex-col text-sm">
-          By
-          <select id={ids.by} className={FIELD} value={input.by} onChange={(event) => set({ by: event.target.value as UsageInput['by'] })}>
-            <option value="day">Day</option>
-            <option value="week">Week</option>
-            <option value="month">Month</option>
-          </select>
-        </label>
+        <div role="radiogroup" aria-labelledby={ids.by} className="flex flex-col text-sm">
+          <span id={ids.by}>Period</span>
+          <div className="flex gap-1 py-1">
+            {(['day', 'week', 'month'] as const).map((by) => (
+              <label key={by} className="flex items-center gap-1 rounded-md border border-neutral-300 px-2 py-0.5 has-[:checked]:border-blue-600 has-[:checked]:bg-blue-50 dark:border-neutral-700 dark:has-[:checked]:border-blue-400 dark:has-[:checked]:bg-blue-950">
+                <input type="radio" name={ids.by} value={by} checked={input.by === by} onChange={() => set({ by })} />
+                {by[0]!.toUpperCase() + by.slice(1)}
+              </label>
+            ))}
+          </div>
+        </div>
         <label htmlFor={ids.split} className="flex flex-col text-sm">
           Split by
           <select id={ids.split} className={FIELD} value={input.split ?? ''} onChange={(event) => set({ split: (event.target.value || undefined) as UsageInput['split'] })}>
@@ -124,7 +127,7 @@ export function UsageDashboard({ initial, admin }: { initial: UsageInput; admin:
           {data.catchingUp ? <p role="status" className="text-sm text-amber-700 dark:text-amber-400">The figures are being read from the sessions: they are not complete yet.</p> : null}
 
           <Section title="Cost">
-            <Chart>
+            <Chart name={`Cost by ${input.by}${input.split ? ` and ${input.split}` : ''}`}>
               <BarChart data={costSeries(data).data}>
                 <CartesianGrid strokeDasharray="3 3" strokeOpacity={0.3} />
                 <XAxis dataKey="period" tick={AXIS} />
@@ -140,7 +143,7 @@ export function UsageDashboard({ initial, admin }: { initial: UsageInput; admin:
           </Section>
 
           <Section title="Tokens">
-            <Chart>
+            <Chart name={`Tokens by ${input.by}${input.split ? ` and ${input.split}` : ''}`}>
               <BarChart data={periods(data)}>
                 <CartesianGrid strokeDasharray="3 3" strokeOpacity={0.3} />
                 <XAxis dataKey="period" tick={AXIS} />
@@ -156,7 +159,7 @@ export function UsageDashboard({ initial, admin }: { initial: UsageInput; admin:
           </Section>
 
           <Section title="Cache hit rate">
-            <Chart>
+            <Chart name={`Cache hit rate by ${input.by}`}>
               <LineChart data={periods(data).map((period) => ({ period: period.period, rate: period.cacheHitRate === null ? null : Math.round(period.cacheHitRate * 1000) / 10 }))}>
                 <CartesianGrid strokeDasharray="3 3" strokeOpacity={0.3} />
                 <XAxis dataKey="period" tick={AXIS} />

@@ -96,6 +96,8 @@ test('Claude Code and Codex through the proxy: the header and the Usage page sho
 
   await page.goto('/usage');
   await page.getByLabel('Split by').selectOption('agent');
+  await expect(page.getByRole('radiogroup', { name: 'Period' }).getByRole('radio', { name: 'Day' })).toBeChecked();
+  await expect(page.getByRole('img', { name: 'Cost by day and agent' })).toBeVisible();
   const costTable = page.getByRole('region', { name: 'Cost', exact: true }).getByRole('table', { name: 'Cost', exact: true });
   const codexRow = costTable.getByRole('row').filter({ hasText: 'Codex' });
   await expect(codexRow).toContainText(tokens(codexSent.input));
@@ -109,7 +111,7 @@ test('Claude Code and Codex through the proxy: the header and the Usage page sho
   for (const name of ['Cost', 'Tokens', 'Cache hit rate', 'Top sessions by cost']) {
     const section = page.getByRole('region', { name, exact: true });
     const downloaded = page.waitForEvent('download');
-    await section.getByRole('link', { name: `Download CSV: ${name}` }).click();
+    await section.getByRole('button', { name: 'Download CSV' }).click();
     const csv = readFileSync((await (await downloaded).path())!, 'utf8');
     const parsed = csv.trimEnd().split('\r\n').map(csvCells);
     expect(parsed).toEqual(await tableCells(section.getByRole('table', { name, exact: true })));
@@ -121,5 +123,10 @@ test('Claude Code and Codex through the proxy: the header and the Usage page sho
   await page.reload();
   await page.getByLabel('Split by').selectOption('agent');
   const repriced = (codexSent.input * 3000 + codexSent.output * 2000 + codexSent.cacheRead * 100) / 1_000_000;
+  await expect(page.getByRole('region', { name: 'Cost', exact: true }).getByRole('table', { name: 'Cost', exact: true }).getByRole('row').filter({ hasText: 'Codex' })).toContainText(dollars(repriced));
+
+  // By month: the same figures, one period, and the picture says so.
+  await page.getByRole('radiogroup', { name: 'Period' }).getByRole('radio', { name: 'Month' }).check();
+  await expect(page.getByRole('img', { name: 'Cost by month and agent' })).toBeVisible();
   await expect(page.getByRole('region', { name: 'Cost', exact: true }).getByRole('table', { name: 'Cost', exact: true }).getByRole('row').filter({ hasText: 'Codex' })).toContainText(dollars(repriced));
 });

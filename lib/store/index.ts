@@ -38,7 +38,7 @@ export { MAX_SYSTEM_PROMPT_CHARS, type ChatSettings } from './operations/chat-se
 export type { GitStream } from './git/git-cli.js';
 export type { RegistryCheck } from './operations/check-registry.js';
 export { runGit, GitCommandError, type GitResult } from './git/git-cli.js';
-export { SESSION_STATE_LABELS, MAX_TAG_CHARS, MAX_TAGS_PER_SESSION } from './organise/tags.js';
+export { editTags, SESSION_STATE_LABELS, MAX_TAG_CHARS, MAX_TAGS_PER_SESSION } from './organise/tags.js';
 export { TAG_COLOURS, type TagColour, type TagSummary } from './organise/tag-catalog.js';
 export type { SessionNote } from './operations/session-notes.js';
 export { MAX_NOTE_BYTES, NOTES_REF, type NoteTarget } from './organise/notes-format.js';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { runBulk, TAG_COLOURS } from '@/lib/store/index';
+import { TRPCError } from '@trpc/server';
+import { editTags, InvalidInputError, runBulk, TAG_COLOURS } from '@/lib/store/index';
 import { createTRPCRouter, sessionProcedure, storeProcedure } from '../trpc';
 import { sessionIdInput, tagListInput, tagNameInput } from '../schemas';
 
@@ -20,8 +21,18 @@ export const tagRouter = createTRPCRouter({
   /** Many sessions at once (the Chats page's selection); ids not in the caller's store come back in `missing`. */
   bulk: storeProcedure
     .input(z.object({ ids: z.array(sessionIdInput).min(1).max(1000), add: tagListInput.default([]), remove: tagListInput.default([]) }).strict())
-    .mutation(({ ctx, input }) =>
-      runBulk(input.ids, async (id) => {
+    .mutation(({ ctx, input }) => {
+      // Every session's new tags are checked before any is written: one past the limit refuses the whole edit, half done never.
+      for (const id of input.ids) {
+        const row = ctx.store.getRow(id);
+        try {
+          if (row) editTags(row.tags, input.add, input.remove);
+        } catch (error) {
+          if (!(error instanceof InvalidInputError)) throw error;
+          throw new TRPCError({ code: 'BAD_REQUEST', message: `“${row!.title || row!.id}”: ${error.message}; no session was changed` });
+        }
+      }
+      return runBulk(input.ids, async (id) => {
         if (!ctx.store.hasSession(id)) return false;
         try {
           await ctx.store.editTags(id, input.add, input.remove);
@@ -30,6 +41,6 @@ export const tagRouter = createTRPCRouter({
           if ((error as { code?: unknown }).code === 'NOT_FOUND') return false;
           throw error;
         }
-      }),
-    ),
+      });
+    }),
 });
