@@ -25,6 +25,8 @@ const ROW_FIELDS = [
   'peerId', 'pinned', 'archived', 'group', 'status', 'unread', 'preview', 'project',
   // ours, derived from agentId and source (issue 28): who wrote it, named once, and how it came in
   'agentName', 'wayIn', 'agentGroup',
+  // DESIGN §16: the user's tags and the session's state
+  'tags', 'state',
 ].sort();
 
 interface Page {

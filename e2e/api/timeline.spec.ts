@@ -51,6 +51,7 @@ test('timeline.list: newest first, each turn with its nodes; the cursor walks ev
     nestedGit: [],
     projectCommitSharedWith: [],
     sharedWith: [],
+    linkedCommits: [],
   });
   expect(all.commits.map((c) => c.message)).not.toContain('session init');
 
