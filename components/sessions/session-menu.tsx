@@ -24,8 +24,9 @@ interface ItemProps {
 
 const EXPORT_ICON: Record<ExportFormat, LucideIcon> = { md: FileText, json: FileJson, bundle: GitBranch };
 
+// At most the room Radix measured on the side it opens (dropdown or context menu): a long menu scrolls instead of running off the window.
 const CONTENT =
-  'z-50 min-w-48 rounded-md border border-neutral-200 bg-white p-1 text-sm shadow-lg dark:border-neutral-800 dark:bg-neutral-900';
+  'z-50 max-h-[var(--radix-dropdown-menu-content-available-height,var(--radix-context-menu-content-available-height,100vh))] min-w-48 overflow-y-auto rounded-md border border-neutral-200 bg-white p-1 text-sm shadow-lg dark:border-neutral-800 dark:bg-neutral-900';
 const ITEM =
   'flex cursor-default select-none items-center gap-2 rounded px-2 py-1.5 outline-none data-[highlighted]:bg-neutral-100 dark:data-[highlighted]:bg-neutral-800';
 
