@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { appendMessage, createSession, expect, getSession, git, makeProjectRepo, MODEL_NAME, mutate, signInBrowser, test, type ProjectSummary } from '../fixtures';
+import { appendMessage, captureViews, createSession, expect, getSession, git, makeProjectRepo, MODEL_NAME, mutate, signInBrowser, test, type ProjectSummary } from '../fixtures';
 import { SessionPage } from '../pages/session';
 import { TimelinePage } from '../pages/timeline';
 
@@ -58,6 +58,7 @@ test('Fork from here at turn 2 of 4: the worktree is turn 2\'s project commit by
   await timeline.turn(2).getByRole('button', { name: 'Fork from here' }).click();
   const dialog = page.getByRole('dialog', { name: 'Fork from here' });
   await expect(dialog.getByRole('radio', { name: /In a git worktree of its own/ })).toBeChecked();
+  await captureViews(page, 'fork-dialog');
   // A folder inside the project is refused in the dialog, and nothing is made.
   await dialog.getByRole('textbox', { name: 'Worktree folder (optional)' }).fill(join(folder, 'inside'));
   await dialog.getByRole('button', { name: 'Create fork' }).click();
@@ -73,6 +74,7 @@ test('Fork from here at turn 2 of 4: the worktree is turn 2\'s project commit by
   expect(fork.fork).toMatchObject({ of: 'forked', turn: 2, projectCommit: projectCommits[1] });
   expect(fork.fork.worktree).toBe(join(`${folder}.forks`, forkId));
   await expect(page.getByRole('region', { name: 'Fork' })).toContainText(fork.fork.worktree);
+  await captureViews(page, 'fork-page');
   await expect(session.message('User')).toHaveCount(2);
   await expect(session.message('Assistant').last()).toContainText('Wrote file 2.');
   expect(filesOf(fork.fork.worktree)).toEqual(treeOf(folder, projectCommits[1]!));

@@ -1,4 +1,4 @@
-import { createUser, expect, mutate, query, signInBrowser, test } from '../fixtures';
+import { captureViews, createUser, expect, mutate, query, signInBrowser, test } from '../fixtures';
 import { ChatsPage } from '../pages/chats';
 import { Sidebar } from '../pages/sidebar';
 import { Tags } from '../pages/tags';
@@ -83,6 +83,7 @@ test('tags from the row menu, the session header and in bulk; all-of, any-of and
   await chats.main.getByRole('combobox', { name: 'State' }).selectOption('');
   await chats.search.fill('tag:bug');
   await expect.poll(listed).toEqual([titles.alpha, titles.beta]);
+  await captureViews(one, 'chats-tags');
 
   // tag: in the palette: the sessions it names, each opening its session.
   await one.keyboard.press('Control+k');

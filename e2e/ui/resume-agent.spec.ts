@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
-import { createToken, e2eDataDir, e2eScratchDir, expect, MODEL_URL, mutate, query, signInBrowser, test } from '../fixtures';
+import { captureViews, createToken, e2eDataDir, e2eScratchDir, expect, MODEL_URL, mutate, query, signInBrowser, test } from '../fixtures';
 import { CLAUDE, CODEX, claudeEnv, runAgent, writeCodexProxyConfig } from '../fixtures/real-agents';
 import { SessionPage } from '../pages/session';
 
@@ -118,6 +118,7 @@ test('resume in Claude Code: the transcript written for turn 1 is accepted by th
   const dialog = page.getByRole('dialog', { name: 'Resume in Claude Code' });
   await dialog.getByLabel('Turn').fill('1');
   await dialog.getByLabel('Folder').fill(folder);
+  await captureViews(page, 'resume-dialog');
   const download = page.waitForEvent('download');
   await dialog.getByRole('button', { name: 'Download' }).click();
   const file = await download;
