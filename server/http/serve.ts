@@ -162,9 +162,11 @@ function route(req: http.IncomingMessage, res: http.ServerResponse): void {
   if (req.method === 'POST' && (url === '/api/import' || url.startsWith('/api/import?'))) {
     // Straight from the socket: an export of hundreds of MB streams into the parser, never buffered.
     // Not destroyed when the import stops reading early (a zip past its limits, a refused file):
-    // a destroyed socket is reset, and the client would get EPIPE instead of the refusal.
+    // a destroyed socket is reset, and the client would get EPIPE instead of the refusal. Nor
+    // answered with `connection: close`: Node destroys such a socket once the answer is written,
+    // with the upload's rest unread (EPIPE again, under load); the rest is drained instead.
     importUpload(requestHeaders(req.headers), new URL(url, 'http://localhost'), req.iterator({ destroyOnReturn: false }))
-      .then((response) => sendResponse(res, response, req.complete ? API_HEADERS : { ...API_HEADERS, connection: 'close' }))
+      .then((response) => sendResponse(res, response, API_HEADERS))
       .then(() => drainUnread(req))
       .catch((error: unknown) => {
         console.error('[import]', error);
