@@ -7,9 +7,10 @@ import { addForkCode, checkForkWorktreePath, defaultForkWorktree, forkBranchName
 import { listCommits } from '../session/commit-page.js';
 import { openSession, withSession } from '../session/session-access.js';
 import { forkMeta } from '../session/session-workdir.js';
+import type { ImportNode } from '../session/imported-nodes.js';
 import type { OpenSession, StoreContext } from '../session/store-context.js';
 import { toRow } from '../registry/row.js';
-import type { ForkInfo, MessageRole, SessionRow, StoredNode, TurnCommitInfo } from '../types.js';
+import type { ForkInfo, SessionRow, StoredNode, TurnCommitInfo } from '../types.js';
 
 /**
  * "Fork from here" (DESIGN §14): a new session holding the conversation up to a turn (or up to
@@ -33,19 +34,6 @@ export interface ForkAtTurnInput {
 export interface ForkResult {
   session: SessionRow;
   fork: ForkInfo;
-}
-
-/** A copied node, as the store's import takes it (import-session.ts ImportNode). */
-interface ImportNode {
-  id: string;
-  createdAt: number;
-  role: MessageRole;
-  content: unknown;
-  parentId: string | null;
-  calledBy?: string | null;
-  name?: string;
-  input?: unknown;
-  metadata?: Record<string, unknown>;
 }
 
 /** The store's own operations the fork is made with (operations never import each other). */
