@@ -21,6 +21,8 @@ export default defineConfig({
   // One worker: tests check that refused requests wrote nothing to the shared data directory.
   workers: 1,
   reporter: [['list']],
+  // scripts/run-e2e.mjs runs the API project beside the browser projects: each its own output folder.
+  outputDir: process.env.E2E_OUTPUT_DIR ?? 'test-results',
   timeout: 60_000,
   use: { baseURL: BASE_URL },
   projects: [
