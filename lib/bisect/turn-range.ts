@@ -54,8 +54,8 @@ function lastAtOrBefore(turns: readonly CodeTurn[], turn: number): number {
 }
 
 /**
- * The range for `--good` / `--bad` (turn numbers; default: the project before the session and the
- * last turn). `lastTurn` is the session's newest turn: a turn past it does not exist.
+ * The range for `--good` / `--bad` (turn numbers, 0 to the session's last; default: the project
+ * before the session and the last turn), as positions among the turns with project commits.
  */
 export function bisectRange(sessionId: string, timeline: readonly TimelineTurnCommits[], options: { good?: number; bad?: number }): BisectRange {
   const turns = codeTurns(timeline);
