@@ -1,5 +1,5 @@
 import type { IndexStatus, SearchHit } from '../lib/search/index.js';
-import type { ListScope, Message, ProjectSummary, SessionDetail, SessionRow } from '../lib/store/index.js';
+import type { ListScope, Message, ProjectSummary, SessionDetail, SessionRow, TimelinePage } from '../lib/store/index.js';
 import type { ImportInput, ImportProgress, ImportReport } from '../lib/import/index.js';
 import type { ResumeFile, ResumeRequest } from '../lib/resume/index.js';
 import type { UsageQuery, UsageSummary } from '../lib/usage/index.js';
@@ -57,6 +57,10 @@ export interface CliBackend {
   exportAll(): Promise<AsyncIterable<string | Uint8Array>>;
   /** DESIGN §14: the branch up to a turn as the agent's transcript (the CLI writes it). */
   resume(request: Omit<ResumeRequest, 'cwd' | 'now'> & { cwd?: string }): Promise<ResumeFile>;
+  /** timeline.list: a page of the session's turns, newest first, with their project commits (bisect reads them all). */
+  timelinePage(sessionId: string, cursor: string | null): Promise<TimelinePage>;
+  /** timeline.at: the session as a turn commit holds it (a turn's prompt and reply). */
+  sessionAt(sessionId: string, sha: string): Promise<{ messages: Array<Pick<Message, 'id' | 'role' | 'content'>> }>;
   close(): Promise<void>;
 }
 
@@ -65,6 +69,8 @@ export class CliError extends Error {
   constructor(
     message: string,
     readonly kind: 'not_found' | 'bad_input' | 'refused' | 'unavailable',
+    /** the process's exit code when the kind's does not fit (130: stopped by SIGINT) */
+    readonly exitCode?: number,
   ) {
     super(message);
     this.name = 'CliError';

@@ -70,6 +70,8 @@ export function parseCommandLine(argv: string[]) {
       cwd: { type: 'string' },
       by: { type: 'string' },
       since: { type: 'string' },
+      good: { type: 'string' },
+      bad: { type: 'string' },
     },
   });
 }

@@ -11,6 +11,7 @@ import { PROJECT_COMMANDS } from './commands/projects.js';
 import { SESSION_COMMANDS } from './commands/sessions.js';
 import { USER_COMMANDS } from './commands/users.js';
 import { RESUME_SUMMARY, RESUME_USAGE, runResume } from './resume-command.js';
+import { BISECT_SUMMARY, BISECT_USAGE, runBisect } from './bisect-command.js';
 import { runUsageCommand, USAGE_USAGE } from './usage-command.js';
 
 const GENERAL_HELP = `Entity Memory command line
@@ -58,6 +59,13 @@ const COMMANDS: Record<string, CommandSpec> = {
     usage: RESUME_USAGE,
     summary: RESUME_SUMMARY,
     run: async (backend, args, values, output) => void (await runResume(backend, args, values, output)),
+  },
+  'bisect turns': {
+    usage: BISECT_USAGE,
+    summary: BISECT_SUMMARY,
+    async run(backend, args, values, output) {
+      await runBisect(backend, args, values, output, this);
+    },
   },
 };
 
@@ -128,7 +136,7 @@ export async function run(argv: string[], output: Output, env: NodeJS.ProcessEnv
     if (error instanceof CliError) {
       // The seeds' CLI says exactly this for an unknown session; like every error, on stderr.
       output.err(error.kind === 'not_found' && /session/.test(error.message) ? 'no session' : error.message);
-      return error.kind === 'bad_input' && error.message.includes('usage:') ? 2 : 1;
+      return error.exitCode ?? (error.kind === 'bad_input' && error.message.includes('usage:') ? 2 : 1);
     }
     output.err(`error: ${(error as Error).message}`);
     return 1;
@@ -143,6 +151,8 @@ function normalise(positionals: string[]): string[] {
   // `import <path>…`: the paths are the arguments (a path could be named like an action)
   if (first === 'import') return ['import', 'files', ...rest];
   if (first === 'resume') return ['resume', 'session', ...rest];
+  // `bisect <session> -- <command>…`: what follows the session is the command, whatever its words
+  if (first === 'bisect') return ['bisect', 'turns', ...rest];
   if (first === 'usage' && rest[0] !== 'summary') return ['usage', 'summary', ...rest];
   if (first === 'archive' || first === 'unarchive' || first === 'rename' || first === 'delete') return ['sessions', first, ...rest];
   // `export --all out.zip`: the flag is the command, the file its argument.

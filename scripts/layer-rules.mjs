@@ -61,6 +61,8 @@ export const LAYERS = [
   { layer: 'lib/proxy', paths: ['lib/proxy/'], packages: [], imports: ['lib/proxy/'] },
   // resume in the agent (DESIGN §14): a branch written as Claude Code's / Codex's transcript, and the link the proxy follows back
   { layer: 'lib/resume', paths: ['lib/resume/'], packages: [], imports: ['lib/resume/', 'lib/store/', 'lib/proxy/', 'lib/import/', 'lib/fs/', 'lib/errors/'] },
+  // bisect over turns (DESIGN §14): the plan and the turns it runs over, pure; the CLI runs the commands
+  { layer: 'lib/bisect', paths: ['lib/bisect/'], packages: [], imports: ['lib/bisect/'] },
   // the agent's file tools: confinement on real paths, node built-ins only
   { layer: 'lib/tools', paths: ['lib/tools/'], packages: [], imports: ['lib/tools/'] },
   // export: Markdown, JSON, bundle and zip of sessions, streamed from the store's public surface
