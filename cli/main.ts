@@ -12,6 +12,7 @@ import { SESSION_COMMANDS } from './commands/sessions.js';
 import { USER_COMMANDS } from './commands/users.js';
 import { RESUME_SUMMARY, RESUME_USAGE, runResume } from './resume-command.js';
 import { runUsageCommand, USAGE_USAGE } from './usage-command.js';
+import { BACKUP_COMMANDS } from './backup-command.js';
 
 const GENERAL_HELP = `Entity Memory command line
 
@@ -46,6 +47,7 @@ const COMMANDS: Record<string, CommandSpec> = {
   ...USER_COMMANDS,
   ...PROJECT_COMMANDS,
   ...SESSION_COMMANDS,
+  ...BACKUP_COMMANDS,
   'usage summary': {
     usage: USAGE_USAGE,
     summary: 'tokens, cost and cache hit rate by day, model, project or session (DESIGN §15)',
@@ -144,6 +146,7 @@ function normalise(positionals: string[]): string[] {
   if (first === 'import') return ['import', 'files', ...rest];
   if (first === 'resume') return ['resume', 'session', ...rest];
   if (first === 'usage' && rest[0] !== 'summary') return ['usage', 'summary', ...rest];
+  if (first === 'backup' || first === 'restore' || first === 'verify') return ['backup', first === 'backup' ? 'create' : first, ...rest];
   if (first === 'archive' || first === 'unarchive' || first === 'rename' || first === 'delete') return ['sessions', first, ...rest];
   // `export --all out.zip`: the flag is the command, the file its argument.
   if (first === 'export') return ['export', 'all', ...rest];
