@@ -13,6 +13,7 @@ import { USER_COMMANDS } from './commands/users.js';
 import { RESUME_SUMMARY, RESUME_USAGE, runResume } from './resume-command.js';
 import { BISECT_SUMMARY, BISECT_USAGE, runBisect } from './bisect-command.js';
 import { runUsageCommand, USAGE_USAGE } from './usage-command.js';
+import { BACKUP_COMMANDS } from './backup-command.js';
 
 const GENERAL_HELP = `Entity Memory command line
 
@@ -47,6 +48,7 @@ const COMMANDS: Record<string, CommandSpec> = {
   ...USER_COMMANDS,
   ...PROJECT_COMMANDS,
   ...SESSION_COMMANDS,
+  ...BACKUP_COMMANDS,
   'usage summary': {
     usage: USAGE_USAGE,
     summary: 'tokens, cost and cache hit rate by day, model, project or session (DESIGN §15)',
@@ -154,6 +156,7 @@ function normalise(positionals: string[]): string[] {
   // `bisect <session> -- <command>…`: what follows the session is the command, whatever its words
   if (first === 'bisect') return ['bisect', 'turns', ...rest];
   if (first === 'usage' && rest[0] !== 'summary') return ['usage', 'summary', ...rest];
+  if (first === 'backup' || first === 'restore' || first === 'verify') return ['backup', first === 'backup' ? 'create' : first, ...rest];
   if (first === 'archive' || first === 'unarchive' || first === 'rename' || first === 'delete') return ['sessions', first, ...rest];
   // `export --all out.zip`: the flag is the command, the file its argument.
   if (first === 'export') return ['export', 'all', ...rest];

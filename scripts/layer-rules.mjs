@@ -67,6 +67,8 @@ export const LAYERS = [
   { layer: 'lib/tools', paths: ['lib/tools/'], packages: [], imports: ['lib/tools/'] },
   // export: Markdown, JSON, bundle and zip of sessions, streamed from the store's public surface
   { layer: 'lib/export', paths: ['lib/export/'], packages: ['fflate'], imports: ['lib/export/', 'lib/store/'] },
+  // backups (DESIGN §17): a data directory copied to a tar while the server runs, verified, restored
+  { layer: 'lib/backup', paths: ['lib/backup/'], packages: ['tar-stream', 'zod'], imports: ['lib/backup/', 'lib/store/', 'lib/fs/'] },
   { layer: 'server', paths: ['server/'], packages: ANY, imports: ['server/', 'lib/'] },
   // trpc/server.tsx is the server-only caller; the rest is what client components may use.
   { layer: 'trpc', paths: ['trpc/'], packages: ANY, imports: ['trpc/', 'server/'] },
