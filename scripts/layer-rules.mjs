@@ -65,6 +65,8 @@ export const LAYERS = [
   { layer: 'lib/tools', paths: ['lib/tools/'], packages: [], imports: ['lib/tools/'] },
   // export: Markdown, JSON, bundle and zip of sessions, streamed from the store's public surface
   { layer: 'lib/export', paths: ['lib/export/'], packages: ['fflate'], imports: ['lib/export/', 'lib/store/'] },
+  // compare two branches (DESIGN §14): the alignment and jsdiff's word differences over the store's two paths
+  { layer: 'lib/compare', paths: ['lib/compare/'], packages: ['diff'], imports: ['lib/compare/', 'lib/store/'] },
   { layer: 'server', paths: ['server/'], packages: ANY, imports: ['server/', 'lib/'] },
   // trpc/server.tsx is the server-only caller; the rest is what client components may use.
   { layer: 'trpc', paths: ['trpc/'], packages: ANY, imports: ['trpc/', 'server/'] },
