@@ -175,6 +175,7 @@ export const sessionRouter = createTRPCRouter({
 
   fork: forkProcedure,
 
+  /** Two branches (message ids `a`, `b`) from their common message: aligned rows with word differences, and each side's project changes (DESIGN §14). */
   compare: compareProcedure,
 
   /** Extra working directories (inside the allowed roots), changeable at any time. */
