@@ -79,4 +79,13 @@ test('Compare from the fork switcher: two retries of one answer aligned with the
   }
   const scroll = await page.evaluate(() => ({ doc: document.documentElement.scrollWidth, view: window.innerWidth }));
   expect(scroll.doc).toBeLessThanOrEqual(scroll.view);
+
+  // The same comparison from the branch graph: the current branch against the other tip, by its name.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto('/sessions/cmp/timeline');
+  await expect(page.getByRole('img', { name: 'Branch graph' })).toBeVisible();
+  await page.getByRole('button', { name: 'Compare with…' }).click();
+  await page.getByRole('menuitem', { name: 'main' }).click();
+  await expect(page).toHaveURL(`/sessions/cmp/compare?a=${second.id}&b=${first.id}`, { timeout: 60_000 });
+  await expect(page.getByRole('main').getByRole('article', { name: 'Branch B: Assistant' }).getByRole('insertion')).toHaveText(['blue']);
 });
