@@ -25,6 +25,7 @@ export type { Provenance } from './operations/provenance.js';
 export { RepackQueue } from './repo/repack.js';
 export type { UndoOutcome } from './operations/undo-turn.js';
 export type { ForkAtTurnInput, ForkResult } from './operations/fork-at-turn.js';
+export type { BranchProjectComparison, ComparePaths, SideProjectChanges } from './operations/compare-paths.js';
 export { runBulk, BULK_CONCURRENCY, type BulkResult } from './operations/bulk.js';
 export { ProjectStore, type ProjectSummary, type ProjectDetail, type ProjectCommit, type ProjectInspection } from './projects/index.js';
 export type { ListedProjectCommit } from './operations/project-commits.js';

@@ -20,6 +20,7 @@ import { retry, setHead } from './operations/move-head.js';
 import { beginTurn, finalizeTurn, interruptTurn, sweepIdleTurns, type BeginTurnResult, type FinalizeTurnInput, type FinalizeTurnResult, type InterruptTurnResult } from './operations/commit-turn.js';
 import { listCommits, type CommitPage } from './session/commit-page.js';
 import { getBranchAround, getBranchWindow, getTipOf, type BranchAround, type BranchWindowOptions } from './operations/branch-window.js';
+import { readComparePaths, type ComparePaths } from './operations/compare-paths.js';
 import { sessionAt, type SessionAt } from './operations/session-at.js';
 import { listTurns, type TimelinePage } from './operations/timeline-turns.js';
 import { conversationDag, type ConversationDag } from './operations/conversation-dag.js';
@@ -219,6 +220,10 @@ export class SessionStore {
   /** The newest branch tip through a message: where a switch to that message's branch lands. */
   async tipOf(sessionId: string, nodeId: string): Promise<{ headId: string }> {
     return getTipOf(this.ctx, sessionId, nodeId);
+  }
+  /** Compare (DESIGN §14): the common message, each branch's messages after it, each side's project changes. */
+  async comparePaths(sessionId: string, a: string, b: string): Promise<ComparePaths> {
+    return readComparePaths(this.ctx, sessionId, a, b);
   }
   // Agents: the recording proxy, their folders, forks
   /** A model exchange seen by the recording proxy, recorded as one turn (DESIGN §12). */

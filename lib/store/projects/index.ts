@@ -10,5 +10,6 @@ export { projectCommits, type ProjectCommit } from './project-commits.js';
 export { normalizeProjectPath, resolveProjectFile } from './project-paths.js';
 export { changedBetween, clearStaleIndexLock, moveHead, readHead } from './commit-plumbing.js';
 export { projectCommitPatch, projectCommitSummaries, type ProjectCommitSummary } from './commit-details.js';
+export { projectRangePatch, treeBefore } from './range-patch.js';
 export { changedSinceBegin, findNestedGit, NESTED_GIT_TRAILER } from './nested-git.js';
 export { commitWorkingTree, SHARED_WITH_TRAILER, workingTreeCommitMessage } from './working-tree-commit.js';

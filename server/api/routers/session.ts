@@ -5,6 +5,7 @@ import { getChatDispatcher } from '@/server/chat/runtime';
 import { getSettledSearch, getUserSearch } from '@/server/runtime';
 import { createTRPCRouter, sessionProcedure, storeProcedure } from '../trpc';
 import { forkProcedure } from './session-fork';
+import { compareProcedure } from './session-compare';
 import { cursorInput, labelInput, limitInput, pathInput, projectIdInput, sessionIdInput, sessionStateInput, tagFilterInput, tagListInput } from '../schemas';
 
 const statusInput = z.enum(SESSION_STATUSES);
@@ -173,6 +174,9 @@ export const sessionRouter = createTRPCRouter({
     .mutation(({ ctx }) => ctx.store.addAgentFolderAsProject(ctx.sessionId)),
 
   fork: forkProcedure,
+
+  /** Two branches (message ids `a`, `b`) from their common message: aligned rows with word differences, and each side's project changes (DESIGN §14). */
+  compare: compareProcedure,
 
   /** Extra working directories (inside the allowed roots), changeable at any time. */
   setWorkdirs: sessionProcedure

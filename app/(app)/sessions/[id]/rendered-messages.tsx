@@ -7,6 +7,7 @@ import { PlainTextBody } from '@/components/markdown/plain-text-body';
 import { AttachmentLinks } from '@/components/session/attachment-links';
 import { attachmentsOf } from '@/server/render/message-attachments';
 import { BranchSwitcher } from '@/components/session/branch-switcher';
+import { ForkCompareWith } from '@/components/compare/fork-compare-with';
 import { MessageArticle } from '@/components/session/message-article';
 import { ForkFromHere } from '@/components/session/fork-from-here';
 import { MessageNote } from '@/components/organise/message-note';
@@ -42,6 +43,7 @@ async function renderOne(sessionId: string, viewerId: string, message: BranchMes
           {fork || action || copyable ? (
             <div className="mt-2 flex flex-wrap items-center gap-2">
               {fork ? <BranchSwitcher sessionId={sessionId} messageId={message.id} siblings={message.siblings} /> : null}
+              {fork ? <ForkCompareWith sessionId={sessionId} messageId={message.id} siblings={message.siblings} /> : null}
               {copyable ? <CopyMessage text={message.content} /> : null}
               {action}
               {message.role === 'assistant' && message.toolCalls.length === 0 ? <ForkFromHere sessionId={sessionId} at={{ nodeId: message.id }} /> : null}

@@ -1,4 +1,5 @@
 import { BranchGraph } from '@/components/timeline/branch-graph';
+import { GraphCompareWith } from '@/components/compare/graph-compare-with';
 import { getServerCaller } from '@/trpc/server';
 
 /** Streamed after the turns: laying out a big DAG must not hold back the page's first byte. */
@@ -10,6 +11,7 @@ export async function BranchGraphSection({ sessionId }: { sessionId: string }) {
         {layout.messageCount} messages. Blue dots are your messages, rings the replies, the amber circle the current head. Pick a branch name to switch to it.
       </p>
       <BranchGraph sessionId={sessionId} layout={layout} />
+      <GraphCompareWith sessionId={sessionId} layout={layout} />
     </div>
   );
 }
