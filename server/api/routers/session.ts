@@ -5,6 +5,7 @@ import { getChatDispatcher } from '@/server/chat/runtime';
 import { getSettledSearch, getUserSearch } from '@/server/runtime';
 import { createTRPCRouter, sessionProcedure, storeProcedure } from '../trpc';
 import { forkProcedure } from './session-fork';
+import { replayProcedure } from './session-replay';
 import { cursorInput, labelInput, limitInput, pathInput, projectIdInput, sessionIdInput, sessionStateInput, tagFilterInput, tagListInput } from '../schemas';
 
 const statusInput = z.enum(SESSION_STATUSES);
@@ -173,6 +174,7 @@ export const sessionRouter = createTRPCRouter({
     .mutation(({ ctx }) => ctx.store.addAgentFolderAsProject(ctx.sessionId)),
 
   fork: forkProcedure,
+  replay: replayProcedure,
 
   /** Extra working directories (inside the allowed roots), changeable at any time. */
   setWorkdirs: sessionProcedure
