@@ -1,10 +1,9 @@
 import { TRPCError } from '@trpc/server';
 import { assembleReply } from '@/lib/proxy/assemble';
 import { bodyToResend } from '@/lib/proxy/kept-request';
-import type { Wire } from '@/lib/proxy/types';
 import { NotFoundError, PreconditionError, type SessionStore } from '@/lib/store/index';
-import { getProxyUpstreams } from '@/server/runtime';
 import type { ForwardResult } from './forward';
+import { KIND_OF_WIRE } from './replay-offer';
 import { keptExchangeOf, resendThrough, sendableUpstream } from './upstream-retry';
 
 /**
@@ -15,9 +14,6 @@ import { keptExchangeOf, resendThrough, sendableUpstream } from './upstream-retr
  * answer's tool calls are recorded, not run. An upstream that refuses gets nothing recorded: its
  * status and message are the error.
  */
-
-/** The upstream kind each wire's requests can go to. */
-const KIND_OF_WIRE: Record<Wire, 'anthropic' | 'openai'> = { anthropic: 'anthropic', responses: 'openai', chat: 'openai' };
 
 export interface ReplayTarget {
   /** the user's upstream to send through; the recorded one when left out */
@@ -36,18 +32,6 @@ export interface Replayed {
   replyId: string;
   model: string;
   upstream: string;
-}
-
-/** Where a reply can be replayed: the upstreams of its request's kind the server has a key for, and the model it asked. Null: no kept request. */
-export async function replayOptionsOf(userId: string, store: SessionStore, sessionId: string, nodeId: string): Promise<{ upstreams: string[]; recordedModel: string; recordedUpstream: string } | null> {
-  const exchange = await keptExchangeOf(store, sessionId, nodeId);
-  if (!exchange) return null;
-  const kind = KIND_OF_WIRE[exchange.wire];
-  const upstreams = getProxyUpstreams()
-    .list(userId)
-    .filter((view) => view.kind === kind && sendableUpstream(userId, view.name) !== null)
-    .map((view) => view.name);
-  return { upstreams, recordedModel: exchange.model, recordedUpstream: exchange.upstream };
 }
 
 /** The upstream's own words for a refusal: `error.message` of either provider's JSON, else the start of the body. */
