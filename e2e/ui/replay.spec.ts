@@ -41,7 +41,7 @@ test('Replay with another model: a real Claude Code turn, its request sent to a 
   const sessionId = `cc-${uuid}`;
   await expect.poll(async () => (await query<{ turnCount: number }>(user.api, 'session.get', { id: sessionId })).data?.turnCount ?? 0, { timeout: 20_000 }).toBe(1);
   // The conversation request Claude Code sent (its side calls offer no tools), as the model server received it.
-  const recorded = (await upstreamRequests()).filter((request) => request.path === '/v1/messages' && (request.body.tools?.length ?? 0) > 0 && JSON.stringify(request.body.messages).includes(uuid.slice(0, 8))).at(-1)!;
+  const recorded = (await upstreamRequests()).filter((request) => request.path.split('?')[0] === '/v1/messages' && (request.body.tools?.length ?? 0) > 0 && JSON.stringify(request.body.messages).includes(uuid.slice(0, 8))).at(-1)!;
   expect(recorded).toBeTruthy();
 
   await signInBrowser(context, user.api);
@@ -64,7 +64,7 @@ test('Replay with another model: a real Claude Code turn, its request sent to a 
   await captureViews(page, 'replay-branch');
 
   // What the second model received: the recorded request, every field equal but the model.
-  const sent = (await upstreamRequests()).slice(before).filter((request) => request.path === `/${SECOND}/v1/messages`);
+  const sent = (await upstreamRequests()).slice(before).filter((request) => request.path.split('?')[0] === `/${SECOND}/v1/messages`);
   expect(sent).toHaveLength(1);
   expect(sent[0]!.body.model).toBe(REPLAY_MODEL);
   expect(recorded.body.model).not.toBe(REPLAY_MODEL);
