@@ -5,6 +5,7 @@ import { Shuffle } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { DialogFrame } from '@/components/ui/dialog-frame';
 import { TextField } from '@/components/ui/text-field';
+import { useFormDialog } from '@/components/ui/use-form-dialog';
 import { useReloadMessages } from '@/components/session/messages-context';
 import { useTRPC } from '@/trpc/client';
 
@@ -43,8 +44,7 @@ function ReplayDialog({ sessionId, assistantId, offer }: { sessionId: string; as
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const reload = useReloadMessages();
-  const [open, setOpen] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { open, setOpen, error, setError, onOpenChange } = useFormDialog();
   const [asked, setAsked] = useState<{ model: string; upstream: string } | null>(null);
   const listed = useQuery({ ...trpc.proxy.listUpstreams.queryOptions(), enabled: open });
   const state = useQuery({ ...trpc.chat.state.queryOptions({ sessionId }), enabled: open });
@@ -75,10 +75,7 @@ function ReplayDialog({ sessionId, assistantId, offer }: { sessionId: string; as
   return (
     <DialogFrame
       open={open}
-      onOpenChange={(next) => {
-        setOpen(next);
-        if (!next) setError(null);
-      }}
+      onOpenChange={onOpenChange}
       trigger={
         <button type="button" className={TRIGGER}>
           <Shuffle size={14} aria-hidden />
