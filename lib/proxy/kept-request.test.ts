@@ -5,8 +5,10 @@ describe('the request kept for a retry through the upstream', () => {
   it('keeps the body less its system prompt, which goes back where it stood', () => {
     const body = { model: 'm', system: [{ type: 'text', text: 'be brief' }], tools: [{ name: 'Write' }], messages: [{ role: 'user', content: 'hi' }] };
     const kept = keepRequest('anthropic', body, 100)!;
-    expect(kept).toEqual({ body: { model: 'm', tools: [{ name: 'Write' }], messages: [{ role: 'user', content: 'hi' }] }, systemField: 'system' });
-    expect(bodyToResend(readKeptRequest(JSON.parse(JSON.stringify(kept)))!, 'be brief')).toEqual({ ...kept.body, system: 'be brief' });
+    expect(kept).toEqual({ body: { model: 'm', tools: [{ name: 'Write' }], messages: [{ role: 'user', content: 'hi' }] }, systemField: 'system', systemShape: { blocks: [{ type: 'text' }], lengths: [8] } });
+    // Sent again as it came: blocks stay blocks (system-shape.ts).
+    expect(bodyToResend(readKeptRequest(JSON.parse(JSON.stringify(kept)))!, 'be brief')).toEqual({ ...kept.body, system: [{ type: 'text', text: 'be brief' }] });
+    expect(bodyToResend(keepRequest('anthropic', { model: 'm', system: 'plain' }, 10)!, 'plain')).toEqual({ model: 'm', system: 'plain' });
     const responses = keepRequest('responses', { model: 'm', instructions: 'x', input: 'hi' }, 10)!;
     expect(bodyToResend(responses, 'x')).toEqual({ model: 'm', instructions: 'x', input: 'hi' });
     // Chat Completions: the system prompt is one of the messages, kept with them.

@@ -1,3 +1,4 @@
+import { readSystemShape, restoreSystem, shapeOfSystem, type SystemShape } from './system-shape.js';
 import type { Wire } from './types.js';
 
 /**
@@ -12,6 +13,8 @@ export interface KeptRequest {
   body: Record<string, unknown>;
   /** the field the system prompt was in (Messages: `system`, Responses: `instructions`); null: none, or it is among the messages (Chat Completions) */
   systemField: 'system' | 'instructions' | null;
+  /** the system prompt's blocks less their text, when it was sent as blocks: sent again as such */
+  systemShape?: SystemShape;
 }
 
 /** Requests past this many bytes are not kept (their reply is then retried by the web chat): OPENPROGRAM_PROXY_KEEP_REQUEST_BYTES. */
@@ -49,23 +52,27 @@ export function keepRequest(wire: Wire, json: unknown, bodyBytes: number, limit 
   const field = SYSTEM_FIELD[wire];
   const body = { ...(json as Record<string, unknown>) };
   const hadSystem = field !== null && body[field] !== undefined;
+  const shape = field ? shapeOfSystem(body[field]) : null;
   if (field) delete body[field];
-  return { body, systemField: hadSystem ? field : null };
+  return { body, systemField: hadSystem ? field : null, ...(shape ? { systemShape: shape } : {}) };
 }
 
 /** A kept request read back from a context file: null when it is not one. */
 export function readKeptRequest(value: unknown): KeptRequest | null {
   if (typeof value !== 'object' || value === null) return null;
-  const { body, systemField } = value as Partial<KeptRequest>;
+  const { body, systemField, systemShape } = value as Partial<KeptRequest>;
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return null;
   if (systemField !== null && systemField !== 'system' && systemField !== 'instructions') return null;
-  return { body, systemField };
+  const shape = readSystemShape(systemShape);
+  return { body, systemField, ...(shape ? { systemShape: shape } : {}) };
 }
 
 /** Where each wire's requests go, appended to the upstream's base URL (anthropic: the API root; openai: with /v1). */
 export const UPSTREAM_PATH: Record<Wire, string> = { anthropic: '/v1/messages', responses: '/responses', chat: '/chat/completions' };
 
-/** The body to send again: the kept one with its system prompt (the text stored under its hash) put back where it was. */
+/** The body to send again: the kept one with its system prompt (the text stored under its hash) put back where it was, as blocks when it came so. */
 export function bodyToResend(kept: KeptRequest, system: string | null): Record<string, unknown> {
-  return kept.systemField && system !== null ? { ...kept.body, [kept.systemField]: system } : { ...kept.body };
+  if (!kept.systemField || system === null) return { ...kept.body };
+  const blocks = kept.systemShape ? restoreSystem(kept.systemShape, system) : null;
+  return { ...kept.body, [kept.systemField]: blocks ?? system };
 }

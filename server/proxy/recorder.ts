@@ -7,6 +7,7 @@ import { chainOf, IDENTITY_HEADERS, type ExchangeBytes, type PlannedExchange } f
 import { prefixSessionId, sourceOf, type Agent } from '@/lib/proxy/session-identity';
 import type { AssembledReply, ExchangeOutcome, Media, ParsedRequest, Step, Wire } from '@/lib/proxy/types';
 import type { KeptRequest } from '@/lib/proxy/kept-request';
+import { textHash } from '@/lib/proxy/fingerprint';
 import { maxMessageBytesFromEnv, type ExchangeStep, type SessionStore } from '@/lib/store/index';
 import { getDataDir, getUserStore } from '@/server/runtime';
 import { planOffThread } from '@/server/background/background-thread';
@@ -37,6 +38,14 @@ export interface FinishedExchange {
   /** performance.now() when the request went upstream, and at the answer's first byte: the usage's latencies */
   startedAt?: number;
   firstByteAt?: number | null;
+  /** a Replay's answer (replay.ts): marked on the reply, and a node of its own even when it reads as the replayed one */
+  replay?: ReplayMark;
+}
+
+/** `metadata.replay` of a replayed answer: the reply replayed and the model that answered (DESIGN §14). */
+export interface ReplayMark {
+  of: string;
+  model: string;
 }
 
 export interface RecordedSummary {
@@ -205,7 +214,7 @@ async function commit(exchange: FinishedExchange, plan: Plan): Promise<RecordedS
       const error = exchange.bytes.length === 0 ? (outcomeError ?? answer.error) : (answer.error ?? outcomeError);
       reply = {
         role: 'assistant',
-        fingerprint: replyFingerprint,
+        fingerprint: exchange.replay ? textHash(`${replyFingerprint}\nreplay\n${exchange.replay.of}\n${exchange.replay.model}`) : replyFingerprint,
         content: answer.text,
         toolCalls: answer.toolCalls,
         metadata: {
@@ -217,6 +226,7 @@ async function commit(exchange: FinishedExchange, plan: Plan): Promise<RecordedS
           ...(answer.id ? { response_id: answer.id } : {}),
           ...(error ? { error } : {}),
           proxy: replyProxyMeta,
+          ...(exchange.replay ? { replay: exchange.replay } : {}),
         },
       };
     }

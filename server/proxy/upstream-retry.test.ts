@@ -97,7 +97,7 @@ describe('Retry on a recorded agent reply (issue 28 item 6)', () => {
     expect(sent[0]!.wire).toBe('anthropic');
     expect(sent[0]!.headers['x-api-key']).toBe(STORED_KEY);
     expect(JSON.stringify(sent[0]!.headers)).not.toContain(user.token);
-    expect(sent[0]!.body).toMatchObject({ model: 'claude-opus-test', system: SYSTEM, tools: TOOLS, messages: [{ role: 'user', content: 'explain the marimba [[words:4]]' }] });
+    expect(sent[0]!.body).toMatchObject({ model: 'claude-opus-test', system: [{ type: 'text', text: SYSTEM }], tools: TOOLS, messages: [{ role: 'user', content: 'explain the marimba [[words:4]]' }] });
 
     // The answer is a sibling of the reply retried, the head on it; the session keeps its title and agent.
     const branch = await caller.message.branch({ sessionId });

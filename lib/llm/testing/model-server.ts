@@ -124,7 +124,8 @@ export async function startModelServer(port = 0, host = '127.0.0.1', options: Mo
       json(response, 200, { requests });
       return;
     }
-    const wire: Wire | null = request.method !== 'POST' ? null : WIRES[url.split('?')[0]!] ?? null;
+    // A path prefix (`/<name>/v1/messages`) is a second model at the same server: an upstream of its own whose requests the list tells apart by `path`.
+    const wire: Wire | null = request.method !== 'POST' ? null : WIRES[url.split('?')[0]!.replace(/^\/[\w-]+(?=\/v1\/)/, '')] ?? null;
     if (!wire) {
       json(response, 404, { error: 'not found' });
       return;

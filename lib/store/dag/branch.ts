@@ -1,5 +1,6 @@
 import { isConversationMessage, type SessionGraph } from './graph.js';
 import { toMessage } from './message-shape.js';
+import { replayModelOf } from './replay-label.js';
 import { secondsToMs } from '../time.js';
 import type { BranchInfo, BranchMessage, SessionMeta, StoredNode } from '../types.js';
 
@@ -38,7 +39,7 @@ export function branchList(graph: SessionGraph, meta: SessionMeta): BranchInfo[]
     const forkNode = branchStart(graph, tip);
     return {
       headId: tip.id,
-      name: typeof label?.name === 'string' && label.name !== '' ? label.name : index === 0 ? 'main' : `branch ${index + 1}`,
+      name: typeof label?.name === 'string' && label.name !== '' ? label.name : (replayModelOf(forkNode) ?? (index === 0 ? 'main' : `branch ${index + 1}`)),
       createdAt: secondsToMs(typeof label?.created_at === 'number' ? label.created_at : forkNode.created_at),
       updatedAt: secondsToMs(tip.created_at),
       current: tip.id === meta.head_id,

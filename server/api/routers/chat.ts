@@ -12,7 +12,7 @@ const contentInput = z
   .refine((value) => value.trim() !== '', 'must not be empty')
   .refine((value) => [...value].length <= MAX_MESSAGE_CHARS, `must be at most ${MAX_MESSAGE_CHARS} characters`);
 const attachmentIdInput = z.string().min(1).max(255);
-const modelIdInput = z
+export const modelIdInput = z
   .string()
   .trim()
   .min(1, 'must not be empty')

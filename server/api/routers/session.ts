@@ -6,6 +6,7 @@ import { getSettledSearch, getUserSearch } from '@/server/runtime';
 import { createTRPCRouter, sessionProcedure, storeProcedure } from '../trpc';
 import { forkProcedure } from './session-fork';
 import { compareProcedure } from './session-compare';
+import { replayProcedure } from './session-replay';
 import { cursorInput, labelInput, limitInput, pathInput, projectIdInput, sessionIdInput, sessionStateInput, tagFilterInput, tagListInput } from '../schemas';
 
 const statusInput = z.enum(SESSION_STATUSES);
@@ -174,6 +175,7 @@ export const sessionRouter = createTRPCRouter({
     .mutation(({ ctx }) => ctx.store.addAgentFolderAsProject(ctx.sessionId)),
 
   fork: forkProcedure,
+  replay: replayProcedure,
 
   /** Two branches (message ids `a`, `b`) from their common message: aligned rows with word differences, and each side's project changes (DESIGN §14). */
   compare: compareProcedure,

@@ -15,6 +15,9 @@ import { ToolCalls } from '@/components/session/tool-call';
 import type { BranchMessage, RenderedMessage } from '@/components/session/types';
 import { renderMarkdown } from '@/server/render/markdown';
 import { keptUpstreamOf } from '@/server/proxy/kept-upstream';
+import { replayMarkOf, replayOfferOf } from '@/server/proxy/replay-offer';
+import { ReplayWith } from '@/components/chat/replay-with';
+import { ReplayBadge } from '@/components/session/replay-badge';
 
 /** Messages per page of the session view: the first paint and each older page. */
 export const MESSAGE_PAGE_SIZE = 50;
@@ -32,6 +35,8 @@ async function renderOne(sessionId: string, viewerId: string, message: BranchMes
       <EditAndResend sessionId={sessionId} messageId={message.id} parentId={message.parentId} content={message.content} />
     ) : null;
   const copyable = message.content.trim() !== '';
+  const replayOffer = message.role === 'assistant' && message.toolCalls.length === 0 ? replayOfferOf(message.metadata) : null;
+  const replayed = replayMarkOf(message.metadata);
   const node = (
     <MessageArticle
       message={message}
@@ -44,8 +49,10 @@ async function renderOne(sessionId: string, viewerId: string, message: BranchMes
             <div className="mt-2 flex flex-wrap items-center gap-2">
               {fork ? <BranchSwitcher sessionId={sessionId} messageId={message.id} siblings={message.siblings} /> : null}
               {fork ? <ForkCompareWith sessionId={sessionId} messageId={message.id} siblings={message.siblings} /> : null}
+              {replayed ? <ReplayBadge model={replayed.model} /> : null}
               {copyable ? <CopyMessage text={message.content} /> : null}
               {action}
+              {replayOffer ? <ReplayWith sessionId={sessionId} assistantId={message.id} offer={replayOffer} /> : null}
               {message.role === 'assistant' && message.toolCalls.length === 0 ? <ForkFromHere sessionId={sessionId} at={{ nodeId: message.id }} /> : null}
             </div>
           ) : null}
