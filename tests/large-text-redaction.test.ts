@@ -1,6 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { threadId } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loopBlockDuring } from '../bench/registry-bench.js';
 import { expectNowhereOnDisk } from '../e2e/fixtures/secrets-on-disk.js';
@@ -100,5 +101,51 @@ describe('a large text with secrets is redacted off the event loop (issue 27 ite
     await store.flush();
     const scan = await expectNowhereOnDisk([ANTHROPIC, GITHUB, AWS, 'BEGIN RSA PRIVATE KEY'], { root: join(root, 'data') });
     expect(scan.repos.length).toBeGreaterThanOrEqual(2);
+  }, 300_000);
+
+  // Read from the thread's own count of the jobs it answered (and which thread answered them), not from a clock.
+  it("a proxied request's base64 text document and large message are redacted by the background thread, stored redacted", async () => {
+    const { recordExchangeNow } = await import('../server/proxy/recorder.js');
+    const { getUserStore } = await import('../server/runtime.js');
+    const { backgroundCounts, warmBackgroundThread } = await import('../server/background/background-thread.js');
+    warmBackgroundThread();
+    const counts = backgroundCounts();
+    const before = { thread: { ...counts.thread }, here: { ...counts.here } };
+    const text = largeText();
+    // The document becomes an attachment of the session, redacted as a file; the message as a step.
+    const content = [
+      { type: 'document', source: { type: 'base64', media_type: 'text/plain', data: Buffer.from(text).toString('base64') } },
+      { type: 'text', text: `message ${GITHUB}\n${text.slice(0, 1024 * 1024)}` },
+    ];
+    const request = Buffer.from(JSON.stringify({ model: 'claude-test', max_tokens: 10, tools: [{ name: 'Read' }], messages: [{ role: 'user', content }] }));
+    const answer = Buffer.from(JSON.stringify({ id: 'msg_2', type: 'message', role: 'assistant', model: 'claude-test', content: [{ type: 'text', text: 'read it' }], stop_reason: 'end_turn' }));
+    const summary = await recordExchangeNow({
+      userId: USER,
+      wire: 'anthropic',
+      upstream: 'anthropic',
+      headers: { 'x-entity-memory-session': 'big-document' },
+      body: request,
+      bodyBytes: request.length,
+      status: 200,
+      contentType: 'application/json',
+      bytes: answer,
+      outcome: 'complete',
+      endedAt: performance.now(),
+    });
+    expect(summary).toMatchObject({ sessionId: 'big-document', outcome: 'complete' });
+    expect(counts.thread['redact-bytes'] - before.thread['redact-bytes']).toBe(1);
+    expect(counts.thread.redact - before.thread.redact).toBeGreaterThanOrEqual(1);
+    expect(counts.here).toEqual(before.here);
+    expect(counts.threadIds.size).toBeGreaterThan(0);
+    expect(counts.threadIds.has(threadId)).toBe(false);
+
+    const store = await getUserStore(USER);
+    const [user] = await store.getBranch('big-document');
+    expect(user!.content.startsWith('message [REDACTED:github]\n')).toBe(true);
+    const [attachment] = user!.metadata['attachments'] as { name: string }[];
+    const stored = readFileSync((await store.resolveAttachment('big-document', attachment!.name)).path, 'utf8');
+    expect(stored.startsWith('token [REDACTED:anthropic]\n')).toBe(true);
+    await store.flush();
+    await expectNowhereOnDisk([ANTHROPIC, GITHUB, AWS, 'BEGIN RSA PRIVATE KEY'], { root: join(root, 'data') });
   }, 300_000);
 });
