@@ -10,7 +10,8 @@
  * - `..._during_zip_bomb`: a state-directory zip of ~1 MB that unpacks to 1 GB, uploaded (item 5);
  * - `..._during_long_line`: a 40 MB single-line import (item 6).
  * The upstream runs in a process of its own (so its writes do not delay the measuring client).
- * BENCH_FAIRNESS_SCALE (default 1) scales the sizes (0.05 for a quick run of the harness).
+ * BENCH_FAIRNESS_SCALE (default 1) scales the sizes (0.05 for a quick run of the harness);
+ * BENCH_FAIRNESS_ONLY=redact measures the quiet baseline and item 1 only (a before/after of one fix).
  * An attack whose setup fails (the upstream not reached, a link not made, a refusal that is not
  * the cap it should be) throws: no figure is reported for an attack that did not happen.
  * Needs `npm run build` first.
@@ -33,6 +34,7 @@ import { p99 } from './store-bench.js';
 import { requireBuild } from './figures.js';
 
 const SCALE = Number(process.env['BENCH_FAIRNESS_SCALE'] ?? 1);
+const ONLY = process.env['BENCH_FAIRNESS_ONLY'];
 const MB = 1024 * 1024;
 /** each attack goes on (repeated) at least this long, and the lister takes at least MIN_SAMPLES */
 const MIN_MS = 3_000;
@@ -175,6 +177,7 @@ export async function benchFairness(): Promise<Record<string, number>> {
       const answer = await proxied('small', pem);
       if (answer.status !== 200) throw new Error(`redact attack: the proxy answered ${answer.status} ${answer.text.slice(0, 200)}`);
     });
+    if (ONLY === 'redact') return figures;
 
     // 2. A big answer streamed through the proxy, read whole by the client.
     figures['other_user_session_list_p99_ms_during_proxy_big_answer'] = await during(async () => {

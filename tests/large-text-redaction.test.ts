@@ -1,6 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { threadId } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loopBlockDuring } from '../bench/registry-bench.js';
 import { expectNowhereOnDisk } from '../e2e/fixtures/secrets-on-disk.js';
@@ -32,6 +33,15 @@ function largeText(): string {
   return Buffer.from(`token ${ANTHROPIC}\n${body}github ${GITHUB}\n${body}aws ${AWS}\n`).toString();
 }
 
+/** A finished Messages exchange whose user message is `content`, recorded as the proxy's recorder does. */
+async function recordProxied(sessionId: string, content: unknown, replyText: string) {
+  const { recordExchangeNow } = await import('../server/proxy/recorder.js');
+  const request = Buffer.from(JSON.stringify({ model: 'claude-test', max_tokens: 10, tools: [{ name: 'Read' }], messages: [{ role: 'user', content }] }));
+  const answer = Buffer.from(JSON.stringify({ id: `msg_${sessionId}`, type: 'message', role: 'assistant', model: 'claude-test', content: [{ type: 'text', text: replyText }], stop_reason: 'end_turn' }));
+  const headers = { 'x-entity-memory-session': sessionId };
+  return recordExchangeNow({ userId: USER, wire: 'anthropic', upstream: 'anthropic', headers, body: request, bodyBytes: request.length, status: 200, contentType: 'application/json', bytes: answer, outcome: 'complete', endedAt: performance.now() });
+}
+
 afterAll(async () => {
   const { closeUserStore } = await import('../server/runtime.js');
   await closeUserStore(USER);
@@ -40,7 +50,8 @@ afterAll(async () => {
 
 describe('a large text with secrets is redacted off the event loop (issue 27 item 1)', () => {
   it('through the proxy and an import: the loop stays well under what inline redaction holds it, and no secret reaches disk', async () => {
-    const { recordExchangeNow } = await import('../server/proxy/recorder.js');
+    // Loaded before the loop is measured (recordProxied imports it).
+    await import('../server/proxy/recorder.js');
     const { getUserStore } = await import('../server/runtime.js');
     const { warmBackgroundThread } = await import('../server/background/background-thread.js');
     const text = largeText();
@@ -57,23 +68,9 @@ describe('a large text with secrets is redacted off the event loop (issue 27 ite
     });
     expect(inlineDelay).toBeGreaterThanOrEqual(inline * 0.9);
 
-    const request = Buffer.from(JSON.stringify({ model: 'claude-test', max_tokens: 10, tools: [{ name: 'Read' }], messages: [{ role: 'user', content: text }] }));
-    const answer = Buffer.from(JSON.stringify({ id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-test', content: [{ type: 'text', text: `noted, key ${ANTHROPIC}` }], stop_reason: 'end_turn' }));
-    let summary: Awaited<ReturnType<typeof recordExchangeNow>> = null;
+    let summary: Awaited<ReturnType<typeof recordProxied>> = null;
     const proxyDelay = await loopBlockDuring(async () => {
-      summary = await recordExchangeNow({
-        userId: USER,
-        wire: 'anthropic',
-        upstream: 'anthropic',
-        headers: { 'x-entity-memory-session': 'big-proxied' },
-        body: request,
-        bodyBytes: request.length,
-        status: 200,
-        contentType: 'application/json',
-        bytes: answer,
-        outcome: 'complete',
-        endedAt: performance.now(),
-      });
+      summary = await recordProxied('big-proxied', text, `noted, key ${ANTHROPIC}`);
     });
     expect(summary).toMatchObject({ sessionId: 'big-proxied', outcome: 'complete' });
 
@@ -100,5 +97,36 @@ describe('a large text with secrets is redacted off the event loop (issue 27 ite
     await store.flush();
     const scan = await expectNowhereOnDisk([ANTHROPIC, GITHUB, AWS, 'BEGIN RSA PRIVATE KEY'], { root: join(root, 'data') });
     expect(scan.repos.length).toBeGreaterThanOrEqual(2);
+  }, 300_000);
+
+  // Read from the thread's own count of the jobs it answered (and which thread answered them), not from a clock.
+  it("a proxied request's base64 text document and large message are redacted by the background thread, stored redacted", async () => {
+    const { getUserStore } = await import('../server/runtime.js');
+    const { backgroundCounts, warmBackgroundThread } = await import('../server/background/background-thread.js');
+    warmBackgroundThread();
+    const counts = backgroundCounts();
+    const before = { thread: { ...counts.thread }, here: { ...counts.here } };
+    const text = largeText();
+    // The document becomes an attachment of the session, redacted as a file; the message as a step.
+    const content = [
+      { type: 'document', source: { type: 'base64', media_type: 'text/plain', data: Buffer.from(text).toString('base64') } },
+      { type: 'text', text: `message ${GITHUB}\n${text.slice(0, 1024 * 1024)}` },
+    ];
+    const summary = await recordProxied('big-document', content, 'read it');
+    expect(summary).toMatchObject({ sessionId: 'big-document', outcome: 'complete' });
+    expect(counts.thread['redact-bytes'] - before.thread['redact-bytes']).toBe(1);
+    expect(counts.thread.redact - before.thread.redact).toBeGreaterThanOrEqual(1);
+    expect(counts.here).toEqual(before.here);
+    expect(counts.threadIds.size).toBeGreaterThan(0);
+    expect(counts.threadIds.has(threadId)).toBe(false);
+
+    const store = await getUserStore(USER);
+    const [user] = await store.getBranch('big-document');
+    expect(user!.content.startsWith('message [REDACTED:github]\n')).toBe(true);
+    const [attachment] = user!.metadata['attachments'] as { name: string }[];
+    const stored = readFileSync((await store.resolveAttachment('big-document', attachment!.name)).path, 'utf8');
+    expect(stored.startsWith('token [REDACTED:anthropic]\n')).toBe(true);
+    await store.flush();
+    await expectNowhereOnDisk([ANTHROPIC, GITHUB, AWS, 'BEGIN RSA PRIVATE KEY'], { root: join(root, 'data') });
   }, 300_000);
 });

@@ -198,6 +198,8 @@ export type Redactor = (<M extends RedactableParts>(message: M) => { message: M;
    * so that redacting them (~25 ms per MB) does not hold every other request (see redact-parts.ts).
    */
   inBackground?: <M extends RedactableParts>(messages: M[]) => Promise<{ message: M; count: number }[]>;
+  /** A file's bytes redacted off this thread as lib/store's redactBytes does (a large upload); null: nothing taken out. */
+  bytesInBackground?: (bytes: Uint8Array) => Promise<{ bytes: Uint8Array; count: number } | null>;
 };
 
 export type MessageRole = 'user' | 'assistant' | 'tool' | 'system';

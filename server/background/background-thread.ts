@@ -1,20 +1,20 @@
 import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
-import { planExchange, type ExchangeBytes, type PlannedExchange } from '@/lib/proxy/plan';
-import { redactMessage, redactMessages, type RedactableMessage } from '@/lib/redact/index';
+import type { ExchangeBytes, PlannedExchange } from '@/lib/proxy/plan';
+import { redactMessage, type RedactableMessage } from '@/lib/redact/index';
 import type { Redactor } from '@/lib/store/index';
+import { runJob, type BackgroundJob, type ResultOf } from './background-jobs';
 import { BACKGROUND_NICE, startWorker } from './worker-threads';
 
 /**
  * One thread beside the request threads for the CPU-heavy work of whole texts: reading the
  * proxy's finished exchanges (request JSON, fingerprints, the reply put back together) and
- * redacting large texts before the store writes them (a 32 MiB request, a large import). Jobs
+ * redacting large texts before the store writes them (a 32 MiB request, a large import, a large
+ * uploaded file). Jobs
  * are answered in arrival order. While the thread loads, a small exchange is planned here (never
  * held for it); a large one and a redaction wait for it, since here they would hold every user.
  */
-export type BackgroundJob = { kind: 'plan'; exchange: ExchangeBytes } | { kind: 'redact'; messages: RedactableMessage[] };
-type Redacted = { message: RedactableMessage; count: number }[];
-type ResultOf<J extends BackgroundJob> = J extends { kind: 'plan' } ? PlannedExchange : Redacted;
+export type { BackgroundJob } from './background-jobs';
 
 interface Job {
   request: BackgroundJob;
@@ -25,8 +25,8 @@ interface Job {
 /** The job done here instead (the thread failed on it or is gone); an error reaches the caller. */
 function runHere(job: Job): void {
   try {
-    const { request } = job;
-    job.resolve(request.kind === 'plan' ? planExchange(request.exchange) : redactMessages(request.messages));
+    thread().counts.here[job.request.kind]++;
+    job.resolve(runJob(job.request));
   } catch (error) {
     job.reject(error);
   }
@@ -42,7 +42,12 @@ interface BackgroundThread {
   nextId: number;
   /** the thread could not start or died: work on this thread from now on */
   broken: boolean;
+  /** jobs answered by the thread (and the threads that answered), and done here instead: for tests and the bench */
+  counts: { thread: JobCounts; threadIds: Set<number>; here: JobCounts };
 }
+
+type JobCounts = Record<BackgroundJob['kind'], number>;
+const noJobs = (): JobCounts => ({ plan: 0, redact: 0, 'redact-bytes': 0 });
 
 const KEY = Symbol.for('entity-memory.background-thread');
 const holder = globalThis as typeof globalThis & { [KEY]?: BackgroundThread };
@@ -56,7 +61,15 @@ function send(state: BackgroundThread, job: Job): void {
 }
 
 function thread(): BackgroundThread {
-  const state = (holder[KEY] ??= { worker: null, ready: false, jobs: new Map(), waiting: [], nextId: 1, broken: process.env['OPENPROGRAM_BACKGROUND_THREAD'] === '0' });
+  const state: BackgroundThread = (holder[KEY] ??= {
+    worker: null,
+    ready: false,
+    jobs: new Map(),
+    waiting: [],
+    nextId: 1,
+    broken: process.env['OPENPROGRAM_BACKGROUND_THREAD'] === '0',
+    counts: { thread: noJobs(), threadIds: new Set(), here: noJobs() },
+  });
   if (state.worker || state.broken) return state;
   let worker: Worker;
   try {
@@ -68,7 +81,7 @@ function thread(): BackgroundThread {
   }
   // An idle thread must not keep a test or a CLI process alive.
   worker.unref();
-  worker.on('message', (message: { id?: number; ready?: boolean; result?: unknown; error?: string }) => {
+  worker.on('message', (message: { id?: number; ready?: boolean; result?: unknown; error?: string; threadId?: number }) => {
     if (message.ready) {
       state.ready = true;
       for (const job of state.waiting.splice(0)) send(state, job);
@@ -78,8 +91,10 @@ function thread(): BackgroundThread {
     if (!job) return;
     state.jobs.delete(message.id);
     if (state.jobs.size === 0) worker.unref();
-    if (message.error === undefined) job.resolve(message.result);
-    else runHere(job);
+    if (message.error !== undefined) return runHere(job);
+    state.counts.thread[job.request.kind]++;
+    state.counts.threadIds.add(message.threadId ?? -1);
+    job.resolve(message.result);
   });
   const lost = (error?: unknown) => {
     if (state.worker !== worker) return;
@@ -113,7 +128,7 @@ export function runInBackground<J extends BackgroundJob>(request: J): Promise<Re
   return new Promise<unknown>((resolve, reject) => {
     const job: Job = { request, resolve, reject };
     if (state.worker && state.ready) send(state, job);
-    else if (state.worker && (request.kind === 'redact' || isLarge(request.exchange))) state.waiting.push(job);
+    else if (state.worker && (request.kind !== 'plan' || isLarge(request.exchange))) state.waiting.push(job);
     else setImmediate(() => runHere(job));
   }) as Promise<ResultOf<J>>;
 }
@@ -131,4 +146,11 @@ export function planOffThread(exchange: ExchangeBytes): Promise<PlannedExchange>
 export const backgroundRedactor: Redactor = Object.assign(<M extends RedactableMessage>(message: M) => redactMessage(message), {
   mayHoldSecret: redactMessage.mayHoldSecret,
   inBackground: <M extends RedactableMessage>(messages: M[]) => runInBackground({ kind: 'redact', messages }) as Promise<{ message: M; count: number }[]>,
+  // A view of a larger buffer (an object of `git cat-file --batch`) would be copied whole to the thread: its own bytes only.
+  bytesInBackground: (bytes: Uint8Array) => runInBackground({ kind: 'redact-bytes', bytes: bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice() }),
 });
+
+/** What the thread has done so far, and what was done here instead (tests, the bench). */
+export function backgroundCounts(): BackgroundThread['counts'] {
+  return thread().counts;
+}

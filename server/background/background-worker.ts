@@ -5,19 +5,19 @@
  * rules (secretlint's preset, seconds of CPU to load on a busy machine) load at the first
  * redaction, not with the thread: a proxy's first recordings do not wait for them.
  */
-import { parentPort } from 'node:worker_threads';
+import { parentPort, threadId } from 'node:worker_threads';
 import { planExchange } from '../../lib/proxy/plan';
-import type { BackgroundJob } from './background-thread';
+import type { BackgroundJob } from './background-jobs';
 import { BACKGROUND_NICE, lowerThreadPriority } from './worker-threads';
 
 lowerThreadPriority(BACKGROUND_NICE);
 
-let redaction: Promise<typeof import('../../lib/redact/index')> | null = null;
+let redaction: Promise<typeof import('./background-jobs')> | null = null;
 
 async function run(job: BackgroundJob): Promise<unknown> {
   if (job.kind === 'plan') return planExchange(job.exchange);
-  const { redactMessages } = await (redaction ??= import('../../lib/redact/index'));
-  return redactMessages(job.messages);
+  const { runJob } = await (redaction ??= import('./background-jobs'));
+  return runJob(job);
 }
 
 // One job at a time, in arrival order: a plan waits behind a redaction still loading its rules.
@@ -25,7 +25,7 @@ let queue: Promise<unknown> = Promise.resolve();
 parentPort!.on('message', ({ id, job }: { id: number; job: BackgroundJob }) => {
   queue = queue.then(() =>
     run(job).then(
-      (result) => parentPort!.postMessage({ id, result }),
+      (result) => parentPort!.postMessage({ id, result, threadId }),
       (error: unknown) => parentPort!.postMessage({ id, error: (error as Error).message }),
     ),
   );

@@ -7,6 +7,7 @@ import { withSession } from '../session/session-access.js';
 import { addRedacted, uniqueNodeId, writeNode } from '../session/append-node.js';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../json-depth.js';
 import { assertMessageSize } from '../dag/message-size.js';
+import { redactParts } from '../session/redact-parts.js';
 
 export interface AppendMessageInput {
   id?: string;
@@ -56,9 +57,10 @@ function validate(input: AppendMessageInput): void {
 export function appendMessage(ctx: StoreContext, sessionId: string, given: AppendMessageInput, options: AppendOptions = {}): Promise<Message> {
   validate(given);
   assertMessageSize(given, ctx.maxMessageBytes);
-  // Before the idempotency check too: a retried append of a secret compares as its redacted self.
-  const { message: input, count: redacted } = ctx.redactor ? ctx.redactor(given) : { message: given, count: 0 };
-  return withSession(ctx, sessionId, (session) => {
+  return withSession(ctx, sessionId, async (session) => {
+    // Before the idempotency check too: a retried append of a secret compares as its redacted self.
+    // A large message in the redactor's background, in the session's order all the same (issue 27 item 1).
+    const { message: input, count: redacted } = (await redactParts(ctx.redactor, [given]))[0]!;
     if (input.id !== undefined) {
       const stored = session.graph.get(input.id);
       if (stored) {

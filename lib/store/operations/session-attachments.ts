@@ -1,6 +1,6 @@
 import { resolveAttachment, saveAttachment, type AttachmentUpload, type ResolvedAttachment, type SavedAttachment } from '../repo/attachments.js';
 import { addRedacted } from '../session/append-node.js';
-import { redactBytes } from '../session/migration-redact.js';
+import { redactFileBytes } from '../session/migration-redact.js';
 import type { StoreContext } from '../session/store-context.js';
 import { withSession } from '../session/session-access.js';
 
@@ -10,8 +10,9 @@ import { withSession } from '../session/session-access.js';
  * base64 is one of these): it is committed too, and a secret in git stays forever.
  */
 export function saveSessionAttachment(ctx: StoreContext, sessionId: string, upload: AttachmentUpload): Promise<SavedAttachment> {
-  return withSession(ctx, sessionId, (session) => {
-    const redacted = ctx.redactor ? redactBytes(Buffer.from(upload.data), ctx.redactor) : null;
+  return withSession(ctx, sessionId, async (session) => {
+    // A large file in the redactor's background: up to 20 MB would hold the event loop ~0.5 s (issue 27 item 1).
+    const redacted = ctx.redactor ? await redactFileBytes(ctx.redactor, Buffer.from(upload.data)) : null;
     if (!redacted) return saveAttachment(session.dir, upload);
     // Counted in meta.json with the node that names the file, as a message's count is.
     addRedacted(session, redacted.count);

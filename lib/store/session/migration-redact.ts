@@ -1,7 +1,9 @@
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { decodeText, rewriteTextBytes, rewriteTextFile, type TextRewrite } from '../../fs/text-file.js';
 import { runGit } from '../git/git-cli.js';
 import type { Redactor } from '../types.js';
+import { BACKGROUND_REDACT_CHARS } from './redact-parts.js';
 
 /**
  * Secrets out of a staged session repo before it is published (DESIGN §10: a secret written to
@@ -18,7 +20,7 @@ export async function redactStagedRepo(repo: string, redactor: Redactor): Promis
       const path = join(dir, entry.name);
       if (entry.isDirectory()) await walk(path, inHistory || (dir === repo && entry.name === 'history'));
       else if (entry.isFile()) {
-        const redacted = redactBytes(await readFile(path), redactor);
+        const redacted = await redactFileBytes(redactor, await readFile(path));
         if (!redacted) continue;
         await writeFile(path, redacted.bytes);
         if (inHistory) nodeSecrets += redacted.count;
@@ -35,7 +37,7 @@ export async function redactStagedRepo(repo: string, redactor: Redactor): Promis
   const all = (await runGit(repo, ['cat-file', '--batch-all-objects', '--batch'])).stdout;
   for (const object of objectsOf(all)) {
     if (object.type === 'blob') {
-      const redacted = redactBytes(object.body, redactor);
+      const redacted = await redactFileBytes(redactor, object.body);
       if (redacted) replaced.set(object.oid, (await runGit(repo, ['hash-object', '-w', '--stdin'], { input: redacted.bytes })).stdout.toString().trim());
     } else if ((object.type === 'commit' || object.type === 'tag') && redactor({ content: object.body.toString('utf8') }).count > 0) {
       messagesHoldSecrets = true;
@@ -64,27 +66,23 @@ async function redactGitFiles(dir: string, redactor: Redactor, top = dir): Promi
       if (dir === top && entry.name === 'objects') continue;
       await redactGitFiles(path, redactor, top);
     } else if (entry.isFile()) {
-      const redacted = redactBytes(await readFile(path), redactor);
+      const redacted = await redactFileBytes(redactor, await readFile(path));
       if (redacted) await writeFile(path, redacted.bytes);
     }
   }
 }
 
-/**
- * Bytes as text: UTF-8 when they are UTF-8, else Latin-1 (every byte one character, so a file in
- * Windows-1252 or ISO-8859-x is still read, its ASCII secrets found, and written back byte for byte).
- */
-function decodeText(bytes: Buffer): { text: string; encoding: 'utf8' | 'latin1' } {
-  const text = bytes.toString('utf8');
-  return Buffer.from(text, 'utf8').equals(bytes) ? { text, encoding: 'utf8' } : { text: bytes.toString('latin1'), encoding: 'latin1' };
-}
+/** The redactor as a rewrite of one value (lib/fs/text-file.ts). */
+const rewriteWith =
+  (redactor: Redactor): TextRewrite =>
+  (value) => {
+    const { message, count } = redactor({ content: value });
+    return { value: message.content, count };
+  };
 
 /** A text redacted, in the encoding it was read in; null when there was nothing to take out. */
 function redactTextBytes(bytes: Buffer, redactor: Redactor): { bytes: Buffer; count: number } | null {
-  const { text, encoding } = decodeText(bytes);
-  const { message, count } = redactor({ content: text });
-  // The markers are ASCII and every other character came from these bytes: Latin-1 round-trips.
-  return count > 0 ? { bytes: Buffer.from(String(message.content), encoding), count } : null;
+  return rewriteTextBytes(bytes, rewriteWith(redactor));
 }
 
 /**
@@ -92,27 +90,24 @@ function redactTextBytes(bytes: Buffer, redactor: Redactor): { bytes: Buffer; co
  * there is nothing to take out. A file with a NUL byte is binary and left alone.
  */
 export function redactBytes(bytes: Buffer, redactor: Redactor): { bytes: Buffer; count: number } | null {
-  if (bytes.length < 8 || bytes.includes(0)) return null;
-  const { text, encoding } = decodeText(bytes);
-  if (encoding === 'latin1') return redactTextBytes(bytes, redactor);
-  const trimmed = text.trimStart();
-  if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
-    try {
-      const value: unknown = JSON.parse(text);
-      const { message, count } = redactor({ content: value });
-      return count > 0 ? { bytes: Buffer.from(JSON.stringify(message.content)), count } : null;
-    } catch {
-      // not JSON after all: as text
-    }
-  }
-  const { message, count } = redactor({ content: text });
-  return count > 0 ? { bytes: Buffer.from(String(message.content)), count } : null;
+  return rewriteTextFile(bytes, rewriteWith(redactor));
 }
 
 interface RawObject {
   oid: string;
   type: string;
   body: Buffer;
+}
+
+/**
+ * A file's bytes redacted as redactBytes does (JSON: every string inside; not UTF-8: as Latin-1),
+ * in the redactor's background when the file is large: an uploaded text file, a document an agent
+ * sent through the proxy. Null when there is nothing to take out.
+ */
+export async function redactFileBytes(redactor: Redactor, bytes: Buffer): Promise<{ bytes: Buffer; count: number } | null> {
+  if (!redactor.bytesInBackground || bytes.byteLength < BACKGROUND_REDACT_CHARS) return redactBytes(bytes, redactor);
+  const redacted = await redactor.bytesInBackground(bytes);
+  return redacted && { bytes: Buffer.from(redacted.bytes.buffer, redacted.bytes.byteOffset, redacted.bytes.byteLength), count: redacted.count };
 }
 
 /** `git cat-file --batch` output: `<oid> <type> <size>\n<body>\n` per object. */

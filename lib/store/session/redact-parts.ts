@@ -1,12 +1,13 @@
 import type { RedactableParts, Redactor } from '../types.js';
 
 /**
- * Messages of this many characters or more in all are redacted in the background when the
- * redactor can (a worker thread): inline, redaction holds the event loop ~25 ms per MB, so a
- * 32 MiB proxied request or a large import would stall every user for most of a second.
- * Below it the copy to the worker and back costs more than it saves.
+ * Messages of this many characters or more in all (a file of this many bytes) are redacted in
+ * the background when the redactor can (a worker thread): inline, redaction holds the event loop
+ * ~25 ms per MB, so a 32 MiB proxied request, a large import or a 20 MB upload would stall every
+ * user for most of a second. Below it a redaction holds the loop a few ms at most, less than the
+ * trip to the worker and back.
  */
-export const BACKGROUND_REDACT_CHARS = 512 * 1024;
+export const BACKGROUND_REDACT_CHARS = 256 * 1024;
 
 export interface RedactedParts<M> {
   message: M;
