@@ -10,6 +10,7 @@ import { BranchSwitcher } from '@/components/session/branch-switcher';
 import { MessageArticle } from '@/components/session/message-article';
 import { ForkFromHere } from '@/components/session/fork-from-here';
 import { MessageNote } from '@/components/organise/message-note';
+import { BookmarkButton } from '@/components/organise/bookmark-button';
 import { ToolCalls } from '@/components/session/tool-call';
 import type { BranchMessage, RenderedMessage } from '@/components/session/types';
 import { renderMarkdown } from '@/server/render/markdown';
@@ -39,12 +40,13 @@ async function renderOne(sessionId: string, viewerId: string, message: BranchMes
         <>
           <ToolCalls calls={message.toolCalls} />
           <AttachmentLinks base={`/api/attachments/${encodeURIComponent(sessionId)}`} attachments={attachments} />
-          {fork || action || copyable ? (
+          {fork || action || copyable || message.role !== 'tool' ? (
             <div className="mt-2 flex flex-wrap items-center gap-2">
               {fork ? <BranchSwitcher sessionId={sessionId} messageId={message.id} siblings={message.siblings} /> : null}
               {copyable ? <CopyMessage text={message.content} /> : null}
               {action}
               {message.role === 'assistant' && message.toolCalls.length === 0 ? <ForkFromHere sessionId={sessionId} at={{ nodeId: message.id }} /> : null}
+              {message.role === 'tool' ? null : <BookmarkButton sessionId={sessionId} messageId={message.id} />}
             </div>
           ) : null}
           {message.role === 'tool' ? null : <MessageNote sessionId={sessionId} messageId={message.id} />}
