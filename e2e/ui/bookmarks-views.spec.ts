@@ -94,6 +94,13 @@ test('a saved view of two tags any-of: listed under Views with a count that foll
   await mutate(user.api, 'tag.edit', { id: 'gamma', add: ['ui'] });
   await expect(savedViews.link('Triage', 3)).toBeVisible(LIVE);
   await captureViews(page, 'sidebar-views');
+  // the narrow layout shows the sidebar in a drawer: its Views there too
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.getByRole('button', { name: 'Open sidebar' }).click();
+  await expect(page.getByRole('dialog', { name: 'Sidebar' }).getByRole('link', { name: 'Triage, 3 sessions', exact: true })).toBeVisible();
+  await captureViews(page, 'sidebar-views-drawer');
+  await page.getByRole('button', { name: 'Close sidebar' }).click();
+  await page.setViewportSize({ width: 1280, height: 800 });
 
   // the same name again, whatever its case: refused, said in the dialog, nothing saved
   await savedViews.save('triage');
