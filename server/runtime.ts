@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { AuthStore, InstanceKeys, isUserId, migrateProjectRoots, migrateProxyUpstreams, ProjectRootsFile, ProxyUpstreams } from '@/lib/auth/index';
 import { EventHub } from '@/server/events/hub';
-import { RepackQueue, SessionStore, type Redactor, type TitleModel } from '@/lib/store/index';
+import { bookmarksOf, RepackQueue, SessionStore, type Redactor, type TitleModel } from '@/lib/store/index';
 import { backgroundRedactor } from '@/server/background/background-thread';
 import { SearchIndex, storeSource } from '@/lib/search/index';
 import { ModelService } from '@/server/chat/models';
@@ -247,6 +247,8 @@ export function getUserStore(userId: string): Promise<UserStore> {
       const allowedRoots = (await getProjectRoots()).rootsOf(userId);
       const store = await SessionStore.open({ stateDir: join(dataDir, 'users', userId), workspaceRoot, allowedRoots, repackQueue, titleModel, redactor: redactorFor(userId), titleAgentSessions: titlesAgentSessions(userId) });
       hub.attach(userId, store.events);
+      // Bookmarks listen from the start: a session deleted before any bookmark call still takes its bookmarks with it.
+      bookmarksOf(store);
       // A deleted session's links go with it: none is left pointing at nothing in Settings.
       store.events.on('event', (event) => {
         if (event.type !== 'session_deleted') return;

@@ -12,6 +12,8 @@ const EVERY_LIVE_EVENT: Record<LiveEventType, true> = {
   turn_committed: true,
   project_commit_skipped: true,
   note_changed: true,
+  bookmark_changed: true,
+  view_changed: true,
   chat_delta: true,
   chat_done: true,
   chat_error: true,

@@ -5,13 +5,16 @@ import { NotebookPen } from 'lucide-react';
 import { useId, useState } from 'react';
 import { toast } from 'sonner';
 import { useLiveEvents } from '@/components/live/live-events-provider';
+import { MarkdownBody } from '@/components/markdown/markdown-body';
+import { PlainTextBody } from '@/components/markdown/plain-text-body';
 import { Button } from '@/components/ui/button';
 import { useTRPC } from '@/trpc/client';
 
 /**
  * A message's note (DESIGN §16): shown beside it as the region "Note", edited in place from "Add
- * note" / "Edit note", kept by the server as a git note on the turn commit. The text is shown as
- * written (never as HTML), so nothing in it runs. Live from note_changed in every tab.
+ * note" / "Edit note", kept by the server as a git note on the turn commit. Its Markdown is rendered
+ * by the server as a message's is (sanitised; raw HTML shown as text), so nothing in it runs. Live
+ * from note_changed in every tab.
  */
 export function MessageNote({ sessionId, messageId }: { sessionId: string; messageId: string }) {
   const trpc = useTRPC();
@@ -69,7 +72,11 @@ export function MessageNote({ sessionId, messageId }: { sessionId: string; messa
     <>
       {note ? (
         <section role="region" aria-label="Note" className="mt-2 rounded-md border-l-4 border-amber-400 bg-amber-50 px-3 py-2 text-sm dark:border-amber-600 dark:bg-amber-950/40">
-          <p className="whitespace-pre-wrap break-words text-neutral-800 dark:text-neutral-200">{note.text}</p>
+          {'html' in note.rendered ? (
+            <MarkdownBody html={note.rendered.html} className="break-words text-neutral-800 dark:text-neutral-200" />
+          ) : (
+            <PlainTextBody text={note.rendered.text} reason={note.rendered.plain} className="break-words" />
+          )}
         </section>
       ) : null}
       <button

@@ -19,6 +19,8 @@ import { useSessionPages } from './use-session-pages';
 import { BulkTagButton } from '@/components/organise/bulk-tag-button';
 import { NO_ORGANISE_FILTER, organiseParams, type OrganiseFilter } from '@/components/organise/organise-filter';
 import { TagFilterPanel } from '@/components/organise/tag-filter-panel';
+import { SaveViewButton } from '@/components/organise/save-view-button';
+import { viewFilterOf } from '@/components/organise/saved-view-filter';
 
 const TAB_LABEL: Record<SessionScope, string> = { active: 'Active', archived: 'Archived', all: 'All' };
 const SEARCH_DELAY_MS = 250;
@@ -171,6 +173,7 @@ export function ChatsView({ initialScope, initialQuery, initialAgent = null, ini
             className="w-full rounded-md border border-neutral-300 bg-white py-2 pl-8 pr-3 text-sm focus:border-blue-600 focus:outline-none focus:ring-2 focus:ring-blue-600/30 dark:border-neutral-700 dark:bg-neutral-900"
           />
         </label>
+        <SaveViewButton filter={viewFilterOf(scope, q, agent, organise)} />
         </div>
       </div>
       <TagFilterPanel filter={organise} onChange={setOrganise} />

@@ -1,10 +1,11 @@
 'use client';
 
-import { FolderGit2, MessagesSquare, SquarePen } from 'lucide-react';
+import { Bookmark, FolderGit2, MessagesSquare, SquarePen } from 'lucide-react';
 import Link from 'next/link';
 import { SIDEBAR_PINNED, SIDEBAR_RECENT } from '@/components/sessions/list-inputs';
 import { SessionList } from '@/components/sessions/session-list';
 import { SidebarTags } from '@/components/organise/sidebar-tags';
+import { SidebarViews } from '@/components/organise/sidebar-views';
 
 const ACTION =
   'flex items-center gap-2 rounded-md px-2 py-1.5 text-sm hover:bg-neutral-200/70 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 dark:hover:bg-neutral-800';
@@ -28,7 +29,11 @@ export function Sidebar() {
         <Link href="/projects" className={ACTION}>
           <FolderGit2 size={16} aria-hidden /> Projects
         </Link>
+        <Link href="/bookmarks" className={ACTION}>
+          <Bookmark size={16} aria-hidden /> Bookmarks
+        </Link>
       </div>
+      <SidebarViews />
       <SidebarTags />
       <SessionList
         input={SIDEBAR_RECENT}

@@ -32,8 +32,9 @@ test('a note on a message: written in place, live in a second tab, found by sear
   await answer.getByRole('button', { name: 'Add note' }).click();
   await answer.getByRole('textbox', { name: 'Note (Markdown)' }).fill('Why this matters: the **ocelot** rollout <script>window.noted=1</script>');
   await answer.getByRole('button', { name: 'Save note' }).click();
-  await expect(answer.getByRole('region', { name: 'Note' })).toContainText('the **ocelot** rollout');
-  // shown as written: the text's tags are text, nothing of it ran
+  // Markdown, rendered as a message's: the bold word is <strong>, the script tag is text and nothing of it ran
+  await expect(answer.getByRole('region', { name: 'Note' }).locator('strong')).toHaveText('ocelot');
+  await expect(answer.getByRole('region', { name: 'Note' })).toContainText('<script>window.noted=1</script>');
   expect(await one.evaluate(() => (window as unknown as { noted?: number }).noted)).toBeUndefined();
   const otherAnswer = two.getByRole('article', { name: 'Assistant' }).filter({ hasText: 'the answer worth a note' });
   await expect(otherAnswer.getByRole('region', { name: 'Note' })).toContainText('ocelot', { timeout: 2_000 });

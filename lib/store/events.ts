@@ -11,6 +11,10 @@ export interface StoreEventMap {
   project_commit_skipped: { sessionId: string; projectId: string; reason: string; message: string };
   /** DESIGN §16: a note set (text) or deleted (null) on the session (messageId null) or a message */
   note_changed: { sessionId: string; messageId: string | null; text: string | null };
+  /** DESIGN §16: a message bookmarked or not any more; messageId null: every bookmark of a deleted session dropped */
+  bookmark_changed: { sessionId: string; messageId: string | null; bookmarked: boolean };
+  /** a saved view saved or deleted (its count moves with session_updated, not with this) */
+  view_changed: { name: string; saved: boolean };
 }
 
 export type StoreEventType = keyof StoreEventMap;

@@ -43,3 +43,7 @@ export { editTags, SESSION_STATE_LABELS, MAX_TAG_CHARS, MAX_TAGS_PER_SESSION } f
 export { TAG_COLOURS, type TagColour, type TagSummary } from './organise/tag-catalog.js';
 export type { SessionNote } from './operations/session-notes.js';
 export { MAX_NOTE_BYTES, NOTES_REF, type NoteTarget } from './organise/notes-format.js';
+export { bookmarksOf, type Bookmark } from './organise/user-bookmarks.js';
+export { MAX_BOOKMARKS, BOOKMARKS_FILE } from './organise/bookmarks.js';
+export { viewsOf, type ViewSummary } from './organise/user-views.js';
+export { MAX_VIEW_NAME_CHARS, VIEWS_FILE, type ViewFilter } from './organise/saved-views.js';

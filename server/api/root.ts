@@ -18,6 +18,8 @@ import { resumeRouter } from './routers/resume';
 import { tagRouter } from './routers/tag';
 import { noteRouter } from './routers/note';
 import { usageRouter } from './routers/usage';
+import { bookmarkRouter } from './routers/bookmark';
+import { viewRouter } from './routers/view';
 
 /**
  * Every router, one per domain (server/api/routers/<domain>.ts). The store's routers go here too:
@@ -43,6 +45,8 @@ export const appRouter = createTRPCRouter({
   tag: tagRouter,
   note: noteRouter,
   usage: usageRouter,
+  bookmark: bookmarkRouter,
+  view: viewRouter,
 });
 
 export type AppRouter = typeof appRouter;

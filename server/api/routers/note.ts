@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MAX_NOTE_BYTES } from '@/lib/store/index';
+import { renderNote } from '@/server/render/note-markdown';
 import { createTRPCRouter, sessionProcedure } from '../trpc';
 import { nodeIdInput, sessionIdInput } from '../schemas';
 
@@ -14,8 +15,10 @@ const noteText = z
  * the turn commits of the session's repository; note_changed tells the caller's other tabs.
  */
 export const noteRouter = createTRPCRouter({
-  /** `[{messageId, text, commit}]`: the session's own first (messageId null). */
-  list: sessionProcedure.input(z.object({ id: sessionIdInput }).strict()).query(({ ctx }) => ctx.store.listNotes(ctx.sessionId)),
+  /** `[{messageId, text, commit, rendered}]`: the session's own first (messageId null); `rendered` is the Markdown as a message's. */
+  list: sessionProcedure
+    .input(z.object({ id: sessionIdInput }).strict())
+    .query(async ({ ctx }) => Promise.all((await ctx.store.listNotes(ctx.sessionId)).map(async (note) => ({ ...note, rendered: await renderNote(note.text, ctx.user.id) })))),
 
   set: sessionProcedure
     .input(z.object({ id: sessionIdInput, messageId: nodeIdInput.optional(), text: noteText }).strict())

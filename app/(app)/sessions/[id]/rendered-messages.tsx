@@ -11,6 +11,7 @@ import { ForkCompareWith } from '@/components/compare/fork-compare-with';
 import { MessageArticle } from '@/components/session/message-article';
 import { ForkFromHere } from '@/components/session/fork-from-here';
 import { MessageNote } from '@/components/organise/message-note';
+import { BookmarkButton } from '@/components/organise/bookmark-button';
 import { ToolCalls } from '@/components/session/tool-call';
 import type { BranchMessage, RenderedMessage } from '@/components/session/types';
 import { renderMarkdown } from '@/server/render/markdown';
@@ -45,7 +46,7 @@ async function renderOne(sessionId: string, viewerId: string, message: BranchMes
         <>
           <ToolCalls calls={message.toolCalls} />
           <AttachmentLinks base={`/api/attachments/${encodeURIComponent(sessionId)}`} attachments={attachments} />
-          {fork || action || copyable ? (
+          {fork || action || copyable || message.role !== 'tool' ? (
             <div className="mt-2 flex flex-wrap items-center gap-2">
               {fork ? <BranchSwitcher sessionId={sessionId} messageId={message.id} siblings={message.siblings} /> : null}
               {fork ? <ForkCompareWith sessionId={sessionId} messageId={message.id} siblings={message.siblings} /> : null}
@@ -54,6 +55,7 @@ async function renderOne(sessionId: string, viewerId: string, message: BranchMes
               {action}
               {replayOffer ? <ReplayWith sessionId={sessionId} assistantId={message.id} offer={replayOffer} /> : null}
               {message.role === 'assistant' && message.toolCalls.length === 0 ? <ForkFromHere sessionId={sessionId} at={{ nodeId: message.id }} /> : null}
+              {message.role === 'tool' ? null : <BookmarkButton sessionId={sessionId} messageId={message.id} />}
             </div>
           ) : null}
           {message.role === 'tool' ? null : <MessageNote sessionId={sessionId} messageId={message.id} />}
