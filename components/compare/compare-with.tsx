@@ -7,14 +7,11 @@ import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { toast } from 'sonner';
 import { useTRPC } from '@/trpc/client';
+import { compareHref } from './compare-href';
 
 export interface CompareChoice {
   id: string;
   label: string;
-}
-
-export function compareHref(sessionId: string, a: string, b: string): string {
-  return `/sessions/${encodeURIComponent(sessionId)}/compare?a=${encodeURIComponent(a)}&b=${encodeURIComponent(b)}`;
 }
 
 /**

@@ -81,4 +81,15 @@ test('Replay with another model: a real Claude Code turn, its request sent to a 
   await timeline.goto(sessionId);
   await expect(timeline.tip('main')).toBeVisible();
   await expect(timeline.graph().getByRole('link', { name: `Branch ${REPLAY_MODEL} (current)`, exact: true })).toBeVisible();
+
+  // The replayed answer beside the original on the compare page (DESIGN §14 Compare).
+  await session.goto(sessionId);
+  await session.message('Assistant').last().getByRole('link', { name: 'Compare with the original' }).click();
+  await expect(page.getByRole('heading', { name: 'Compare branches', level: 1 })).toBeVisible();
+  const original = branch[1]!.siblings.find((id) => id !== branch[1]!.id)!;
+  expect(new URL(page.url()).searchParams.get('a')).toBe(original);
+  expect(new URL(page.url()).searchParams.get('b')).toBe(branch[1]!.id);
+  const pair = page.getByRole('main').getByRole('list', { name: 'Aligned messages' }).getByRole('listitem').first();
+  await expect(pair.getByRole('article', { name: 'Branch A: Assistant' })).toBeVisible();
+  await expect(pair.getByRole('article', { name: 'Branch B: Assistant' })).toBeVisible();
 });

@@ -50,7 +50,7 @@ async function renderOne(sessionId: string, viewerId: string, message: BranchMes
             <div className="mt-2 flex flex-wrap items-center gap-2">
               {fork ? <BranchSwitcher sessionId={sessionId} messageId={message.id} siblings={message.siblings} /> : null}
               {fork ? <ForkCompareWith sessionId={sessionId} messageId={message.id} siblings={message.siblings} /> : null}
-              {replayed ? <ReplayBadge model={replayed.model} /> : null}
+              {replayed ? <ReplayBadge sessionId={sessionId} messageId={message.id} of={replayed.of} model={replayed.model} /> : null}
               {copyable ? <CopyMessage text={message.content} /> : null}
               {action}
               {replayOffer ? <ReplayWith sessionId={sessionId} assistantId={message.id} offer={replayOffer} /> : null}
