@@ -219,7 +219,7 @@ async function commitProjectTurn(
   if (result.skipped && result.skipped.reason !== 'nothing_to_commit') {
     ctx.events.emit('project_commit_skipped', { sessionId: session.id, projectId, reason: result.skipped.reason, message: result.skipped.message });
   }
-  if (running.projectPath) await ctx.recovery.sealTurn(session.id, input.turn, running.projectPath, { commitSha: result.sha ?? undefined });
+  if (running.projectPath) await ctx.recovery.sealTurn(session.id, input.turn, running.projectPath, { commitSha: result.sha ?? undefined, parent: result.parent });
   const skipped = result.skipped && result.skipped.reason !== 'nothing_to_commit' ? result.skipped : null;
   let nestedGit: string[] = [];
   if (snapshot.state === 'ok') {

@@ -5,8 +5,8 @@ import { assertSessionId, assertTurnNumber } from '../ids.js';
 import { isInsideAny, realpathOrNull } from './allowed-roots.js';
 import { isDirectory } from '../../fs/real-path.js';
 import { AGENT_EMAIL, agentCommitMessage, agentName } from './commit-message.js';
+import { writeCommitObject } from './commit-object.js';
 import {
-  commitTree,
   installTempIndex,
   moveHead,
   readHeadCommit,
@@ -17,6 +17,7 @@ import {
   writeTree,
   type ChangedEntry,
   type Ident,
+  type TempIndex,
 } from './commit-plumbing.js';
 import { GitCommandError, runGit } from '../git/git-cli.js';
 import { readWorkingTreeStatus, type WorkingTreeStatus } from './working-tree-status.js';
@@ -92,6 +93,8 @@ export interface FinishProjectTurnResult {
   ignoredPaths: string[];
   /** False when the user's git held the index lock throughout; the commit stands, `git status` may look stale. */
   indexUpdated: boolean;
+  /** Of a commit: the commit it was made on (null on an unborn branch), so its record needs no git to find it. */
+  parent?: string | null;
 }
 
 export interface BeginProjectTurnOptions {
@@ -329,17 +332,34 @@ export async function commitChanges(
       temp.seededFrom = null;
     }
     if (changes.length === 0) return { ...skipped('nothing_to_commit', 'no file changes to commit'), ignoredPaths };
-    const tree = await writeTree(real, indexFile);
-    const sha = await commitTree(real, {
-      tree,
-      parent: head,
-      message: request.message,
-      author: request.identity,
-      committer: request.identity,
-      time: request.time,
-    });
-    await moveHead(real, sha, head, request.reflog);
-    const indexUpdated = (await installTempIndex(dirs.gitDir, temp)) || (await syncIndexEntries(real, changes));
-    return { sha, skipped: null, paths: changes.map((c) => c.path), ignoredPaths, indexUpdated };
+    const { sha, indexUpdated } = await commitIndex(real, dirs, temp, head, request, async () => changes);
+    return { sha, skipped: null, paths: changes.map((c) => c.path), ignoredPaths, indexUpdated, parent: head };
   });
+}
+
+/**
+ * Commit what a private index holds on top of `head`, move HEAD there (only if it did not move
+ * meanwhile) and make the real index agree: the private one replaces it when it can, else the
+ * committed entries (`committed`, asked for only then) are synced into it.
+ */
+export async function commitIndex(
+  real: string,
+  dirs: GitDirs,
+  temp: TempIndex,
+  head: string | null,
+  request: CommitRequest,
+  committed: () => Promise<readonly ChangedEntry[]>,
+): Promise<{ sha: string; indexUpdated: boolean }> {
+  const tree = await writeTree(real, temp.file);
+  const sha = await writeCommitObject(real, dirs, {
+    tree,
+    parent: head,
+    message: request.message,
+    author: request.identity,
+    committer: request.identity,
+    time: request.time,
+  });
+  await moveHead(real, sha, head, request.reflog);
+  const indexUpdated = (await installTempIndex(dirs.gitDir, temp)) || (await syncIndexEntries(real, await committed()));
+  return { sha, indexUpdated };
 }

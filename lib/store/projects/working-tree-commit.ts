@@ -1,4 +1,4 @@
-import { lstat, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { processLocks } from '../../fs/keyed-lock.js';
 import { ConflictError } from '../errors.js';
@@ -8,7 +8,7 @@ import { msToSeconds } from '../time.js';
 import { isInsideAny, realpathOrNull } from './allowed-roots.js';
 import { isDirectory } from '../../fs/real-path.js';
 import {
-  commitChanges,
+  commitIndex,
   gitFailure,
   missingMessage,
   operationInProgress,
@@ -16,7 +16,8 @@ import {
   skipped,
   type FinishProjectTurnResult,
 } from './auto-commit.js';
-import { readHeadCommit, type ChangedEntry } from './commit-plumbing.js';
+import { readHeadCommit, stagedChanges, withTempIndex } from './commit-plumbing.js';
+import { readWorkingTreeChanges, stageChangedPaths, writtenAfter } from './working-tree-changes.js';
 import { AGENT_EMAIL, agentCommitMessage, agentName } from './commit-message.js';
 
 /**
@@ -63,27 +64,6 @@ async function isDetached(dirs: GitDirs): Promise<boolean> {
   return head !== null && !head.startsWith('ref:');
 }
 
-/** Does the user's index hold anything HEAD does not (changes they staged with git add)? */
-async function hasStagedChanges(real: string, head: string | null): Promise<boolean> {
-  if (head === null) {
-    const { stdout } = await runGit(real, ['ls-files', '-z', '--cached']);
-    return stdout.length > 0;
-  }
-  const res = await runGit(real, ['diff-index', '--cached', '--quiet', head], { okCodes: [0, 1] });
-  return res.code === 1;
-}
-
-/** The changed files whose modification time is after `cutMs`. */
-async function writtenAfter(real: string, changes: readonly ChangedEntry[], cutMs: number): Promise<ChangedEntry[]> {
-  const late: ChangedEntry[] = [];
-  for (const change of changes) {
-    if (/^0+$/.test(change.newMode)) continue;
-    const info = await lstat(join(real, change.path)).catch(() => null);
-    if (info && info.mtimeMs > cutMs) late.push(change);
-  }
-  return late;
-}
-
 export async function commitWorkingTree(folder: string, options: WorkingTreeCommitOptions): Promise<FinishProjectTurnResult> {
   if (options.autoCommit === false) return skipped('disabled', "auto-commit is off for this project; the agent's edits are left uncommitted");
   const real = await realpathOrNull(folder);
@@ -98,17 +78,28 @@ export async function commitWorkingTree(folder: string, options: WorkingTreeComm
       const busy = await operationInProgress(probe.dirs);
       if (busy) return skipped('operation_in_progress', `not committed: ${busy} is in progress in ${real}; the agent's edits are left in the working tree`);
       if (await isDetached(probe.dirs)) return skipped('detached_head', `not committed: HEAD is detached in ${real} (no branch to commit on); the agent's edits are left in the working tree`);
-      const head = await readHeadCommit(real, probe.dirs);
-      if (await hasStagedChanges(real, head)) {
+      const changes = await readWorkingTreeChanges(real);
+      if (changes.staged) {
         return skipped('dirty_index', `not committed: changes are staged in ${real} (git add), so the agent's edits cannot be committed without yours; they are left in the working tree`);
       }
+      const late = options.writtenBefore !== undefined ? await writtenAfter(real, changes, options.writtenBefore) : new Set<string>();
+      const paths = changes.changed.filter((path) => !late.has(path));
+      if (paths.length === 0) return skipped('nothing_to_commit', 'no file changes to commit');
       const identity = { name: agentName(options.model), email: AGENT_EMAIL };
-      return await commitChanges(real, probe.dirs, null, {
+      const request = {
         identity,
         message: workingTreeCommitMessage(options),
         time: msToSeconds(options.now ?? Date.now()),
         reflog: `openprogram: agent exchange, turn ${options.turn}`,
-        ...(options.writtenBefore !== undefined ? { keepOut: (changes: readonly ChangedEntry[]) => writtenAfter(real, changes, options.writtenBefore!) } : {}),
+      };
+      const head = await readHeadCommit(real, probe.dirs);
+      return await withTempIndex(probe.dirs.gitDir, head !== null, async (temp) => {
+        // Not a copy of the real index (none to copy, or the user's git was writing it): start from HEAD.
+        if (head !== null && temp.seededFrom === null) await runGit(real, ['read-tree', head], { env: { GIT_INDEX_FILE: temp.file } });
+        await stageChangedPaths(real, temp.file, paths);
+        // Held-back paths keep their old entries in the private index, which lacks nothing the real one has.
+        const { sha, indexUpdated } = await commitIndex(real, probe.dirs, temp, head, request, () => stagedChanges(real, head, temp.file));
+        return { sha, skipped: null, paths, ignoredPaths: [], indexUpdated, parent: head };
       });
     } catch (error) {
       // A broken repository, or the user's git holding a ref: a reason for the timeline, never a lost exchange.

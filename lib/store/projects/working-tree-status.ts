@@ -42,7 +42,7 @@ export async function readWorkingTreeStatus(projectPath: string, untracked: 'all
 }
 
 /** The text after the n-th space (paths may themselves contain spaces). */
-function fieldAfter(entry: string, n: number): string {
+export function fieldAfter(entry: string, n: number): string {
   let at = -1;
   for (let k = 0; k < n; k++) {
     at = entry.indexOf(' ', at + 1);

@@ -114,7 +114,7 @@ export class FileRecovery {
    * Turn end: note what each snapshotted file became and the turn's agent commit (if any), so
    * that undo can tell later changes apart. Returns false when there is nothing to record.
    */
-  async sealTurn(sessionId: string, turn: number, projectPath: string, options: { commitSha?: string | null } = {}): Promise<boolean> {
+  async sealTurn(sessionId: string, turn: number, projectPath: string, options: { commitSha?: string | null; parent?: string | null } = {}): Promise<boolean> {
     const dir = this.turnDir(sessionId, turn);
     const projectReal = await this.projectReal(projectPath);
     return processLocks.run(`recovery:${dir}`, async () => {
@@ -140,9 +140,13 @@ export class FileRecovery {
       }
       if (options.commitSha) {
         if (!/^[0-9a-f]{40,64}$/.test(options.commitSha)) throw new InvalidInputError(`invalid commit id: ${options.commitSha}`);
-        const { stdout } = await runGit(projectReal, ['rev-list', '--parents', '-n', '1', options.commitSha]);
-        const [, parent] = stdout.toString('utf8').trim().split(' ');
-        manifest.commit = { sha: options.commitSha, parent: parent ?? null };
+        // The committer knows the parent; asking git costs a process on every agent exchange.
+        let parent = options.parent;
+        if (parent === undefined) {
+          const { stdout } = await runGit(projectReal, ['rev-list', '--parents', '-n', '1', options.commitSha]);
+          parent = stdout.toString('utf8').trim().split(' ')[1] ?? null;
+        }
+        manifest.commit = { sha: options.commitSha, parent };
       }
       manifest.sealed = true;
       await saveManifest(dir, manifest);

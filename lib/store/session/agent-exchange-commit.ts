@@ -91,6 +91,6 @@ export async function commitAgentExchange(
   const skipped = result.skipped && result.skipped.reason !== 'nothing_to_commit' ? result.skipped : null;
   if (skipped) ctx.events.emit('project_commit_skipped', { sessionId: session.id, projectId, reason: skipped.reason, message: skipped.message });
   // Sealed with its commit: per-turn undo moves the branch back past it, redo forward again.
-  if (result.sha) await ctx.recovery.sealTurn(session.id, input.turn, where.path, { commitSha: result.sha });
+  if (result.sha) await ctx.recovery.sealTurn(session.id, input.turn, where.path, { commitSha: result.sha, parent: result.parent });
   return { sha: result.sha, skipped, sharedWith: result.sha ? sharedWith : [] };
 }
