@@ -125,6 +125,8 @@ export const STORE_ORDER = [
   ['operations/'],
   // flows/: an operation made of others (an agent's exchange recorded as a turn, an import given its project)
   ['flows/'],
+  // the store's project and attachment methods, the base class of session-store.ts
+  ['session-store-projects.ts'],
   ['session-store.ts', 'index.ts'],
   ['testing/'],
 ];

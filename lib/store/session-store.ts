@@ -1,8 +1,10 @@
 import type { StoreEvents } from './events.js';
+import type { TagColour, TagSummary } from './organise/tag-catalog.js';
+import type { NoteTarget } from './organise/notes-format.js';
 import type { ChangeFeed } from './changes/change-feed.js';
 import type { StartupReport } from './session/startup.js';
 import type { StoreContext } from './session/store-context.js';
-import { openStoreContext, setExtraRoots, type SessionStoreOptions } from './session/open-store.js';
+import { openStoreContext, type SessionStoreOptions } from './session/open-store.js';
 export { turnIdleMsFromEnv, type SessionStoreOptions } from './session/open-store.js';
 import type { Redactor, AgentSummary, BranchInfo, BranchMessage, ListFilter, ListOptions, ListPage, Message, SessionDetail, SessionRow, StoredNode, TurnInterruptReason } from './types.js';
 import { createSession, type CreateSessionInput } from './operations/create-session.js';
@@ -10,10 +12,8 @@ import { appendMessage, type AppendMessageInput, type AppendOptions } from './op
 import { appendRecordNode } from './session/append-node.js';
 import { countSessions, getRow, getSession, listAgents, listSessions } from './operations/list-sessions.js';
 import { setArchived, updateSession, type UpdateSessionInput } from './operations/update-session.js';
-import type { TagColour, TagSummary } from './organise/tag-catalog.js';
 import { editSessionTags, listTags, setTagColour } from './operations/edit-tags.js';
 import { listNotes, setNote, type SessionNote } from './operations/session-notes.js';
-import type { NoteTarget } from './organise/notes-format.js';
 import { deleteSession } from './operations/delete-session.js';
 import { getBranch, getNodes, getNodesById, listBranches, listNodes, type NodePage } from './operations/read-branch.js';
 import { retry, setHead } from './operations/move-head.js';
@@ -25,20 +25,12 @@ import { sessionAt, type SessionAt } from './operations/session-at.js';
 import { listTurns, type TimelinePage } from './operations/timeline-turns.js';
 import { conversationDag, type ConversationDag } from './operations/conversation-dag.js';
 import { diffCommit, type CommitDiff } from './operations/diff-commit.js';
+import type { ProjectDetail, WorkdirState } from './projects/index.js';
+import { ProjectMethods } from './session-store-projects.js';
 import { nodeProvenance, nodesAfter, type Provenance } from './operations/provenance.js';
 import { regenerateTitle } from './operations/regenerate-title.js';
-import { setSessionProject } from './operations/bind-project.js';
-import { relocateProject } from './operations/relocate-project.js';
-import { setWorkdirs } from './operations/set-workdirs.js';
 import { redoTurn, snapshotBeforeEdit, undoTurn, type UndoOutcome } from './operations/undo-turn.js';
-import { resolveSessionAttachment, saveSessionAttachment } from './operations/session-attachments.js';
-import type { ProjectDetail, ProjectInspection, ProjectStore, ProjectSummary, WorkdirState } from './projects/index.js';
-import { listProjectsWithCounts } from './operations/list-projects.js';
-import { listProjectCommits, projectCommitDiff, type ListedProjectCommit } from './operations/project-commits.js';
-import { setProjectAutoCommit } from './operations/set-project-auto-commit.js';
-import { unregisterProject } from './operations/unregister-project.js';
 import { sessionCommits } from './operations/session-commits.js';
-import type { AttachmentUpload, ResolvedAttachment, SavedAttachment } from './repo/attachments.js';
 import { writeContextFile } from './operations/context-file.js';
 import { readReplyContext, type ReplyContext } from './operations/reply-context.js';
 import type { RecordExchangeInput, RecordExchangeResult } from './operations/record-exchange.js';
@@ -61,19 +53,18 @@ import { checkRegistry, type RegistryCheck } from './operations/check-registry.j
  * The Session-Git store of one state directory: one method per operation of the seeds, each
  * delegating to operations/. Usable from a plain Node script.
  */
-export class SessionStore {
+export class SessionStore extends ProjectMethods {
   readonly events: StoreEvents;
   /** users/<id>/changes/ (DESIGN §3): what the search index and later consumers read from */
   readonly changes: ChangeFeed;
   readonly startup: StartupReport;
-  private readonly ctx: StoreContext;
   private closed = false;
   /** the limit of the idle sweep (ms; 0: off) */
   readonly turnIdleMs: number;
   private readonly idleTimer: NodeJS.Timeout | null;
 
   private constructor(ctx: StoreContext, startup: StartupReport, turnIdleMs: number) {
-    this.ctx = ctx;
+    super(ctx);
     this.events = ctx.events;
     this.changes = ctx.changes;
     this.startup = startup;
@@ -304,57 +295,6 @@ export class SessionStore {
   /** The built-in file tools call this before they change a project file during a turn. */
   async snapshotBeforeEdit(sessionId: string, relPath: string): Promise<void> {
     return snapshotBeforeEdit(this.ctx, sessionId, relPath);
-  }
-
-  // Projects (entity-memory.zh.md §4)
-  get projects(): ProjectStore {
-    return this.ctx.projects;
-  }
-  /** Every project with its session count, counted in the registry (archived ones included). */
-  async listProjects(): Promise<ProjectSummary[]> {
-    return listProjectsWithCounts(this.ctx);
-  }
-  /** What adding this folder as a project would do (exists, a repository, already a project, what stops a git init). */
-  async inspectProject(path: string): Promise<ProjectInspection> {
-    return this.ctx.projects.inspect(path);
-  }
-  /** The workspace root first, then the roots an admin added. */
-  get allowedRoots(): readonly string[] {
-    return this.ctx.allowedRoots;
-  }
-  /** The roots an admin gave this user, besides the workspace: from the next call on. */
-  setExtraRoots(roots: readonly string[]): void {
-    setExtraRoots(this.ctx, roots);
-  }
-  async createProject(path: string, name?: string): Promise<ProjectDetail & { created: boolean }> {
-    return this.ctx.projects.resolve(path, name);
-  }
-  async relocateProject(projectId: string, path: string, sessionId?: string): Promise<{ oldPath: string; path: string; nodeId: string | null }> {
-    return relocateProject(this.ctx, projectId, path, sessionId);
-  }
-  async unregisterProject(projectId: string): Promise<{ id: string }> {
-    return unregisterProject(this.ctx, projectId);
-  }
-  async setProjectAutoCommit(projectId: string, on: boolean): Promise<ProjectDetail> {
-    return setProjectAutoCommit(this.ctx, projectId, on);
-  }
-  async setSessionProject(sessionId: string, projectId: string): Promise<SessionRow> {
-    return setSessionProject(this.ctx, sessionId, projectId);
-  }
-  async setWorkdirs(sessionId: string, workdirs: string[]): Promise<SessionRow> {
-    return setWorkdirs(this.ctx, sessionId, workdirs);
-  }
-  async projectCommits(projectId: string, limit = 50): Promise<ListedProjectCommit[]> {
-    return listProjectCommits(this.ctx, projectId, limit);
-  }
-  async projectCommitDiff(projectId: string, sha: string): Promise<CommitDiff> {
-    return projectCommitDiff(this.ctx, projectId, sha);
-  }
-  async saveAttachment(sessionId: string, upload: AttachmentUpload): Promise<SavedAttachment> {
-    return saveSessionAttachment(this.ctx, sessionId, upload);
-  }
-  async resolveAttachment(sessionId: string, name: string): Promise<ResolvedAttachment> {
-    return resolveSessionAttachment(this.ctx, sessionId, name);
   }
 
   // Provenance (entity-memory.zh.md §5)
