@@ -1,24 +1,13 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mcpClientFor, textOf, tokenCaller } from './testing/mcp-client';
+import { ALICE, BOB, mcpTestbed, textOf } from './testing/mcp-client';
 
-// The runtime reads its environment once: set it before importing anything that opens stores.
-process.env.OPENPROGRAM_DATA_DIR = join(mkdtempSync(join(tmpdir(), 'em-mcp-tools-')), 'data');
-let api: typeof import('@/server/api/root');
-let tools: typeof import('./tools');
+// Before anything opens a store: the runtime reads its environment once.
+const bed = mcpTestbed('em-mcp-tools-');
+const { callerFor, mcpFor } = bed;
 let gate: typeof import('@/server/cluster/user-gate');
 
-const ALICE = 'a1a1a1a1a1a1a1a1';
-const BOB = 'b2b2b2b2b2b2b2b2';
-
-const callerFor = (id: string) => tokenCaller(api, id);
-const mcpFor = (id: string) => mcpClientFor(api, tools, id);
-
 beforeAll(async () => {
-  api = await import('@/server/api/root');
-  tools = await import('./tools');
+  await bed.load();
   gate = await import('@/server/cluster/user-gate');
   const alice = callerFor(ALICE);
   await alice.session.create({ id: 'mcp-one', title: 'Feathered serpent' });

@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { UserRecord } from '@/lib/auth/index';
@@ -28,3 +31,30 @@ export async function mcpClientFor(api: Api, tools: Tools, id: string): Promise<
 
 /** The text of a tool's first content block. */
 export const textOf = (result: Awaited<ReturnType<Client['callTool']>>) => (result.content as Array<{ text: string }>)[0]!.text;
+
+/** Two users of the tool tests, by id. */
+export const ALICE = 'a1a1a1a1a1a1a1a1';
+export const BOB = 'b2b2b2b2b2b2b2b2';
+
+/**
+ * The MCP tools on a data directory of their own: called at a test file's top level, it points
+ * OPENPROGRAM_DATA_DIR at a fresh folder before anything opens a store; `load()` (in beforeAll)
+ * then imports the router and the tools.
+ */
+export function mcpTestbed(prefix: string) {
+  process.env.OPENPROGRAM_DATA_DIR = join(mkdtempSync(join(tmpdir(), prefix)), 'data');
+  let api: Api | null = null;
+  let tools: Tools | null = null;
+  const loaded = () => {
+    if (!api || !tools) throw new Error('mcpTestbed: load() first, in beforeAll');
+    return { api, tools };
+  };
+  return {
+    async load(): Promise<void> {
+      api = await import('@/server/api/root');
+      tools = await import('../tools');
+    },
+    callerFor: (id: string) => tokenCaller(loaded().api, id),
+    mcpFor: (id: string) => mcpClientFor(loaded().api, loaded().tools, id),
+  };
+}
