@@ -47,3 +47,44 @@ export function openEventStream(base: string, token: string, onEvent: (type: str
     req.on('error', reject);
   });
 }
+
+export interface TimedAnswer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+  /** ms from sending the request to the first byte of the answer's body */
+  ttfb: number;
+}
+
+/** One request, its answer whole and the time to its first byte. */
+export function timedRequest(base: string, agent: http.Agent, method: 'GET' | 'POST', path: string, headers: Record<string, string>, body?: string): Promise<TimedAnswer> {
+  return new Promise((resolve, reject) => {
+    const start = performance.now();
+    const req = http.request(`${base}${path}`, { method, agent, headers: { ...headers, ...(body ? { 'content-length': String(Buffer.byteLength(body)) } : {}) } }, (res) => {
+      const chunks: Buffer[] = [];
+      let ttfb = -1;
+      res.on('data', (chunk: Buffer) => {
+        if (ttfb < 0) ttfb = performance.now() - start;
+        chunks.push(chunk);
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), ttfb }));
+    });
+    req.on('error', reject);
+    if (body) req.write(body);
+    req.end();
+  });
+}
+
+const cookiesOf = (answer: TimedAnswer) => (answer.headers['set-cookie'] ?? []).map((cookie) => cookie.split(';')[0]!);
+
+/** next-auth's credentials flow, as a browser goes through it; answers the signed-in Cookie header. */
+export async function signInCookie(base: string, agent: http.Agent, email: string, password: string): Promise<string> {
+  const csrf = await timedRequest(base, agent, 'GET', '/api/auth/csrf', {});
+  const jar = cookiesOf(csrf);
+  const { csrfToken } = JSON.parse(csrf.body.toString()) as { csrfToken: string };
+  const form = new URLSearchParams({ email, password, csrfToken }).toString();
+  const signedIn = await timedRequest(base, agent, 'POST', '/api/auth/callback/credentials', { cookie: jar.join('; '), 'content-type': 'application/x-www-form-urlencoded', origin: base }, form);
+  const cookie = [...jar, ...cookiesOf(signedIn)].join('; ');
+  if (!/session-token=/.test(cookie)) throw new Error(`sign-in failed: ${signedIn.status}`);
+  return cookie;
+}

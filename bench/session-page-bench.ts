@@ -7,9 +7,9 @@ import { type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import http from 'node:http';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { AuthStore } from '../lib/auth/index.js';
 import { SessionStore } from '../lib/store/index.js';
+import { signInCookie, timedRequest } from './http-client.js';
 import { scratchDir } from './scratch.js';
 import { startServer } from './server-bench.js';
 import { p50, round } from './store-bench.js';
@@ -22,47 +22,8 @@ const EMAIL = 'session-bench@bench.test';
 const PASSWORD = 'bench password long';
 const agent = new http.Agent({ keepAlive: true });
 
-interface Answer {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  body: Buffer;
-  /** ms from sending the request to the first byte of the answer's body */
-  ttfb: number;
-}
-
-function send(method: 'GET' | 'POST', path: string, headers: Record<string, string>, body?: string): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const start = performance.now();
-    const req = http.request(`${BASE}${path}`, { method, agent, headers: { ...headers, ...(body ? { 'content-length': String(Buffer.byteLength(body)) } : {}) } }, (res) => {
-      const chunks: Buffer[] = [];
-      let ttfb = -1;
-      res.on('data', (chunk: Buffer) => {
-        if (ttfb < 0) ttfb = performance.now() - start;
-        chunks.push(chunk);
-      });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), ttfb }));
-    });
-    req.on('error', reject);
-    if (body) req.write(body);
-    req.end();
-  });
-}
-
-function cookiesOf(answer: Answer): string[] {
-  return (answer.headers['set-cookie'] ?? []).map((cookie) => cookie.split(';')[0]!);
-}
-
-/** next-auth's credentials flow; answers the Cookie header of the signed-in browser. */
-async function signIn(): Promise<string> {
-  const csrf = await send('GET', '/api/auth/csrf', {});
-  const jar = cookiesOf(csrf);
-  const { csrfToken } = JSON.parse(csrf.body.toString()) as { csrfToken: string };
-  const form = new URLSearchParams({ email: EMAIL, password: PASSWORD, csrfToken }).toString();
-  const signedIn = await send('POST', '/api/auth/callback/credentials', { cookie: jar.join('; '), 'content-type': 'application/x-www-form-urlencoded', origin: BASE }, form);
-  const cookie = [...jar, ...cookiesOf(signedIn)].join('; ');
-  if (!/session-token=/.test(cookie)) throw new Error(`sign-in failed: ${signedIn.status}`);
-  return cookie;
-}
+const send = (method: 'GET' | 'POST', path: string, headers: Record<string, string>) => timedRequest(BASE, agent, method, path, headers);
+const signIn = () => signInCookie(BASE, agent, EMAIL, PASSWORD);
 
 /** A long conversation with the usual mix: prose, lists, now and then a code block. */
 function contentOf(i: number): string {

@@ -6,11 +6,12 @@
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importInputs, inputsFromPaths } from '../lib/import/index.js';
+import { writeCodexConfig } from '../lib/llm/testing/codex-config.js';
 import { startModelServer, type ModelServer } from '../lib/llm/testing/model-server.js';
 import { redactMessage } from '../lib/redact/index.js';
 import { SessionStore } from '../lib/store/index.js';
@@ -101,25 +102,7 @@ describe('transcripts written by the real agents', () => {
     const work = join(scratch, 'codex-work');
     mkdirSync(home);
     mkdirSync(work);
-    writeFileSync(
-      join(home, 'config.toml'),
-      [
-        'model = "test-model"',
-        'model_provider = "loopback"',
-        '',
-        '[model_providers.loopback]',
-        'name = "Loopback test model"',
-        `base_url = "${model.url}"`,
-        'wire_api = "responses"',
-        'env_key = "LOOPBACK_KEY"',
-        '',
-        '[features]',
-        'plugins = false',
-        'remote_plugin = false',
-        'remote_models = false',
-        '',
-      ].join('\n'),
-    );
+    writeCodexConfig(home, { id: 'loopback', name: 'Loopback test model', baseUrl: model.url, envKey: 'LOOPBACK_KEY' });
     const result = await run(CODEX, ['exec', '--skip-git-repo-check', 'hello from codex'], { HOME: home, CODEX_HOME: home, LOOPBACK_KEY: 'sk-loopback' }, work);
     expect(result.code, result.output).toBe(0);
     const rollouts = filesUnder(join(home, 'sessions'), '.jsonl');

@@ -3,6 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
+import { DataTable } from '@/components/ui/data-table';
 import { FormMessage } from '@/components/ui/form-message';
 import { TextField } from '@/components/ui/text-field';
 import { useTRPC } from '@/trpc/client';
@@ -46,33 +47,19 @@ export function PricesSection({ initial }: { initial: Price[] }) {
   return (
     <div className="space-y-4">
       <p className="text-sm text-neutral-600 dark:text-neutral-400">US dollars per million tokens. A dated snapshot (claude-sonnet-4-5-20250929) takes the price of its model (claude-sonnet-4-5).</p>
-      <div className="max-h-80 overflow-auto rounded-md border border-neutral-200 dark:border-neutral-800">
-        <table className="w-full min-w-max text-left text-sm">
-          <caption className="sr-only">Prices</caption>
-          <thead className="bg-neutral-50 text-xs uppercase text-neutral-600 dark:bg-neutral-900 dark:text-neutral-400">
-            <tr>
-              {['Model', 'From', ...FIELDS.map(([, label]) => label)].map((column) => (
-                <th key={column} scope="col" className="px-3 py-2 font-medium">
-                  {column}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-neutral-200 dark:divide-neutral-800">
-            {(prices.data ?? []).map((price) => (
-              <tr key={`${price.model}@${price.from}`}>
-                <td className="px-3 py-1.5 font-mono text-xs">{price.model}</td>
-                <td className="px-3 py-1.5 tabular-nums">{price.from}</td>
-                {FIELDS.map(([field]) => (
-                  <td key={field} className="px-3 py-1.5 tabular-nums">
-                    ${price[field]}
-                  </td>
-                ))}
-              </tr>
+      <DataTable caption="Prices" columns={['Model', 'From', ...FIELDS.map(([, label]) => label)]} frameClassName="max-h-80 overflow-auto">
+        {(prices.data ?? []).map((price) => (
+          <tr key={`${price.model}@${price.from}`}>
+            <td className="px-3 py-1.5 font-mono text-xs">{price.model}</td>
+            <td className="px-3 py-1.5 tabular-nums">{price.from}</td>
+            {FIELDS.map(([field]) => (
+              <td key={field} className="px-3 py-1.5 tabular-nums">
+                ${price[field]}
+              </td>
             ))}
-          </tbody>
-        </table>
-      </div>
+          </tr>
+        ))}
+      </DataTable>
       <form onSubmit={(event) => void onSubmit(event)} aria-label="Set a price" className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-7 lg:items-end">
         <TextField label="Model" name="model" className="col-span-2" value={draft.model} onChange={(event) => setDraft({ ...draft, model: event.target.value })} required maxLength={200} autoComplete="off" spellCheck={false} />
         {FIELDS.map(([field, label]) => (

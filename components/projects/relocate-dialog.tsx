@@ -5,6 +5,7 @@ import { useId, useState } from 'react';
 import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
 import { DialogFrame } from '@/components/ui/dialog-frame';
+import { FormMessage } from '@/components/ui/form-message';
 import { TextField } from '@/components/ui/text-field';
 import { useTRPC } from '@/trpc/client';
 
@@ -79,11 +80,7 @@ export function RelocateDialog({ projectId, name, oldPath }: { projectId: string
           <option value="">No session</option>
         </select>
       </div>
-      {error ? (
-        <p role="alert" className="text-sm text-red-700 dark:text-red-400">
-          {error}
-        </p>
-      ) : null}
+      <FormMessage error={error} />
     </DialogFrame>
   );
 }

@@ -5,6 +5,7 @@ import { GitFork } from 'lucide-react';
 import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
 import { DialogFrame } from '@/components/ui/dialog-frame';
+import { FormMessage } from '@/components/ui/form-message';
 import { TextField } from '@/components/ui/text-field';
 import { useTRPC } from '@/trpc/client';
 
@@ -80,11 +81,7 @@ export function ForkFromHere({ sessionId, at }: { sessionId: string; at: At }) {
           ) : null}
         </fieldset>
       ) : null}
-      {error ? (
-        <p role="alert" className="text-sm text-red-700 dark:text-red-400">
-          {error}
-        </p>
-      ) : null}
+      <FormMessage error={error} />
     </DialogFrame>
   );
 }

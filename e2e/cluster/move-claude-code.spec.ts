@@ -1,15 +1,14 @@
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { expect, request, test, type APIRequestContext } from '@playwright/test';
+import { expect, test, type APIRequestContext } from '@playwright/test';
 import { startModelServer, type ModelServer } from '../../lib/llm/testing/model-server';
-import { bearer, sessionCookieOf, signIn } from '../fixtures/auth';
 import { CLAUDE, claudeEnv, runAgent } from '../fixtures/real-agents';
 import { mutate } from '../fixtures/trpc';
-import { CLUSTER_ADMIN_EMAIL, CLUSTER_ADMIN_PASSWORD, CLUSTER_SECRET, startTestCluster, type TestCluster } from './harness';
+import { startTestCluster, type TestCluster } from './harness';
+import { adminAndTokenUser, chatWriter, importWriter, runMover, shardOf, trpcQuery } from './move-writers-kit';
 
 // Issue 28's must-show with the REAL Claude Code: a user moved through HAProxy while Claude Code
 // (installed from npm) records through the recording proxy with the user's stored key, an import
@@ -30,36 +29,10 @@ let user: { id: string; token: string };
 let scratch: string;
 let tap: { url: string; seen: { status: number; retryAfter: string | null }[]; close(): Promise<void> };
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function shardOf(userId: string): Promise<{ shard: string; epoch: number }> {
-  const { default: pg } = await import('pg');
-  const client = new pg.Client({ connectionString: cluster.postgres.url });
-  await client.connect();
-  try {
-    const row = (await client.query('SELECT shard, epoch FROM user_shard WHERE user_id = $1', [userId])).rows[0] as { shard: string; epoch: string };
-    return { shard: row.shard, epoch: Number(row.epoch) };
-  } finally {
-    await client.end();
-  }
-}
-
-function runMover(args: string[]): Promise<{ code: number | null; stderr: string; last: Record<string, unknown> | null }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, OPENPROGRAM_CLUSTER_DB: cluster.postgres.url, OPENPROGRAM_CLUSTER_SECRET: CLUSTER_SECRET };
-  delete env['OPENPROGRAM_CLUSTER_DIRECTORY'];
+function moveUser(args: string[]) {
   const moverDir = join(scratch, 'mover');
   mkdirSync(moverDir, { recursive: true });
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['cli/bin.mjs', 'cluster', 'move', ...args, '--json', '--data', moverDir], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('close', (code) => {
-      const lines = stdout.trim().split('\n').filter(Boolean);
-      resolve({ code, stderr, last: lines.length ? (JSON.parse(lines.at(-1)!) as Record<string, unknown>) : null });
-    });
-  });
+  return runMover(cluster, moverDir, args);
 }
 
 /** A pass-through to HAProxy that notes each answer's status and Retry-After (bytes untouched, streamed). */
@@ -86,47 +59,6 @@ async function startTap(target: string): Promise<typeof tap> {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
-}
-
-const claudeCodeTranscript = (id: string) =>
-  [
-    { type: 'user', uuid: `${id}-1`, parentUuid: null, sessionId: id, timestamp: '2026-11-20T10:00:00Z', message: { role: 'user', content: `imported ${id}` } },
-    { type: 'assistant', uuid: `${id}-2`, parentUuid: `${id}-1`, sessionId: id, timestamp: '2026-11-20T10:00:01Z', message: { role: 'assistant', content: 'noted' } },
-  ]
-    .map((line) => JSON.stringify(line))
-    .join('\n');
-
-interface Writer {
-  acked: string[];
-  frozen: string[];
-  stop(): Promise<void>;
-}
-
-/** An import or a chat turn through HAProxy until stopped, each sent again after a 503 or a 421, like a careful client. */
-function writer(name: string, write: (id: string) => Promise<Response>, between = 0): Writer {
-  let stopped = false;
-  const state: Writer = { acked: [], frozen: [], stop: async () => {} };
-  const running = (async () => {
-    for (let i = 0; !stopped; i++) {
-      const id = `${name}-${i}`;
-      for (;;) {
-        const response = await write(id).catch(() => null);
-        if (response?.status === 200) {
-          state.acked.push(id);
-          break;
-        }
-        if (response?.status === 503 && response.headers.get('retry-after')) state.frozen.push(response.headers.get('retry-after')!);
-        else if (response && response.status !== 421) throw new Error(`${name} ${id} answered ${response.status}: ${await response.text()}`);
-        await pause(100);
-      }
-      await pause(between);
-    }
-  })();
-  state.stop = async () => {
-    stopped = true;
-    await running;
-  };
-  return state;
 }
 
 interface ClaudeRun {
@@ -163,10 +95,7 @@ function claudeCodeWriter(): { acked: ClaudeRun[]; stop(): Promise<void> } {
   };
 }
 
-async function trpc<T>(path: string, input: unknown): Promise<{ status: number; data: T }> {
-  const response = await fetch(`${cluster.url}/api/trpc/${path}?input=${encodeURIComponent(JSON.stringify(input))}`, { headers: bearer(user.token) });
-  return { status: response.status, data: ((await response.json()) as { result?: { data: T } }).result?.data as T };
-}
+const trpc = <T>(path: string, input: unknown) => trpcQuery<T>(cluster, user.token, path, input);
 
 test.beforeAll(async () => {
   test.setTimeout(180_000);
@@ -177,18 +106,11 @@ test.beforeAll(async () => {
     env: { OPENPROGRAM_LLM_BASE_URL: model.url, OPENPROGRAM_LLM_MODEL: 'test-model', OPENPROGRAM_PROXY_ANTHROPIC_URL: model.root },
   });
   tap = await startTap(cluster.url);
-  admin = await request.newContext({ baseURL: cluster.url, extraHTTPHeaders: { origin: cluster.url }, timeout: 60_000 });
-  expect(sessionCookieOf(await signIn(admin, CLUSTER_ADMIN_EMAIL, CLUSTER_ADMIN_PASSWORD))).toBeTruthy();
-  const created = await mutate<{ id: string }>(admin, 'admin.createUser', { email: EMAIL, password: PASSWORD });
-  expect(created.status, JSON.stringify(created.body)).toBe(200);
-  const api = await request.newContext({ baseURL: cluster.url, extraHTTPHeaders: { origin: cluster.url }, timeout: 60_000 });
-  expect(sessionCookieOf(await signIn(api, EMAIL, PASSWORD))).toBeTruthy();
-  const token = await mutate<{ token: string }>(api, 'token.create', { name: 'claude code' });
-  expect(token.status, JSON.stringify(token.body)).toBe(200);
+  let api: APIRequestContext;
+  ({ admin, api, user } = await adminAndTokenUser(cluster, { email: EMAIL, password: PASSWORD }, 'claude code'));
   // Claude Code sends our token as its Anthropic key: the proxy sends this stored key upstream, and it moves with the user.
   expect((await mutate(api, 'proxy.setUpstream', { name: 'anthropic', kind: 'anthropic', key: STORED_KEY })).status).toBe(200);
   await api.dispose();
-  user = { id: created.data.id, token: token.data.token };
 });
 
 test.afterAll(async () => {
@@ -200,35 +122,24 @@ test.afterAll(async () => {
 
 test('real Claude Code records through HAProxy while its user is moved, an import uploads and a chat turn streams: 503 + Retry-After while frozen, on at the new owner, 0 acknowledged writes lost', async () => {
   test.setTimeout(420_000);
-  const before = await shardOf(user.id);
+  const before = await shardOf(cluster, user.id);
   const target = [...cluster.instances.keys()].find((id) => id !== before.shard)!;
 
   const claude = claudeCodeWriter();
-  const importer = writer('imported', (id) => fetch(`${cluster.url}/api/import?name=${id}.jsonl`, { method: 'POST', headers: { ...bearer(user.token), 'content-type': 'application/octet-stream' }, body: claudeCodeTranscript(id) }), 200);
+  const importer = importWriter(cluster, user.token);
   // A chat turn streams for some three seconds after chat.send has answered: the freeze waits for it, and meanwhile refuses the others.
-  const chatSessions = new Map<string, string>();
-  const chat = writer('chat', async (id) => {
-    const response = await fetch(`${cluster.url}/api/trpc/chat.send`, { method: 'POST', headers: { 'content-type': 'application/json', ...bearer(user.token) }, body: JSON.stringify({ content: `chat ${id} [[delay:100]] [[words:30]]` }) });
-    if (response.status !== 200) return response;
-    const sessionId = ((await response.clone().json()) as { result: { data: { sessionId: string } } }).result.data.sessionId;
-    chatSessions.set(id, sessionId);
-    for (;;) {
-      const session = await trpc<{ status: string }>('session.get', { id: sessionId });
-      if (session.status === 200 && session.data.status !== 'running') return response;
-      await pause(100);
-    }
-  });
+  const chat = chatWriter(cluster, user.token, (id) => `chat ${id} [[delay:100]] [[words:30]]`);
   try {
     await expect.poll(() => claude.acked.length, { timeout: 180_000 }).toBeGreaterThan(0);
     await expect.poll(() => Math.min(importer.acked.length, chat.acked.length), { timeout: 60_000 }).toBeGreaterThan(1);
 
     // Moved while a Claude Code run is under way (its runs follow each other with no gap but its start-up).
     const tapBefore = tap.seen.length;
-    const move = await runMover([user.id, target]);
+    const move = await moveUser([user.id, target]);
     expect(move.stderr).toBe('');
     expect(move.code).toBe(0);
     expect(move.last?.['result']).toMatchObject({ status: 'done', from: before.shard, to: target });
-    expect(await shardOf(user.id)).toEqual({ shard: target, epoch: before.epoch + 1 });
+    expect(await shardOf(cluster, user.id)).toEqual({ shard: target, epoch: before.epoch + 1 });
 
     // Each writer goes on at the new owner: Claude Code finishes runs there with the key that moved with the user.
     const atFlip = { claude: claude.acked.length, importer: importer.acked.length, chat: chat.acked.length };
@@ -255,7 +166,7 @@ test('real Claude Code records through HAProxy while its user is moved, an impor
     expect(branch.data[2]!.content).toContain('Tool result:');
   }
   for (const id of importer.acked) expect((await trpc<{ id: string }>('session.get', { id: `cc-${id}` })).status, `import ${id}`).toBe(200);
-  for (const [id, sessionId] of chatSessions) {
+  for (const [id, sessionId] of chat.sessions) {
     if (!chat.acked.includes(id)) continue;
     const branch = await trpc<{ role: string; content: string }[]>('message.branch', { sessionId });
     expect(branch.data.map((message) => message.role), `chat ${id}`).toEqual(['user', 'assistant']);

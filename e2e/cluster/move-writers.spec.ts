@@ -1,12 +1,10 @@
-import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, request, test, type APIRequestContext } from '@playwright/test';
+import { expect, test, type APIRequestContext } from '@playwright/test';
 import { startModelServer, type ModelServer } from '../../lib/llm/testing/model-server';
-import { bearer, sessionCookieOf, signIn } from '../fixtures/auth';
 import { expectedMisdirected, misdirectedHeadersOf } from '../fixtures/misdirected';
-import { mutate } from '../fixtures/trpc';
-import { CLUSTER_ADMIN_EMAIL, CLUSTER_ADMIN_PASSWORD, CLUSTER_SECRET, startTestCluster, type TestCluster } from './harness';
+import { startTestCluster, type TestCluster } from './harness';
+import { adminAndTokenUser, chatWriter, importWriter, runMover, shardOf, trpcQuery, writer } from './move-writers-kit';
 
 // Issue 28's one gate in a real cluster: while a user is moved through HAProxy, an agent records
 // through the recording proxy (the Anthropic wire, our token in x-entity-memory-token beside the
@@ -25,36 +23,6 @@ let admin: APIRequestContext;
 let user: { id: string; token: string };
 let moverDir: string;
 
-async function shardOf(userId: string): Promise<{ shard: string; epoch: number }> {
-  const { default: pg } = await import('pg');
-  const client = new pg.Client({ connectionString: cluster.postgres.url });
-  await client.connect();
-  try {
-    const row = (await client.query('SELECT shard, epoch FROM user_shard WHERE user_id = $1', [userId])).rows[0] as { shard: string; epoch: string };
-    return { shard: row.shard, epoch: Number(row.epoch) };
-  } finally {
-    await client.end();
-  }
-}
-
-function runMover(args: string[]): Promise<{ code: number | null; stderr: string; last: Record<string, unknown> | null }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, OPENPROGRAM_CLUSTER_DB: cluster.postgres.url, OPENPROGRAM_CLUSTER_SECRET: CLUSTER_SECRET };
-  delete env['OPENPROGRAM_CLUSTER_DIRECTORY'];
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['cli/bin.mjs', 'cluster', 'move', ...args, '--json', '--data', moverDir], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('close', (code) => {
-      const lines = stdout.trim().split('\n').filter(Boolean);
-      resolve({ code, stderr, last: lines.length ? (JSON.parse(lines.at(-1)!) as Record<string, unknown>) : null });
-    });
-  });
-}
-
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 function proxyRequest(base: string, content: string, credentials: Record<string, string>): Promise<Response> {
   return fetch(`${base}/proxy/anthropic/v1/messages`, {
     method: 'POST',
@@ -63,58 +31,7 @@ function proxyRequest(base: string, content: string, credentials: Record<string,
   });
 }
 
-const claudeCodeTranscript = (id: string) =>
-  [
-    { type: 'user', uuid: `${id}-1`, parentUuid: null, sessionId: id, timestamp: '2026-11-20T10:00:00Z', message: { role: 'user', content: `imported ${id}` } },
-    { type: 'assistant', uuid: `${id}-2`, parentUuid: `${id}-1`, sessionId: id, timestamp: '2026-11-20T10:00:01Z', message: { role: 'assistant', content: 'noted' } },
-  ]
-    .map((line) => JSON.stringify(line))
-    .join('\n');
-
-interface Writer {
-  /** what the server acknowledged (200), by the id the writer gave it */
-  acked: string[];
-  /** 503s with their Retry-After */
-  frozen: string[];
-  misdirected: number;
-  stop(): Promise<void>;
-}
-
-/**
- * One writer through HAProxy until stopped: each write sent again after a 503 (its Retry-After,
- * shortened here) or a 421 (HAProxy's map not yet following the flip), like a careful client.
- */
-function writer(name: string, write: (id: string) => Promise<Response>, between = 0): Writer {
-  let stopped = false;
-  const state: Writer = { acked: [], frozen: [], misdirected: 0, stop: async () => {} };
-  const running = (async () => {
-    for (let i = 0; !stopped; i++) {
-      const id = `${name}-${i}`;
-      for (;;) {
-        const response = await write(id).catch(() => null);
-        if (response?.status === 200) {
-          state.acked.push(id);
-          break;
-        }
-        if (response?.status === 503 && response.headers.get('retry-after')) state.frozen.push(response.headers.get('retry-after')!);
-        else if (response?.status === 421) state.misdirected++;
-        else if (response) throw new Error(`${name} ${id} answered ${response.status}: ${await response.text()}`);
-        await pause(100);
-      }
-      await pause(between);
-    }
-  })();
-  state.stop = async () => {
-    stopped = true;
-    await running;
-  };
-  return state;
-}
-
-async function trpc<T>(path: string, input: unknown): Promise<{ status: number; data: T }> {
-  const response = await fetch(`${cluster.url}/api/trpc/${path}?input=${encodeURIComponent(JSON.stringify(input))}`, { headers: bearer(user.token) });
-  return { status: response.status, data: ((await response.json()) as { result?: { data: T } }).result?.data as T };
-}
+const trpc = <T>(path: string, input: unknown) => trpcQuery<T>(cluster, user.token, path, input);
 
 /** Every session of the user, page by page, through HAProxy. */
 async function allSessions(): Promise<{ id: string; source: string }[]> {
@@ -138,16 +55,9 @@ test.beforeAll(async () => {
   });
   moverDir = join(process.env.E2E_SCRATCH_DIR ?? '/tmp', `cluster-writers-mover-${process.pid}`);
   mkdirSync(moverDir, { recursive: true });
-  admin = await request.newContext({ baseURL: cluster.url, extraHTTPHeaders: { origin: cluster.url }, timeout: 60_000 });
-  expect(sessionCookieOf(await signIn(admin, CLUSTER_ADMIN_EMAIL, CLUSTER_ADMIN_PASSWORD))).toBeTruthy();
-  const created = await mutate<{ id: string }>(admin, 'admin.createUser', { email: EMAIL, password: PASSWORD });
-  expect(created.status, JSON.stringify(created.body)).toBe(200);
-  const api = await request.newContext({ baseURL: cluster.url, extraHTTPHeaders: { origin: cluster.url }, timeout: 60_000 });
-  expect(sessionCookieOf(await signIn(api, EMAIL, PASSWORD))).toBeTruthy();
-  const token = await mutate<{ token: string }>(api, 'token.create', { name: 'recording agent' });
-  expect(token.status, JSON.stringify(token.body)).toBe(200);
+  let api: APIRequestContext;
+  ({ admin, api, user } = await adminAndTokenUser(cluster, { email: EMAIL, password: PASSWORD }, 'recording agent'));
   await api.dispose();
-  user = { id: created.data.id, token: token.data.token };
 });
 
 test.afterAll(async () => {
@@ -157,7 +67,7 @@ test.afterAll(async () => {
 });
 
 test('x-api-key and x-entity-memory-token sent to an instance that does not own the user: the one 421, nothing upstream', async () => {
-  const { shard, epoch } = await shardOf(user.id);
+  const { shard, epoch } = await shardOf(cluster, user.id);
   const wrong = [...cluster.instances.values()].find((instance) => instance.id !== shard)!;
   const expected = expectedMisdirected({ instance: shard, url: cluster.instances.get(shard)!.url, epoch });
   const marker = `must-not-reach-upstream-${Date.now()}`;
@@ -177,39 +87,21 @@ test('x-api-key and x-entity-memory-token sent to an instance that does not own 
 
 test('a move through HAProxy while the proxy records, an import uploads and chat turns stream: 503 + Retry-After while frozen, on at the new owner, 0 acknowledged writes lost', async () => {
   test.setTimeout(240_000);
-  const before = await shardOf(user.id);
+  const before = await shardOf(cluster, user.id);
   const target = [...cluster.instances.keys()].find((id) => id !== before.shard)!;
 
   // The agent: each request a new conversation, answered after a short wait, recorded after its answer.
   const agent = writer('proxied', (id) => proxyRequest(cluster.url, `proxied ${id} [[wait:150]]`, { 'x-entity-memory-token': user.token, 'x-api-key': OWN_PROVIDER_KEY }), 200);
-  const importer = writer('imported', (id) =>
-    fetch(`${cluster.url}/api/import?name=${id}.jsonl`, { method: 'POST', headers: { ...bearer(user.token), 'content-type': 'application/octet-stream' }, body: claudeCodeTranscript(id) }),
-    200,
-  );
+  const importer = importWriter(cluster, user.token);
   // A chat turn streams for about a second after chat.send has answered; the next one starts when it ends.
-  const chatSessions = new Map<string, string>();
-  const chat = writer('chat', async (id) => {
-    const response = await fetch(`${cluster.url}/api/trpc/chat.send`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...bearer(user.token) },
-      body: JSON.stringify({ content: `chat ${id} [[delay:40]] [[words:25]]` }),
-    });
-    if (response.status !== 200) return response;
-    const sessionId = ((await response.clone().json()) as { result: { data: { sessionId: string } } }).result.data.sessionId;
-    chatSessions.set(id, sessionId);
-    for (;;) {
-      const session = await trpc<{ status: string }>('session.get', { id: sessionId });
-      if (session.status === 200 && session.data.status !== 'running') return response;
-      await pause(100);
-    }
-  });
+  const chat = chatWriter(cluster, user.token, (id) => `chat ${id} [[delay:40]] [[words:25]]`);
   await expect.poll(() => Math.min(agent.acked.length, importer.acked.length, chat.acked.length), { timeout: 60_000 }).toBeGreaterThan(2);
 
-  const move = await runMover([user.id, target]);
+  const move = await runMover(cluster, moverDir, [user.id, target]);
   expect(move.stderr).toBe('');
   expect(move.code).toBe(0);
   expect(move.last?.['result']).toMatchObject({ status: 'done', from: before.shard, to: target });
-  expect(await shardOf(user.id)).toEqual({ shard: target, epoch: before.epoch + 1 });
+  expect(await shardOf(cluster, user.id)).toEqual({ shard: target, epoch: before.epoch + 1 });
 
   // Each writer goes on at the new owner.
   const atFlip = { agent: agent.acked.length, importer: importer.acked.length, chat: chat.acked.length };
@@ -225,7 +117,7 @@ test('a move through HAProxy while the proxy records, an import uploads and chat
   // Nothing acknowledged is missing on the new owner, read through HAProxy.
   const ids = new Set((await allSessions()).map((row) => row.id));
   expect(importer.acked.filter((id) => !ids.has(`cc-${id}`)), 'lost imports').toEqual([]);
-  for (const [id, sessionId] of chatSessions) {
+  for (const [id, sessionId] of chat.sessions) {
     if (!chat.acked.includes(id)) continue;
     const branch = await trpc<{ role: string; content: string }[]>('message.branch', { sessionId });
     expect(branch.data.map((message) => message.role), `chat ${id}`).toEqual(['user', 'assistant']);

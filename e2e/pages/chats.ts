@@ -15,6 +15,16 @@ export class ChatsPage {
     await expect(this.search).toBeVisible();
   }
 
+  /** The message hits of a search, under the heading "Messages". */
+  get messageHits(): Locator {
+    return this.page.getByRole('region', { name: 'Messages' });
+  }
+
+  /** A message hit: a link named by its session's title and the message's words. */
+  messageHit(name: RegExp): Locator {
+    return this.messageHits.getByRole('link', { name });
+  }
+
   tab(name: 'Active' | 'Archived' | 'All'): Locator {
     return this.main.getByRole('tab', { name, exact: true });
   }
@@ -31,11 +41,17 @@ export class ChatsPage {
     return this.main.getByRole('button', { name, exact: true });
   }
 
-  async choose(title: string, item: string): Promise<void> {
+  /** A row's options menu, opened: its items by name (Rename, Archive, Export…). */
+  async openMenu(title: string): Promise<Locator> {
     const row = this.main.locator('[data-session-row]').filter({ has: this.page.getByRole('link', { name: title, exact: true }) });
     await row.hover();
     await this.main.getByRole('button', { name: `Options for ${title}`, exact: true }).click();
-    await this.page.getByRole('menu').getByRole('menuitem', { name: item, exact: true }).click();
+    return this.page.getByRole('menu');
+  }
+
+  async choose(title: string, item: string): Promise<void> {
+    const menu = await this.openMenu(title);
+    await menu.getByRole('menuitem', { name: item, exact: true }).click();
   }
 
   async titles(): Promise<string[]> {

@@ -13,12 +13,34 @@ export class ImportPage {
     await expect(this.page.getByRole('heading', { name: 'Import', level: 1 })).toBeVisible();
   }
 
-  /** Picks a folder (the browser sends every file in it) and imports it; resolves when the report is complete. */
-  async importFolder(path: string): Promise<void> {
+  /** Picks a folder: the browser sends every file in it. */
+  async chooseFolder(path: string): Promise<void> {
     await this.page.getByLabel('Folder to import').setInputFiles(path);
+  }
+
+  async chooseFiles(paths: string[]): Promise<void> {
+    await this.page.getByLabel('Files to import').setInputFiles(paths);
+  }
+
+  /** Imports what was chosen; resolves when the report is complete. */
+  async submit(): Promise<void> {
     await this.page.getByRole('button', { name: 'Import', exact: true }).click();
     await expect(this.page.getByRole('progressbar', { name: 'Import progress' })).toHaveAttribute('aria-valuenow', '100', { timeout: 30_000 });
     await expect(this.report).toBeVisible();
+  }
+
+  /** Opens the page, picks a folder and imports it. */
+  async importFolder(path: string): Promise<void> {
+    await this.goto();
+    await this.chooseFolder(path);
+    await this.submit();
+  }
+
+  /** Opens the page, picks files and imports them. */
+  async importFiles(paths: string[]): Promise<void> {
+    await this.goto();
+    await this.chooseFiles(paths);
+    await this.submit();
   }
 
   /** One figure of the report, by its label ("Sessions added"). */

@@ -35,6 +35,16 @@ export class SessionPage {
     return this.page.locator(`article[data-message-id="${id}"]`);
   }
 
+  /** The message the page was opened at (`?m=<id>`), marked current. */
+  get currentMessage(): Locator {
+    return this.page.locator('article[aria-current="true"]');
+  }
+
+  /** Said when the page shows a branch that is not the session's head. */
+  get otherBranchNotice(): Locator {
+    return this.page.getByRole('status').filter({ hasText: 'You are viewing another branch' });
+  }
+
   fork(n: number, of: number): Locator {
     return this.page.getByRole('group', { name: `Branch ${n} of ${of}`, exact: true });
   }
@@ -109,6 +119,20 @@ export class ShareDialog {
 
   get linkField(): Locator {
     return this.root.getByRole('textbox', { name: 'Share link' });
+  }
+
+  get expires(): Locator {
+    return this.root.getByLabel('Expires after');
+  }
+
+  /** The turn a link is pinned at, as the dialog says it. */
+  upToTurn(turn: number): Locator {
+    return this.root.getByText(`Up to turn ${turn}`, { exact: true });
+  }
+
+  /** The session's existing links, each with Update and Revoke. */
+  get links(): Locator {
+    return this.root.getByRole('list', { name: 'Links to this session' });
   }
 
   button(name: string): Locator {

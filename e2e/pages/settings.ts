@@ -35,6 +35,16 @@ export class SettingsPage {
     await this.upstream(name).getByRole('button', { name: 'Save', exact: true }).click();
   }
 
+  /** Secrets: whether messages and imports are redacted. */
+  get redactSecrets(): Locator {
+    return this.page.getByRole('checkbox', { name: 'Redact secrets from messages and imports' });
+  }
+
+  /** Share links: every link the user made, each with Revoke. */
+  get shareLinks(): Locator {
+    return this.page.getByRole('region', { name: 'Share links' });
+  }
+
   get connect(): Locator {
     return this.page.getByRole('region', { name: 'Connect an agent' });
   }

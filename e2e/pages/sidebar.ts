@@ -13,6 +13,11 @@ export class Sidebar {
     return this.nav.getByRole('link', { name: title, exact: true });
   }
 
+  /** a session's row box, by the session's id (before its title is known) */
+  rowById(sessionId: string): Locator {
+    return this.nav.locator(`[data-session-row="${sessionId}"]`);
+  }
+
   /** every session link in the DOM (the virtualised list keeps only those near the view) */
   rowLinks(): Locator {
     return this.nav.locator('[data-session-row] a');

@@ -78,7 +78,6 @@ test('a folder import recognises a ChatGPT export by its content and lists every
   writeFileSync(join(folder, 'photo.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]));
   await signInBrowser(context, user.api);
   const importPage = new ImportPage(page);
-  await importPage.goto();
   await importPage.importFolder(folder);
   await expect(importPage.figure('Sessions added')).toHaveText('3');
   await expect(importPage.report.getByRole('heading', { name: 'Left out (2)' })).toBeVisible();

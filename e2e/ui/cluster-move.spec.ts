@@ -6,6 +6,7 @@ import { FileShardDirectory, MOVE_STEPS } from '../../lib/cluster/move/index';
 import { createToken, signIn } from '../fixtures/auth';
 import { followEvents, openEvents } from '../fixtures/events';
 import { freshDataDir, startServer, startServerSignedIn, type ServerProcess } from '../fixtures/server-process';
+import { AdminMovesPage } from '../pages/admin-moves';
 
 /**
  * Two real instances of the built app (ports 5200/5201, their own data directories), one user
@@ -275,18 +276,16 @@ test('the Admin page moves a user: a target per user, the progress, the result',
   for (const [scheme, width] of [['light', 1280], ['dark', 390]] as const) {
     const context = await browser.newContext({ storageState: await api.storageState(), baseURL: cluster[home].url, colorScheme: scheme, viewport: { width, height: 900 } });
     const page = await context.newPage();
-    await page.goto('/admin');
-    const instances = page.getByRole('region', { name: 'Instances' }).or(page.getByRole('list', { name: 'Users by instance' }));
-    await expect(instances.first()).toBeVisible();
-    const list = page.getByRole('list', { name: 'Users by instance' });
-    await expect(list.getByRole('listitem').filter({ hasText: EMAIL })).toContainText('You: move yourself with entity-memory cluster move');
-    const row = list.getByRole('listitem').filter({ hasText: cluster.other.email });
+    // A page of its own per colour scheme and width, on the instance the admin lives on: not the fixture's.
+    const admin = new AdminMovesPage(page);
+    await admin.goto();
+    await expect(admin.user(EMAIL)).toContainText('You: move yourself with entity-memory cluster move');
+    const row = admin.user(cluster.other.email);
     await expect(row).toContainText(`On ${scheme === 'light' ? from : to}`);
     await page.screenshot({ path: `${shots}/admin-move-before-${scheme}-${width}.png`, fullPage: true });
     if (scheme === 'light') {
-      await page.getByLabel(`Move ${cluster.other.email} to`).selectOption(to);
-      await page.getByRole('button', { name: `Move ${cluster.other.email}` }).click();
-      await expect(row.getByRole('status')).toContainText(`Moved ${cluster.other.email} to ${to}`, { timeout: 60_000 });
+      await admin.move(cluster.other.email, to);
+      await expect(admin.moveStatus(cluster.other.email)).toContainText(`Moved ${cluster.other.email} to ${to}`, { timeout: 60_000 });
       await expect(row).toContainText(`On ${to}`);
       await page.screenshot({ path: `${shots}/admin-move-after-${scheme}-${width}.png`, fullPage: true });
       expect(await cluster.directory.owner(cluster.other.id)).toEqual({ shard: to, epoch: 2, state: 'active' });

@@ -10,29 +10,27 @@ import { BASE_URL, createToken, e2eScratchDir, expect, query, signInBrowser, tes
 // three minutes of retries.
 const CLAUDE = join(process.cwd(), 'node_modules/@anthropic-ai/claude-code/cli-wrapper.cjs');
 
-test('the Connect card says beside the lines when no provider key is stored, and stores one right there', async ({ context, page, user }) => {
+test('the Connect card says beside the lines when no provider key is stored, and stores one right there', async ({ context, page, user, connectSection: connect }) => {
   await signInBrowser(context, user.api);
-  await page.goto('/settings');
-  const section = page.getByRole('region', { name: 'Connect an agent' });
-  const notice = section.getByRole('region', { name: 'No Anthropic key stored' });
+  await connect.goto();
+  const notice = connect.missingKeyNotice('Anthropic');
   await expect(notice).toBeVisible();
   await expect(notice).toContainText('these lines are refused until there is one');
   await expect(notice).toContainText('send the token beside it (the commented header line below)');
-  await expect(section.getByLabel('Lines for Claude Code')).toContainText('ANTHROPIC_CUSTOM_HEADERS="x-entity-memory-token:');
-  await section.getByRole('tab', { name: 'Codex' }).click();
-  await expect(section.getByRole('region', { name: 'No OpenAI key stored' })).toBeVisible();
-  await section.getByRole('tab', { name: 'Claude Code' }).click();
+  await expect(connect.lines('Claude Code')).toContainText('ANTHROPIC_CUSTOM_HEADERS="x-entity-memory-token:');
+  await connect.tab('Codex').click();
+  await expect(connect.missingKeyNotice('OpenAI')).toBeVisible();
+  await connect.tab('Claude Code').click();
 
-  await notice.getByLabel('Your Anthropic key').fill('sk-ant-stored-on-the-card');
-  await notice.getByRole('button', { name: 'Store key' }).click();
-  await expect(section.getByRole('region', { name: 'No Anthropic key stored' })).toHaveCount(0);
-  await expect(page.getByRole('listitem', { name: 'Upstream anthropic' }).getByText('Key set')).toBeVisible();
+  await connect.storeKeyOnNotice('Anthropic', 'sk-ant-stored-on-the-card');
+  await expect(notice).toHaveCount(0);
+  await expect(connect.upstream('anthropic').getByText('Key set')).toBeVisible();
   expect((await query<{ name: string; keySet: boolean }[]>(user.api, 'proxy.listUpstreams')).data.find((upstream) => upstream.name === 'anthropic')?.keySet).toBe(true);
   await page.reload();
-  await expect(section.getByRole('region', { name: 'No Anthropic key stored' })).toHaveCount(0);
+  await expect(notice).toHaveCount(0);
 });
 
-test('the real Claude Code, our token as its key and no key stored: one refused call, the reason shown there and on the card, no minutes of retries', async ({ context, page, user }) => {
+test('the real Claude Code, our token as its key and no key stored: one refused call, the reason shown there and on the card, no minutes of retries', async ({ context, user, connectSection: connect }) => {
   test.setTimeout(150_000);
   const { token } = await createToken(user.api, 'claude without a key');
   // Counts Claude Code's calls on their way to the server (every byte passed on unchanged).
@@ -73,9 +71,8 @@ test('the real Claude Code, our token as its key and no key stored: one refused 
     expect(calls.filter((url) => url.startsWith('/proxy/anthropic/v1/messages'))).toHaveLength(1);
     // Nothing was recorded, yet the card shows the refused exchange as Claude Code's, with why.
     await signInBrowser(context, user.api);
-    await page.goto('/settings');
-    const failed = page.getByRole('region', { name: 'Connect an agent' }).getByRole('status', { name: 'Last exchange from Claude Code failed' });
-    await expect(failed).toContainText('No Anthropic key is stored');
+    await connect.goto();
+    await expect(connect.lastExchangeFailed('Claude Code')).toContainText('No Anthropic key is stored');
   } finally {
     await new Promise((resolve) => counter.close(resolve));
   }

@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import { type APIRequestContext, type Download, type Page } from '@playwright/test';
 import { strFromU8, unzipSync } from 'fflate';
 import { bearer, captureViews, createToken, createUser, expect, freshDataDir, mutate, newApiContext, query, signInBrowser, startServerSignedIn, test, type ServerProcess } from '../fixtures';
-import { ChatsPage } from '../pages/chats';
 import { SessionPage } from '../pages/session';
 
 type Api = Parameters<typeof mutate>[0];
@@ -48,10 +47,9 @@ function scratch(): string {
   return mkdtempSync(join(tmpdir(), 'export-e2e', 'dl-'));
 }
 
-test('the row menu downloads the Markdown, the JSON and the git bundle of a session', async ({ page, context, user }) => {
+test('the row menu downloads the Markdown, the JSON and the git bundle of a session', async ({ page, context, user, chatsPage: chats, sessionPage }) => {
   await seed(user.api, 'exp');
   await signInBrowser(context, user.api);
-  const chats = new ChatsPage(page);
   await chats.goto();
   await expect.poll(() => chats.titles()).toEqual(['Chat exp']);
 
@@ -60,8 +58,8 @@ test('the row menu downloads the Markdown, the JSON and the git bundle of a sess
     await page.setViewportSize({ width, height });
     for (const colorScheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme });
-      await chats.main.getByRole('button', { name: 'Options for Chat exp', exact: true }).click();
-      await expect(page.getByRole('menu').getByRole('menuitem', { name: 'Download git bundle' })).toBeVisible();
+      const menu = await chats.openMenu('Chat exp');
+      await expect(menu.getByRole('menuitem', { name: 'Download git bundle' })).toBeVisible();
       await page.screenshot({ path: `/tmp/export-shots/row-menu-${colorScheme}-${width}.png` });
       await page.keyboard.press('Escape');
     }
@@ -94,7 +92,6 @@ test('the row menu downloads the Markdown, the JSON and the git bundle of a sess
   expect(commits).toEqual(['turn: Thanks <b>a lot</b>', 'turn: What is in exp?', 'session init']);
 
   // The session page's Export menu gives the same downloads.
-  const sessionPage = new SessionPage(page);
   await sessionPage.goto('exp');
   const sessionMenu = await sessionPage.openExportMenu();
   await expect(sessionMenu.items).toHaveText(['Export as Markdown', 'Export as JSON', 'Download git bundle']);
@@ -104,10 +101,9 @@ test('the row menu downloads the Markdown, the JSON and the git bundle of a sess
   await captureViews(page, 'export-session-page');
 });
 
-test('Export selected on the Chats page downloads one zip with a JSON per chosen session', async ({ page, context, user }) => {
+test('Export selected on the Chats page downloads one zip with a JSON per chosen session', async ({ page, context, user, chatsPage: chats }) => {
   for (const id of ['z1', 'z2', 'z3']) await seed(user.api, id);
   await signInBrowser(context, user.api);
-  const chats = new ChatsPage(page);
   await chats.goto();
   const exportSelected = chats.main.getByRole('button', { name: 'Export selected', exact: true });
   await expect(exportSelected).toBeDisabled();
@@ -167,7 +163,7 @@ function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', ['-C', cwd, ...args], { encoding: 'utf8' }).trim();
 }
 
-test('the git bundle of a forked session: a clone has every turn commit and both branch refs', async ({ page, context, user }) => {
+test('the git bundle of a forked session: a clone has every turn commit and both branch refs', async ({ page, context, user, sessionPage }) => {
   const api = user.api;
   await mutate(api, 'session.create', { id: 'fork', title: 'Chat fork' });
   await mutate(api, 'turn.begin', { sessionId: 'fork' });
@@ -186,7 +182,6 @@ test('the git bundle of a forked session: a clone has every turn commit and both
   expect(branches.data).toHaveLength(2);
 
   await signInBrowser(context, api);
-  const sessionPage = new SessionPage(page);
   await sessionPage.goto('fork');
   const exportMenu = await sessionPage.openExportMenu();
   const bundle = await download(page, () => exportMenu.item('Download git bundle').click());
@@ -216,7 +211,7 @@ test('the git bundle of a forked session: a clone has every turn commit and both
   expect(git(clone, 'show', `origin/main:history/${filesAt('origin/main').split('\n').find((name) => name.includes(second.data.id))!.slice('history/'.length)}`)).toContain('SECOND-ANSWER three');
 });
 
-test('the Export menu switches the Markdown: tool calls off and reasoning on', async ({ page, context, user }) => {
+test('the Export menu switches the Markdown: tool calls off and reasoning on', async ({ page, context, user, sessionPage }) => {
   const api = user.api;
   await mutate(api, 'session.create', { id: 'think', title: 'Chat think' });
   await mutate(api, 'turn.begin', { sessionId: 'think' });
@@ -230,7 +225,6 @@ test('the Export menu switches the Markdown: tool calls off and reasoning on', a
   expect((await mutate(api, 'turn.finalize', { sessionId: 'think' })).status).toBe(200);
 
   await signInBrowser(context, api);
-  const sessionPage = new SessionPage(page);
   await sessionPage.goto('think');
   const menu = await sessionPage.openExportMenu();
   const toolCalls = menu.option('Include tool calls');
@@ -332,11 +326,13 @@ test.describe('under OPENPROGRAM_EXPORT_MARKDOWN_MAX_BYTES=8192', () => {
     const page = await context.newPage();
     const downloads: string[] = [];
     page.on('download', (file) => downloads.push(file.suggestedFilename()));
+    // A page of its own on this test's server (with its export limit): not the fixture's.
     const sessionPage = new SessionPage(page);
     await sessionPage.goto('big');
-    await (await sessionPage.openExportMenu()).item('Export as Markdown').click();
+    const bigMenu = await sessionPage.openExportMenu();
+    await bigMenu.item('Export as Markdown').click();
     await expect(page.getByText(`Not exported: ${error}`)).toBeVisible();
-    await expect(page.getByRole('menu')).toHaveCount(0); // chosen: the menu closed as for any item
+    await expect(bigMenu.root).toHaveCount(0); // chosen: the menu closed as for any item
     await captureViews(page, 'export-markdown-too-large');
     expect(downloads).toEqual([]);
     // The accepted one still downloads from the same menu.

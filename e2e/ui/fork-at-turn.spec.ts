@@ -1,32 +1,12 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { appendMessage, captureViews, createSession, expect, getSession, git, makeProjectRepo, MODEL_NAME, mutate, signInBrowser, test, type ProjectSummary } from '../fixtures';
 import { SessionPage } from '../pages/session';
 import { TimelinePage } from '../pages/timeline';
+import { filesOf, treeOf } from '../../lib/store/testing/folder-snapshot';
 
 // DESIGN §14 "Fork from a turn": a new session from a turn plus a worktree of the project at that
 // turn's project commit, where the fork's chat commits; the original folder is left alone.
-
-/** Every file of a folder (its .git left out), path → bytes. */
-function filesOf(root: string, dir = root, out = new Map<string, Buffer>()): Map<string, Buffer> {
-  for (const name of readdirSync(dir)) {
-    if (dir === root && name === '.git') continue;
-    const abs = join(dir, name);
-    if (statSync(abs).isDirectory()) filesOf(root, abs, out);
-    else out.set(relative(root, abs), readFileSync(abs));
-  }
-  return out;
-}
-
-/** Every file of a commit's tree, path → bytes, as git stored them. */
-function treeOf(repo: string, sha: string): Map<string, Buffer> {
-  const out = new Map<string, Buffer>();
-  for (const path of git(repo, 'ls-tree', '-r', '--name-only', sha).split('\n')) {
-    out.set(path, execFileSync('git', ['cat-file', 'blob', `${sha}:${path}`], { cwd: repo }));
-  }
-  return out;
-}
 
 test('Fork from here at turn 2 of 4: the worktree is turn 2\'s project commit byte for byte, a chat turn in the fork commits there and not in the original, deleting the fork removes it', async ({ context, page, user }) => {
   test.setTimeout(180_000);

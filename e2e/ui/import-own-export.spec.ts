@@ -3,8 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Download, Page } from '@playwright/test';
 import { captureViews, createUser, expect, mutate, query, signInBrowser, test } from '../fixtures';
-import { SessionPage } from '../pages/session';
-import { Sidebar } from '../pages/sidebar';
 
 type Api = Parameters<typeof mutate>[0];
 
@@ -46,30 +44,15 @@ async function download(page: Page, open: () => Promise<void>): Promise<string> 
   return saved;
 }
 
-async function importThroughPage(page: Page, file: string) {
-  await page.goto('/import');
-  await page.getByLabel('Files to import').setInputFiles([file]);
-  await page.getByRole('button', { name: 'Import', exact: true }).click();
-  await expect(page.getByRole('progressbar', { name: 'Import progress' })).toHaveAttribute('aria-valuenow', '100', { timeout: 30_000 });
-  const report = page.getByRole('region', { name: 'Import report' });
-  await expect(report).toBeVisible();
-  return report;
-}
-
-function reportFigure(report: ReturnType<Page['getByRole']>, label: string) {
-  return report.locator('div', { has: report.page().locator('dt', { hasText: new RegExp(`^${label}$`) }) }).locator('dd');
-}
-
-test("a session's JSON export, uploaded on /import by another user, is the same session: its ids, nodes, branches and tool calls; again adds nothing", async ({ user, adminApi, page, context }) => {
+test("a session's JSON export, uploaded on /import by another user, is the same session: its ids, nodes, branches and tool calls; again adds nothing", async ({ user, adminApi, page, context, sessionPage: session, importPage, sidebar }) => {
   // two users, two uploads and eight screenshots: more than the default minute on a busy machine
   test.setTimeout(180_000);
   await seed(user.api, 'roundtrip');
   const sourceIds = await nodeIds(user.api, 'roundtrip');
   await signInBrowser(context, user.api);
-  const session = new SessionPage(page);
   await session.goto('roundtrip');
-  await page.getByRole('main').getByRole('button', { name: 'Export', exact: true }).click();
-  const file = await download(page, () => page.getByRole('menu').getByRole('menuitem', { name: 'Export as JSON' }).click());
+  const menu = await session.openExportMenu();
+  const file = await download(page, () => menu.item('Export as JSON').click());
   const doc = JSON.parse(readFileSync(file, 'utf8')) as { nodes: unknown[] };
   expect(doc.nodes).toHaveLength(sourceIds.length);
 
@@ -77,13 +60,12 @@ test("a session's JSON export, uploaded on /import by another user, is the same 
   try {
     await context.clearCookies();
     await signInBrowser(context, other.api);
-    const report = await importThroughPage(page, file);
-    await expect(reportFigure(report, 'Sessions added')).toHaveText('1');
+    await importPage.importFiles([file]);
+    await expect(importPage.figure('Sessions added')).toHaveText('1');
     await captureViews(page, 'import-own-export-report');
 
     // the same id, the same nodes, seen through the other user's API and on the page
     expect(await nodeIds(other.api, 'roundtrip')).toEqual(sourceIds);
-    const sidebar = new Sidebar(page);
     await sidebar.row('Round trip chat').click();
     await expect(page).toHaveURL(/\/sessions\/roundtrip$/);
     await expect(session.title).toHaveText('Round trip chat');
@@ -97,16 +79,16 @@ test("a session's JSON export, uploaded on /import by another user, is the same 
     await session.previousBranch(fork);
     await expect(page.getByText('The old short answer')).toBeVisible();
 
-    const again = await importThroughPage(page, file);
-    await expect(reportFigure(again, 'Sessions added')).toHaveText('0');
-    await expect(reportFigure(again, 'Unchanged')).toHaveText('1');
+    await importPage.importFiles([file]);
+    await expect(importPage.figure('Sessions added')).toHaveText('0');
+    await expect(importPage.figure('Unchanged')).toHaveText('1');
     expect(await nodeIds(other.api, 'roundtrip')).toEqual(sourceIds);
   } finally {
     await other.api.dispose();
   }
 });
 
-test('with redaction switched off in Settings an import keeps a key as written; switched on again, the next import takes it out', async ({ user, page, context }) => {
+test('with redaction switched off in Settings an import keeps a key as written; switched on again, the next import takes it out', async ({ user, page, context, settingsPage, importPage }) => {
   test.setTimeout(180_000);
   const key = `ghp_${'R4nd0mT0k3n'.repeat(3)}abc`;
   const dir = mkdtempSync(join(tmpdir(), 'importspeed-e2e-'));
@@ -121,21 +103,21 @@ test('with redaction switched off in Settings an import keeps a key as written; 
     return page.data.messages.map((message) => message.content);
   };
   await signInBrowser(context, user.api);
-  await page.goto('/settings');
-  const redact = page.getByRole('checkbox', { name: 'Redact secrets from messages and imports' });
+  await settingsPage.goto();
+  const redact = settingsPage.redactSecrets;
   await expect(redact).toBeChecked();
   await redact.uncheck();
   await expect(page.getByText('Redaction is off: messages are stored as written.')).toBeVisible();
 
-  const off = await importThroughPage(page, transcript('d0000000-0000-4000-8000-000000000001'));
+  await importPage.importFiles([transcript('d0000000-0000-4000-8000-000000000001')]);
   await expect(page.getByText('Redaction is off in your Settings: secrets are imported as they are.')).toBeVisible();
-  await expect(reportFigure(off, 'Secrets redacted')).toHaveText('0');
+  await expect(importPage.figure('Secrets redacted')).toHaveText('0');
   expect(await contents('cc-d0000000-0000-4000-8000-000000000001')).toEqual([`push with ${key}`]);
 
-  await page.goto('/settings');
+  await settingsPage.goto();
   await redact.check();
   await expect(page.getByText('Secrets are redacted from now on.')).toBeVisible();
-  const on = await importThroughPage(page, transcript('d0000000-0000-4000-8000-000000000002'));
-  await expect(reportFigure(on, 'Secrets redacted')).toHaveText('1');
+  await importPage.importFiles([transcript('d0000000-0000-4000-8000-000000000002')]);
+  await expect(importPage.figure('Secrets redacted')).toHaveText('1');
   expect(await contents('cc-d0000000-0000-4000-8000-000000000002')).toEqual(['push with [REDACTED:github]']);
 });

@@ -2,8 +2,6 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { e2eScratchDir, expect, getSession, git, makeProjectRepo, mutate, signInBrowser, test, type ProjectSummary } from '../fixtures';
-import { ImportPage } from '../pages/import';
-import { TimelinePage } from '../pages/timeline';
 
 // DESIGN §14, issue 29 item 3: a Claude Code transcript whose folder is a registered project is
 // imported into that project, and its turn shows the commit Claude Code made during it.
@@ -20,7 +18,7 @@ function agentCommit(dir: string, file: string, iso: string, coAuthor: boolean):
   return git(dir, 'rev-parse', 'HEAD');
 }
 
-test('an imported Claude Code transcript of a registered project folder lands in that project, its turn showing the commit Claude made during it', async ({ context, page, user }) => {
+test('an imported Claude Code transcript of a registered project folder lands in that project, its turn showing the commit Claude made during it', async ({ context, user, importPage, timelinePage: timeline }) => {
   const folder = realpathSync(makeProjectRepo(user.id, 'imported-app'));
   const project = (await mutate<ProjectSummary>(user.api, 'project.create', { path: folder, name: 'Imported App' })).data;
   const claudes = agentCommit(folder, 'feature.txt', '2026-11-25T09:00:30Z', true);
@@ -37,15 +35,10 @@ test('an imported Claude Code transcript of a registered project folder lands in
   writeFileSync(file, lines.map((entry) => JSON.stringify(entry)).join('\n'));
 
   await signInBrowser(context, user.api);
-  const importPage = new ImportPage(page);
-  await importPage.goto();
-  await page.getByLabel('Files to import').setInputFiles([file]);
-  await page.getByRole('button', { name: 'Import', exact: true }).click();
-  await expect(page.getByRole('progressbar', { name: 'Import progress' })).toHaveAttribute('aria-valuenow', '100', { timeout: 30_000 });
+  await importPage.importFiles([file]);
   await expect(importPage.figure('Sessions added')).toHaveText('1');
 
   expect((await getSession(user.api, `cc-${id}`)).projectId).toBe(project.id);
-  const timeline = new TimelinePage(page);
   await timeline.goto(`cc-${id}`);
   const commits = timeline.turn(1).getByRole('list', { name: 'Project commits made during this turn' });
   await expect(commits.getByRole('listitem')).toHaveCount(1);

@@ -1,10 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { Page } from '@playwright/test';
 import { appendMessage, captureViews, createSession, e2eDataDir, e2eScratchDir, expect, expectNowhereOnDisk, getSession, signInBrowser, stateDirOf, test } from '../fixtures';
-import { SessionPage } from '../pages/session';
-import { Sidebar } from '../pages/sidebar';
 
 // The shared sample files (CI keeps shared/ beside the repo).
 const FIXTURES = resolve(process.cwd(), '..', 'shared', 'fixtures', 'import');
@@ -13,36 +10,19 @@ const CC_AGENT = join(FIXTURES, 'claude-code', '-home-user-proj', 'agent-5e1f9a2
 const CODEX = join(FIXTURES, 'codex', '2026', '11', '20', 'rollout-2026-11-20T10-00-00-019aa1b2-c3d4-7e5f-8a6b-7c8d9e0f1a2b.jsonl');
 const CHATGPT = join(FIXTURES, 'chatgpt', 'conversations.json');
 
-async function importThroughPage(page: Page, files: string[]) {
-  await page.goto('/import');
-  await expect(page.getByRole('heading', { name: 'Import', level: 1 })).toBeVisible();
-  await page.getByLabel('Files to import').setInputFiles(files);
-  await page.getByRole('button', { name: 'Import', exact: true }).click();
-  await expect(page.getByRole('progressbar', { name: 'Import progress' })).toHaveAttribute('aria-valuenow', '100', { timeout: 30_000 });
-  const report = page.getByRole('region', { name: 'Import report' });
-  await expect(report).toBeVisible();
-  return report;
-}
-
-function reportFigure(report: ReturnType<Page['getByRole']>, label: string) {
-  return report.locator('div', { has: report.page().locator('dt', { hasText: new RegExp(`^${label}$`) }) }).locator('dd');
-}
-
-test('each kind imported through the page shows in the sidebar with its branches and folded tool calls; importing again adds nothing', async ({ user, page, context }) => {
+test('each kind imported through the page shows in the sidebar with its branches and folded tool calls; importing again adds nothing', async ({ user, page, context, importPage, sidebar, sessionPage: session }) => {
   await signInBrowser(context, user.api);
-  const report = await importThroughPage(page, [CC_MAIN, CC_AGENT, CODEX, CHATGPT]);
+  await importPage.importFiles([CC_MAIN, CC_AGENT, CODEX, CHATGPT]);
   // Claude Code: the session and its sub-agent; Codex: one rollout; ChatGPT: three conversations
-  await expect(reportFigure(report, 'Sessions added')).toHaveText('6');
-  await expect(reportFigure(report, 'Secrets redacted')).toHaveText('0');
+  await expect(importPage.figure('Sessions added')).toHaveText('6');
+  await expect(importPage.figure('Secrets redacted')).toHaveText('0');
   await captureViews(page, 'import-report');
 
-  const sidebar = new Sidebar(page);
   for (const title of ['Fix parse_date dropping UTC offsets', 'Sourdough starter smell', 'ISO date regex', 'Plant identification', 'Add a --verbose flag to the CLI in src/cli.py.']) {
     await expect(sidebar.row(title)).toBeVisible();
   }
 
   // Claude Code: the rewind is a fork at the prompt after A4; the current branch is the later one
-  const session = new SessionPage(page);
   await sidebar.row('Fix parse_date dropping UTC offsets').click();
   await expect(session.title).toHaveText('Fix parse_date dropping UTC offsets');
   const fork = session.fork(2, 2);
@@ -70,29 +50,30 @@ test('each kind imported through the page shows in the sidebar with its branches
   // Its title is its first prompt (the heading and the row say it too): the prompt itself is shown once.
   await expect(session.message('User').filter({ hasText: 'Add a --verbose flag to the CLI in src/cli.py.' })).toHaveCount(1);
   await expect(page.getByText('environment_context')).toHaveCount(0);
-  const shell = page.locator('details').filter({ has: page.locator('summary', { hasText: 'Tool call: shell' }) });
+  const shell = session.toolCall(page.locator('#main'), 'shell');
   await expect(shell).toHaveCount(4);
   await captureViews(page, 'import-codex');
 
-  const again = await importThroughPage(page, [CC_MAIN, CC_AGENT, CODEX, CHATGPT]);
-  await expect(reportFigure(again, 'Sessions added')).toHaveText('0');
-  await expect(reportFigure(again, 'Sessions updated')).toHaveText('0');
-  await expect(reportFigure(again, 'Unchanged')).toHaveText('6');
+  await importPage.importFiles([CC_MAIN, CC_AGENT, CODEX, CHATGPT]);
+  await expect(importPage.figure('Sessions added')).toHaveText('0');
+  await expect(importPage.figure('Sessions updated')).toHaveText('0');
+  await expect(importPage.figure('Unchanged')).toHaveText('6');
 });
 
-test('a file that is not the format is refused whole and named in the report', async ({ user, page, context }) => {
+test('a file that is not the format is refused whole and named in the report', async ({ user, context, importPage }) => {
   await signInBrowser(context, user.api);
   const dir = mkdtempSync(join(e2eScratchDir(), 'import-bad-'));
   const notes = join(dir, 'notes.jsonl');
   writeFileSync(notes, 'just some notes\nnot a transcript\n');
-  const report = await importThroughPage(page, [notes, join(FIXTURES, 'claude-code', 'broken-session.jsonl')]);
-  await expect(reportFigure(report, 'Sessions added')).toHaveText('1');
+  await importPage.importFiles([notes, join(FIXTURES, 'claude-code', 'broken-session.jsonl')]);
+  const report = importPage.report;
+  await expect(importPage.figure('Sessions added')).toHaveText('1');
   await expect(report.getByText(/refused: not a Claude Code transcript/)).toBeVisible();
   await expect(report.getByText('broken-session.jsonl:3')).toBeVisible();
   await expect(report.getByText('broken-session.jsonl:5')).toBeVisible();
 });
 
-test('planted keys are nowhere under the data directory after an import and an API append', async ({ user, page, context }) => {
+test('planted keys are nowhere under the data directory after an import and an API append', async ({ user, context, importPage, sessionPage }) => {
   const anthropic = `sk-ant-api03-${'Qw9_'.repeat(23)}zAA`;
   const aws = 'AKIAZ7Q3X5W2R4T6Y8U1';
   const pemBody = 'MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gunVTLw7onLRnrq0';
@@ -106,8 +87,8 @@ test('planted keys are nowhere under the data directory after an import and an A
   writeFileSync(file, lines.map((line) => JSON.stringify(line)).join('\n'));
 
   await signInBrowser(context, user.api);
-  const report = await importThroughPage(page, [file]);
-  await expect(reportFigure(report, 'Secrets redacted')).toHaveText('3');
+  await importPage.importFiles([file]);
+  await expect(importPage.figure('Secrets redacted')).toHaveText('3');
   expect((await getSession(user.api, 'cc-c0ffee00-0000-4000-8000-000000000001')).redacted).toBe(3);
 
   // the API's way in redacts too, and counts it on the session
@@ -116,9 +97,9 @@ test('planted keys are nowhere under the data directory after an import and an A
   expect(appended.content).toBe('my key: [REDACTED:anthropic]');
   expect((await getSession(user.api, 'secret-append')).redacted).toBe(1);
 
-  await page.goto('/sessions/cc-c0ffee00-0000-4000-8000-000000000001');
-  await expect(page.getByRole('article', { name: 'User' })).toContainText('deploy with [REDACTED:anthropic] and [REDACTED:aws]');
-  await expect(page.getByRole('article', { name: 'Assistant' })).toContainText('[REDACTED:private-key]');
+  await sessionPage.goto('cc-c0ffee00-0000-4000-8000-000000000001');
+  await expect(sessionPage.message('User')).toContainText('deploy with [REDACTED:anthropic] and [REDACTED:aws]');
+  await expect(sessionPage.message('Assistant')).toContainText('[REDACTED:private-key]');
 
   const needles = [anthropic, aws, pemBody, 'sk-ant-api03-Qw9'];
   const { repos } = await expectNowhereOnDisk(needles, { gitRoots: [stateDirOf(user.id)] });
@@ -126,7 +107,7 @@ test('planted keys are nowhere under the data directory after an import and an A
   expect(repos.filter((repo) => repo.startsWith(stateDirOf(user.id))).length).toBeGreaterThanOrEqual(2);
 });
 
-test('cli import --watch, with the server running, brings a new Claude Code turn into the open session', async ({ user, page, context }) => {
+test('cli import --watch, with the server running, brings a new Claude Code turn into the open session', async ({ user, page, context, sessionPage: session }) => {
   const projects = mkdtempSync(join(e2eScratchDir(), 'import-watch-'));
   mkdirSync(join(projects, '-home-user-proj'));
   const transcript = join(projects, '-home-user-proj', '3f6c1d2e-8a4b-4c7d-9e1f-2a3b4c5d6e7f.jsonl');
@@ -140,7 +121,6 @@ test('cli import --watch, with the server running, brings a new Claude Code turn
     await expect.poll(() => output.join(''), { timeout: 30_000 }).toContain('"added":1');
 
     await signInBrowser(context, user.api);
-    const session = new SessionPage(page);
     await session.goto('cc-3f6c1d2e-8a4b-4c7d-9e1f-2a3b4c5d6e7f');
     await expect(session.title).toHaveText('Fix parse_date dropping UTC offsets');
     const next = [

@@ -5,7 +5,6 @@ import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { BASE_URL, captureViews, createToken, createUser, e2eDataDir, e2eScratchDir, expect, expectNowhereOnDisk, mutate, query, signInBrowser, test, type TestUser } from '../fixtures';
 import { CLAUDE, CODEX, claudeEnv, runAgent, writeCodexProxyConfig } from '../fixtures/real-agents';
-import { Sidebar } from '../pages/sidebar';
 
 // What lib/redact recognises as an Anthropic key (the same shape as its own tests use).
 const PLANTED_KEY = `sk-ant-api03-${'Pl4nt_'.repeat(15)}e2eAA`;
@@ -24,39 +23,37 @@ async function storeAnthropicKey(user: TestUser): Promise<void> {
   expect(set.status).toBe(200);
 }
 
-test('Settings → Connect an agent: tabs with the lines to paste, a token made on the spot, Copy, upstream keys shown only as set', async ({ context, page, user }) => {
+test('Settings → Connect an agent: tabs with the lines to paste, a token made on the spot, Copy, upstream keys shown only as set', async ({ context, page, user, connectSection: connect }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: BASE_URL });
   await signInBrowser(context, user.api);
-  await page.goto('/settings');
-  const section = page.getByRole('region', { name: 'Connect an agent' });
-  await expect(section.getByRole('heading', { name: 'Connect an agent' })).toBeVisible();
-  for (const name of ['Claude Code', 'Codex', 'OpenAI SDK', 'Anthropic SDK']) await expect(section.getByRole('tab', { name })).toBeVisible();
-  const claudeLines = section.getByLabel('Lines for Claude Code');
+  await connect.goto();
+  await expect(connect.heading).toBeVisible();
+  for (const name of ['Claude Code', 'Codex', 'OpenAI SDK', 'Anthropic SDK'] as const) await expect(connect.tab(name)).toBeVisible();
+  const claudeLines = connect.lines('Claude Code');
   await expect(claudeLines).toContainText(`ANTHROPIC_BASE_URL=${BASE_URL}/proxy/anthropic`);
   await expect(claudeLines).toContainText('<your Entity Memory token>');
-  await section.getByRole('button', { name: 'Make a token' }).click();
+  await connect.makeTokenButton.click();
   await expect(claudeLines).toContainText(/ANTHROPIC_API_KEY=em_[A-Za-z0-9_-]+/);
   const token = /ANTHROPIC_API_KEY=(em_[A-Za-z0-9_-]+)/.exec((await claudeLines.textContent()) ?? '')![1]!;
   const tokens = await query<{ name: string }[]>(user.api, 'token.list');
   expect(tokens.data.map((entry) => entry.name)).toContain('Claude Code (connect an agent)');
 
-  await section.getByRole('tab', { name: 'Codex' }).click();
-  const codexLines = section.getByLabel('Lines for Codex');
+  await connect.tab('Codex').click();
+  const codexLines = connect.lines('Codex');
   await expect(codexLines).toContainText(`base_url = "${BASE_URL}/proxy/openai/v1"`);
   await expect(codexLines).toContainText('wire_api = "responses"');
   await expect(codexLines).toContainText(token);
-  await section.getByRole('tabpanel').getByRole('button', { name: 'Copy' }).click();
+  await connect.copyButton.click();
   await expect(page.getByText('Copied the lines for Codex')).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toContain(`export ENTITY_MEMORY_TOKEN=${token}`);
-  await expect(section.getByText('No exchange from Codex recorded yet.')).toBeVisible();
+  await expect(connect.noExchangeYet('Codex')).toBeVisible();
 
-  const anthropic = section.getByRole('listitem', { name: 'Upstream anthropic' });
+  const anthropic = connect.upstream('anthropic');
   await expect(anthropic.getByText('No key stored')).toBeVisible();
-  await anthropic.getByLabel('Provider key for anthropic').fill('sk-ant-typed-in-settings');
-  await anthropic.getByRole('button', { name: 'Save' }).click();
+  await connect.saveUpstreamKey('anthropic', 'sk-ant-typed-in-settings');
   await expect(anthropic.getByText('Key set')).toBeVisible();
   await page.reload();
-  await expect(page.getByRole('listitem', { name: 'Upstream anthropic' }).getByText('Key set')).toBeVisible();
+  await expect(anthropic.getByText('Key set')).toBeVisible();
   expect(await page.content()).not.toContain('sk-ant-typed-in-settings');
   expect(readFileSync(join(e2eDataDir(), upstreamsFile(user.id)), 'utf8')).toContain('sk-ant-typed-in-settings');
   expect(statSync(join(e2eDataDir(), upstreamsFile(user.id))).mode & 0o777).toBe(0o600);
@@ -64,12 +61,9 @@ test('Settings → Connect an agent: tabs with the lines to paste, a token made 
   expect(JSON.stringify(list.body)).not.toContain('sk-ant-typed');
 
   // SSRF: a user's upstream may not point inside the server's network; the form says why.
-  const addForm = page.getByRole('form', { name: 'Add an upstream' });
-  await addForm.getByLabel('Upstream name').fill('local');
-  await addForm.getByLabel('Base URL of the new upstream').fill('http://127.0.0.1:9/v1');
-  await addForm.getByRole('button', { name: 'Add upstream' }).click();
+  await connect.addUpstream({ name: 'local', baseUrl: 'http://127.0.0.1:9/v1' });
   await expect(page.getByText(/Upstream refused: 127\.0\.0\.1 is a loopback, private or link-local address/)).toBeVisible();
-  await expect(page.getByRole('listitem', { name: 'Upstream local' })).toHaveCount(0);
+  await expect(connect.upstream('local')).toHaveCount(0);
   const metadata = await mutate(user.api, 'proxy.setUpstream', { name: 'meta', kind: 'openai', baseUrl: 'http://169.254.169.254/latest' });
   expect(metadata.status).toBe(400);
   expect(JSON.stringify(metadata.body)).toContain('OPENPROGRAM_PROXY_ALLOW_PRIVATE=1');
@@ -78,26 +72,23 @@ test('Settings → Connect an agent: tabs with the lines to paste, a token made 
 
   // An upstream added in the form (a public address) and deleted with its button: gone from the
   // list, after a reload too, and its key gone from the file.
-  await addForm.getByLabel('Upstream name').fill('work');
-  await addForm.getByLabel('Base URL of the new upstream').fill('https://1.1.1.1/v1');
-  await addForm.getByLabel('Provider key (optional)').fill('sk-typed-for-work-upstream');
-  await addForm.getByRole('button', { name: 'Add upstream' }).click();
-  const work = page.getByRole('listitem', { name: 'Upstream work' });
+  await connect.addUpstream({ name: 'work', baseUrl: 'https://1.1.1.1/v1', key: 'sk-typed-for-work-upstream' });
+  const work = connect.upstream('work');
   await expect(work.getByText('Key set')).toBeVisible();
   expect(readFileSync(join(e2eDataDir(), upstreamsFile(user.id)), 'utf8')).toContain('sk-typed-for-work-upstream');
-  await work.getByRole('button', { name: 'Delete upstream' }).click();
+  await connect.deleteUpstream('work');
   await expect(work).toHaveCount(0);
   await page.reload();
-  await expect(page.getByRole('listitem', { name: 'Upstream anthropic' })).toBeVisible();
-  await expect(page.getByRole('listitem', { name: 'Upstream work' })).toHaveCount(0);
+  await expect(anthropic).toBeVisible();
+  await expect(work).toHaveCount(0);
   expect((await query<{ name: string }[]>(user.api, 'proxy.listUpstreams')).data.map((upstream) => upstream.name)).toEqual(['anthropic', 'openai']);
   // the deleted upstream's key is nowhere; the stored one only in its 0600 file
   await expectNowhereOnDisk(['sk-typed-for-work-upstream', 'sk-ant-typed-in-settings'], { gitRoots: userFolders(user.id), allowedIn: { 'sk-ant-typed-in-settings': [upstreamsFile(user.id)] } });
-  await page.getByRole('region', { name: 'Connect an agent' }).scrollIntoViewIfNeeded();
+  await connect.section.scrollIntoViewIfNeeded();
   await captureViews(page, 'proxy-connect');
 });
 
-test('Claude Code through the proxy: seen live in the sidebar while it runs, one session with the Write call, its result and the answer; --resume twice continues it', async ({ context, page, user }) => {
+test('Claude Code through the proxy: seen live in the sidebar while it runs, one session with the Write call, its result and the answer; --resume twice continues it', async ({ context, page, user, sidebar, sessionPage }) => {
   test.setTimeout(210_000);
   await storeAnthropicKey(user);
   const { token } = await createToken(user.api, 'claude code');
@@ -108,14 +99,13 @@ test('Claude Code through the proxy: seen live in the sidebar while it runs, one
   mkdirSync(work);
   await signInBrowser(context, user.api);
   await page.goto('/');
-  const sidebar = new Sidebar(page);
   const sessionId = randomUUID();
   const target = join(work, 'hello.txt');
   // slow pieces, so the agent is still running when its first exchange is recorded
   const prompt = `write the greeting [[delay:150]] [[tool:Write {"file_path":"${target}","content":"hello from claude"}]] key ${PLANTED_KEY}`;
   const args = ['-p', '--session-id', sessionId, '--permission-mode', 'acceptEdits', '--allowedTools', 'Write', '--', prompt];
   const agent = runAgent(CLAUDE, args, claudeEnv(home, token), work);
-  const row = sidebar.nav.locator(`[data-session-row="cc-${sessionId}"]`);
+  const row = sidebar.rowById(`cc-${sessionId}`);
   await expect(row).toBeVisible({ timeout: 60_000 });
   const seenWhileRunning = !agent.exited();
   const run = await agent.done;
@@ -157,13 +147,13 @@ test('Claude Code through the proxy: seen live in the sidebar while it runs, one
   await expectNowhereOnDisk([PLANTED_KEY, token, STORED_KEY], { gitRoots: userFolders(user.id), allowedIn: { [STORED_KEY]: [upstreamsFile(user.id)] } });
   const rows = await query<{ rows: { id: string }[] }>(user.api, 'session.list', { source: 'proxy:claude-code' });
   expect(rows.data.rows.map((entry) => entry.id)).toEqual([id]);
-  await page.goto(`/sessions/${id}`);
-  await expect(page.getByRole('article', { name: 'Assistant' }).last()).toContainText(`You said: ${resumes.at(-1)!}`);
+  await sessionPage.goto(id);
+  await expect(sessionPage.message('Assistant').last()).toContainText(`You said: ${resumes.at(-1)!}`);
   await expect(page.getByText('[REDACTED:', { exact: false }).first()).toBeVisible();
   await captureViews(page, 'proxy-claude-session');
 });
 
-test('Codex exec through the proxy is a session of its own, marked Codex', async ({ context, page, user }) => {
+test('Codex exec through the proxy is a session of its own, marked Codex', async ({ context, page, user, sidebar }) => {
   test.setTimeout(120_000);
   const { token } = await createToken(user.api, 'codex');
   const scratch = mkdtempSync(join(e2eScratchDir(), 'codex-'));
@@ -190,8 +180,7 @@ test('Codex exec through the proxy is a session of its own, marked Codex', async
   await expectNowhereOnDisk(['sk-own-openai-key'], { gitRoots: userFolders(user.id) });
   await signInBrowser(context, user.api);
   await page.goto('/');
-  const sidebar = new Sidebar(page);
-  await expect(sidebar.nav.locator(`[data-session-row="${row!.id}"]`).getByText('· Codex')).toBeVisible();
+  await expect(sidebar.rowById(row!.id).getByText('· Codex')).toBeVisible();
   await captureViews(page, 'proxy-sidebar');
 });
 

@@ -1,17 +1,6 @@
-import type { Page } from '@playwright/test';
 import { appendMessage, bearer, captureViews, createSession, createToken, expect, getSession, mutate, query, signInBrowser, test, type BranchMessage } from '../fixtures';
-import { ChatsPage } from '../pages/chats';
-import { SessionPage } from '../pages/session';
 
-/** Ctrl+K from wherever the page is: the dialog "Search" and its combobox. */
-async function openPalette(page: Page) {
-  await page.keyboard.press('Control+k');
-  const dialog = page.getByRole('dialog', { name: 'Search', exact: true });
-  await expect(dialog).toBeVisible();
-  return { dialog, input: dialog.getByRole('combobox', { name: 'Search messages', exact: true }) };
-}
-
-test('a message word found from the palette and from the Chats page opens the session at that message', async ({ user, page, context }) => {
+test('a message word found from the palette and from the Chats page opens the session at that message', async ({ user, page, context, searchPalette: palette, sessionPage: session, chatsPage: chats }) => {
   const retry = await createSession(user.api, { title: 'Retry design' });
   const question = await appendMessage(user.api, retry.id, { role: 'user', content: 'How should the client back off when the server is busy?' });
   const answer = await appendMessage(user.api, retry.id, { role: 'assistant', content: 'Use **jittered** exponential backoff, capped at thirty seconds.' });
@@ -22,12 +11,12 @@ test('a message word found from the palette and from the Chats page opens the se
 
   // From the settings page: the palette opens everywhere and says what it does before typing.
   await page.goto('/settings');
-  let palette = await openPalette(page);
-  await expect(palette.dialog.getByRole('status')).toHaveText(/Type a word to search/);
-  await palette.input.fill('no-such-word-anywhere');
-  await expect(palette.dialog.getByRole('status')).toHaveText('Nothing matches “no-such-word-anywhere”.');
-  await palette.input.fill('jittered');
-  const option = palette.dialog.getByRole('option', { name: /Retry design/ });
+  await palette.open();
+  await expect(palette.status).toHaveText(/Type a word to search/);
+  await palette.search('no-such-word-anywhere');
+  await expect(palette.status).toHaveText('Nothing matches “no-such-word-anywhere”.');
+  await palette.search('jittered');
+  const option = palette.hit(/Retry design/);
   await expect(option).toHaveCount(1);
   await expect(option.locator('mark')).toHaveText('jittered');
   // The hit reads as the message does on its page: words, not Markdown syntax.
@@ -35,9 +24,8 @@ test('a message word found from the palette and from the Chats page opens the se
   await captureViews(page, 'search-palette');
   await page.keyboard.press('Enter');
 
-  const session = new SessionPage(page);
   await expect(page).toHaveURL(new RegExp(`/sessions/${retry.id}\\?m=${answer.id}$`));
-  const opened = page.locator('article[aria-current="true"]');
+  const opened = session.currentMessage;
   await expect(opened).toHaveCount(1);
   await expect(opened).toHaveAttribute('data-message-id', answer.id);
   await expect(opened).toHaveAccessibleName('Assistant');
@@ -46,28 +34,26 @@ test('a message word found from the palette and from the Chats page opens the se
   await captureViews(page, 'search-opened');
 
   // The Chats page: a Chinese two-character word, under the heading "Messages", as a link.
-  const chats = new ChatsPage(page);
   await chats.goto();
   await chats.search.fill('备份');
-  const messages = page.getByRole('region', { name: 'Messages' });
-  await expect(messages.getByRole('heading', { name: 'Messages', exact: true })).toBeVisible();
-  const link = messages.getByRole('link', { name: /Backups.*请检查数据库备份的状态/ });
+  await expect(chats.messageHits.getByRole('heading', { name: 'Messages', exact: true })).toBeVisible();
+  const link = chats.messageHit(/Backups.*请检查数据库备份的状态/);
   await expect(link).toHaveCount(1);
   await expect(link.locator('mark')).toHaveText('备份');
   await captureViews(page, 'search-chats');
   await link.click();
   await expect(page).toHaveURL(new RegExp(`/sessions/${backups.id}\\?m=${chinese.id}$`));
-  await expect(page.locator('article[aria-current="true"]')).toHaveAttribute('data-message-id', chinese.id);
+  await expect(session.currentMessage).toHaveAttribute('data-message-id', chinese.id);
 
   // No hits on the Chats page says so; the palette finds the same word in the session it is on.
   await chats.goto('?q=zzqx-nothing');
-  await expect(page.getByRole('region', { name: 'Messages' })).toContainText('No message contains “zzqx-nothing”.');
-  palette = await openPalette(page);
-  await palette.input.fill('备份');
-  await expect(palette.dialog.getByRole('option', { name: /Backups/ })).toHaveCount(1);
+  await expect(chats.messageHits).toContainText('No message contains “zzqx-nothing”.');
+  await palette.open();
+  await palette.search('备份');
+  await expect(palette.hit(/Backups/)).toHaveCount(1);
 });
 
-test('a hit on a branch that is not the current one opens that branch, and the head stays where it was', async ({ user, page, context }) => {
+test('a hit on a branch that is not the current one opens that branch, and the head stays where it was', async ({ user, page, context, searchPalette: palette, sessionPage: session }) => {
   const forked = await createSession(user.api, { title: 'Forked talk' });
   const question = await appendMessage(user.api, forked.id, { role: 'user', content: 'Name a volcanic glass' });
   const first = await appendMessage(user.api, forked.id, { role: 'assistant', content: 'Obsidian is one.' });
@@ -76,17 +62,17 @@ test('a hit on a branch that is not the current one opens that branch, and the h
   await signInBrowser(context, user.api);
 
   await page.goto('/');
-  const palette = await openPalette(page);
-  await palette.input.fill('obsidian');
-  await palette.dialog.getByRole('option', { name: /Forked talk/ }).click();
+  await palette.open();
+  await palette.search('obsidian');
+  await palette.hit(/Forked talk/).click();
   await expect(page).toHaveURL(new RegExp(`\\?m=${first.id}$`));
-  await expect(page.locator('article[aria-current="true"]')).toHaveAttribute('data-message-id', first.id);
-  await expect(page.getByRole('status').filter({ hasText: 'You are viewing another branch' })).toBeVisible();
-  expect(await new SessionPage(page).messageIds()).toEqual([question.id, first.id]);
+  await expect(session.currentMessage).toHaveAttribute('data-message-id', first.id);
+  await expect(session.otherBranchNotice).toBeVisible();
+  expect(await session.messageIds()).toEqual([question.id, first.id]);
   expect((await getSession(user.api, forked.id)).headId).toBe(second.id);
 });
 
-test('a hit 9,000 messages back in a 10,000-message session opens there, highlighted, and newer pages follow on scroll', async ({ user, page, context }) => {
+test('a hit 9,000 messages back in a 10,000-message session opens there, highlighted, and newer pages follow on scroll', async ({ user, page, context, searchPalette: palette, sessionPage: session }) => {
   test.setTimeout(300_000);
   const COUNT = 10_000;
   const TARGET = 1_000;
@@ -122,14 +108,13 @@ test('a hit 9,000 messages back in a 10,000-message session opens there, highlig
   await signInBrowser(context, user.api);
 
   await page.goto('/chats');
-  const palette = await openPalette(page);
-  await palette.input.fill('zanzibar');
-  await palette.dialog.getByRole('option', { name: /Ten thousand messages/ }).click();
-  const opened = page.locator('article[aria-current="true"]');
+  await palette.open();
+  await palette.search('zanzibar');
+  await palette.hit(/Ten thousand messages/).click();
+  const opened = session.currentMessage;
   await expect(opened).toHaveAttribute('data-message-id', ids[target]!);
   await expect(opened).toBeInViewport();
   await expect(opened).toContainText('The zanzibar clause');
-  const session = new SessionPage(page);
   const shown = await session.messageIds();
   expect(shown.length).toBeLessThanOrEqual(150);
   expect(shown).toContain(ids[target]);

@@ -12,6 +12,7 @@ import {
   test,
   type ServerProcess,
 } from '../fixtures';
+import { SharedLinkPage } from '../pages/shared-link';
 
 const SHOTS = '/tmp/share-shots';
 const DAY = 24 * 60 * 60 * 1000;
@@ -99,7 +100,7 @@ async function shoot(page: Page, name: string): Promise<void> {
   await page.setViewportSize({ width: 1280, height: 800 });
 }
 
-test('the owner shares from the session menu: pinned at its turn, Update moves it, the row says Shared, Revoke ends it; signed out is sent to sign in', async ({ page, sessionPage, context, user, browser }) => {
+test('the owner shares from the session menu: pinned at its turn, Update moves it, the row says Shared, Revoke ends it; signed out is sent to sign in', async ({ page, sessionPage, sharedLinkPage: shared, settingsPage, chatsPage, sidebar, context, user, browser }) => {
   test.setTimeout(240_000);
   const seeded = await seed(user.api, 'sh1');
   await signInBrowser(context, user.api);
@@ -107,12 +108,12 @@ test('the owner shares from the session menu: pinned at its turn, Update moves i
   const share = await sessionPage.openShareDialog();
   const dialog = share.root;
   await expect(dialog).toBeVisible();
-  await dialog.getByLabel('Expires after').selectOption('1d');
+  await share.expires.selectOption('1d');
   await shoot(page, 'dialog-new');
   await share.createButton.click();
   const linkField = share.linkField;
   await expect(linkField).toHaveValue(/\/s\/[A-Za-z0-9_-]{22}$/);
-  await expect(dialog.getByText('Up to turn 2', { exact: true })).toBeVisible();
+  await expect(share.upToTurn(2)).toBeVisible();
   await expect(share.button('Copy link')).toBeVisible();
   await shoot(page, 'dialog-link');
   const url = await linkField.inputValue();
@@ -120,7 +121,7 @@ test('the owner shares from the session menu: pinned at its turn, Update moves i
   await page.keyboard.press('Escape');
 
   // The row carries the marker, in the sidebar.
-  const row = page.getByRole('navigation', { name: 'Sessions' }).getByRole('link', { name: 'Shared sh1', exact: true });
+  const row = sidebar.row('Shared sh1');
   await expect(row.getByRole('img', { name: 'Shared' })).toBeVisible();
 
   // A turn after sharing is not on the pinned link.
@@ -140,11 +141,11 @@ test('the owner shares from the session menu: pinned at its turn, Update moves i
   await reader.close();
 
   // Signed in (the owner here: any user of the instance may), the page shows turn 2 and no later one.
-  const shared = await page.goto(url);
-  expect(shared?.headers()['x-robots-tag']).toBe('noindex');
-  expect(shared?.headers()['cache-control']).toBe('no-store');
-  await expect(page.getByRole('heading', { level: 1, name: 'Shared sh1' })).toBeVisible();
-  await expect(page.getByRole('article', { name: 'Assistant' }).last()).toContainText('Answer two');
+  const opened = await shared.goto(url);
+  expect(opened?.headers()['x-robots-tag']).toBe('noindex');
+  expect(opened?.headers()['cache-control']).toBe('no-store');
+  await expect(shared.heading('Shared sh1')).toBeVisible();
+  await expect(shared.message('Assistant').last()).toContainText('Answer two');
   await expect(page.getByText('LATER-QUESTION')).toHaveCount(0);
   expectNothingPrivate(await page.content(), 'sh1', user.email);
 
@@ -152,34 +153,33 @@ test('the owner shares from the session menu: pinned at its turn, Update moves i
   await sessionPage.goto('sh1');
   await sessionPage.openShareDialog();
   await share.button('Update').click();
-  await expect(dialog.getByText('Up to turn 3', { exact: true })).toBeVisible();
+  await expect(share.upToTurn(3)).toBeVisible();
   await expect(linkField).toHaveValue(url);
   await page.keyboard.press('Escape');
-  await page.goto(url);
-  await expect(page.getByRole('article', { name: 'User' }).last()).toContainText('LATER-QUESTION');
+  await shared.goto(url);
+  await expect(shared.message('User').last()).toContainText('LATER-QUESTION');
 
   // Settings lists it; Revoke there ends it on the very next request.
-  await page.goto('/settings');
-  const section = page.getByRole('region', { name: 'Share links' });
+  await settingsPage.goto();
+  const section = settingsPage.shareLinks;
   await expect(section.getByRole('link', { name: 'Shared sh1' })).toBeVisible();
   await section.getByRole('link', { name: 'Shared sh1' }).scrollIntoViewIfNeeded();
   await shoot(page, 'settings-list');
   await section.getByRole('button', { name: 'Revoke', exact: true }).click();
   await expect(section.getByText('You have not shared any session.')).toBeVisible();
   await expectGone(user.api, '', linkId);
-  await page.goto('/chats');
-  const chatsRow = page.getByRole('main').getByRole('link', { name: 'Shared sh1', exact: true });
+  await chatsPage.goto();
+  const chatsRow = chatsPage.row('Shared sh1');
   await expect(chatsRow).toBeVisible();
   await expect(chatsRow.getByRole('img', { name: 'Shared' })).toHaveCount(0);
 });
 
-test('Revoke in the session menu\'s Share dialog: page, API and the shared attachment are 404 on the very next request, as an id that never existed', async ({ page, sessionPage, context, user }) => {
+test('Revoke in the session menu\'s Share dialog: page, API and the shared attachment are 404 on the very next request, as an id that never existed', async ({ page, sessionPage, sharedLinkPage, context, user }) => {
   test.setTimeout(180_000);
   const seeded = await seed(user.api, 'rv1');
   await signInBrowser(context, user.api);
   await sessionPage.goto('rv1');
   const share = await sessionPage.openShareDialog();
-  const dialog = share.root;
   await share.createButton.click();
   await expect(share.linkField).toHaveValue(/\/s\/[A-Za-z0-9_-]{22}$/);
   const linkId = (await share.linkField.inputValue()).split('/s/')[1]!;
@@ -194,7 +194,7 @@ test('Revoke in the session menu\'s Share dialog: page, API and the shared attac
   expect(await before.text()).toBe('notes of rv1');
 
   // Revoke in the same dialog; once it says so, the very next requests find nothing.
-  await dialog.getByRole('list', { name: 'Links to this session' }).getByRole('button', { name: 'Revoke', exact: true }).click();
+  await share.links.getByRole('button', { name: 'Revoke', exact: true }).click();
   await expect(page.getByText('Link revoked: it opens nothing any more.')).toBeVisible();
   const [gonePage, goneView, goneFile] = await Promise.all([user.api.get(`/s/${linkId}`), view(linkId), file(linkId)]);
   const [neverPage, neverView, neverFile] = await Promise.all([user.api.get(`/s/${NEVER}`), view(NEVER), file(NEVER)]);
@@ -208,16 +208,16 @@ test('Revoke in the session menu\'s Share dialog: page, API and the shared attac
   expect(neverHtml).toContain('Link not found');
   expect(goneHtml).not.toContain('notes.txt');
   // The dialog no longer lists it, and offers a new one.
-  await expect(dialog.getByRole('list', { name: 'Links to this session' })).toHaveCount(0);
+  await expect(share.links).toHaveCount(0);
   await expect(share.createButton).toBeVisible();
   await shoot(page, 'dialog-revoked');
   // A browser on the revoked link sees the never-existed page.
   await page.keyboard.press('Escape');
-  await page.goto(`/s/${linkId}`);
-  await expect(page.getByRole('heading', { name: 'Link not found' })).toBeVisible();
+  await sharedLinkPage.goto(`/s/${linkId}`);
+  await expect(sharedLinkPage.notFoundHeading).toBeVisible();
 });
 
-test('a long shared session opens on its newest page, as the session page does, and pages to older turns on scroll; a rename after the pin does not reach it', async ({ page, context, user }) => {
+test('a long shared session opens on its newest page, as the session page does, and pages to older turns on scroll; a rename after the pin does not reach it', async ({ page, sharedLinkPage: shared, context, user }) => {
   test.setTimeout(300_000);
   const TURNS = 50;
   const PAGE = 50;
@@ -230,18 +230,18 @@ test('a long shared session opens on its newest page, as the session page does, 
   expect((await mutate(user.api, 'session.update', { id: 'long-share', title: 'Renamed after the pin' })).status).toBe(200);
 
   await signInBrowser(context, user.api);
-  await page.goto(created.data.path);
-  await expect(page.getByRole('heading', { level: 1, name: 'Title at the pin' })).toBeVisible();
+  await shared.goto(created.data.path);
+  await expect(shared.heading('Title at the pin')).toBeVisible();
   await expect(page.getByText('Renamed after the pin')).toHaveCount(0);
   // One page of the session page's size, the newest turn last and in view (issue 27 item 4).
-  const messages = page.getByRole('main').getByRole('article', { name: /^(User|Assistant)$/ });
+  const messages = shared.messages;
   await expect(messages).toHaveCount(PAGE);
   await expect(messages.last()).toContainText(`Answer ${String(TURNS).padStart(3, '0')}`);
   await expect(messages.last()).toBeInViewport();
   const firstShown = question(TURNS - PAGE / 2 + 1);
   await expect(messages.first()).toContainText(firstShown);
   await expect(page.getByText(question(1), { exact: true })).toHaveCount(0);
-  await expect(page.getByRole('status').filter({ hasText: 'Scroll up for older messages' })).toBeVisible();
+  await expect(shared.olderMessagesNotice).toBeVisible();
 
   // Scrolling up loads the page before, and what was at the top stays in view.
   await page.getByText(firstShown, { exact: true }).scrollIntoViewIfNeeded();
@@ -285,16 +285,18 @@ test.describe('under OPENPROGRAM_SHARING=public', () => {
 
     const visitor = await browser.newContext();
     const page = await visitor.newPage();
-    const response = await page.goto(`${server.url}${path}`);
+    // A signed-out visitor's page on this test's own server: not the fixture's.
+    const shared = new SharedLinkPage(page);
+    const response = await shared.goto(`${server.url}${path}`);
     expect(response?.status()).toBe(200);
     expect(response?.headers()['x-robots-tag']).toBe('noindex');
     expect(response?.headers()['cache-control']).toBe('no-store');
     await expect(page).toHaveURL(`${server.url}${path}`);
-    await expect(page.getByRole('heading', { level: 1, name: 'Shared pub' })).toBeVisible();
-    await expect(page.getByRole('article', { name: 'User' })).toHaveCount(2);
-    await expect(page.getByRole('article', { name: 'Assistant' })).toHaveCount(3);
+    await expect(shared.heading('Shared pub')).toBeVisible();
+    await expect(shared.message('User')).toHaveCount(2);
+    await expect(shared.message('Assistant')).toHaveCount(3);
     // Markdown rendered by the server's renderer, the tool call folded under its message.
-    await expect(page.getByRole('article', { name: 'User' }).first().locator('strong')).toHaveText('one');
+    await expect(shared.message('User').first().locator('strong')).toHaveText('one');
     await expect(page.getByText('Tool call: list_directory')).toBeVisible();
     await expect(page.getByText('LATER-QUESTION')).toHaveCount(0);
     expectNothingPrivate(await page.content(), 'pub', ADMIN.email);
@@ -302,7 +304,7 @@ test.describe('under OPENPROGRAM_SHARING=public', () => {
     await shoot(page, 'shared-page');
 
     // The attachment of a shown message, through the link only; another file of the session is not.
-    const file = page.getByRole('list', { name: 'Attachments' }).getByRole('link', { name: /notes\.txt/ });
+    const file = shared.attachment(/notes\.txt/);
     const href = await file.getAttribute('href');
     expect(href).toBe(`/api/share/${linkId}/attachments/${seeded.attachment}`);
     const anonymous = await request.newContext({ baseURL: server.url });
@@ -334,7 +336,7 @@ test.describe('under OPENPROGRAM_SHARING=public', () => {
     await expectGone(anonymous, '', linkId);
     expect((await anonymous.get(href!)).status()).toBe(404);
     await page.reload();
-    await expect(page.getByRole('heading', { name: 'Link not found' })).toBeVisible();
+    await expect(shared.notFoundHeading).toBeVisible();
     // The links made without expiry still open.
     expect((await query(anonymous, 'share.view', { id: live.data.id })).status).toBe(200);
     lasting = live.data.id;

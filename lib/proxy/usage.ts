@@ -56,28 +56,21 @@ export function anthropicCounts(usage: Json): TokenCounts {
   };
 }
 
-function responsesCounts(usage: Json): TokenCounts {
-  const cached = count(object(usage.input_tokens_details).cached_tokens);
+/** OpenAI's two wires name the same counts apart: the Responses API `input`/`output`, Chat Completions `prompt`/`completion`. */
+function openaiCounts(usage: Json, input: 'input' | 'prompt', output: 'output' | 'completion'): TokenCounts {
+  const cached = count(object(usage[`${input}_tokens_details`]).cached_tokens);
   return {
-    input: uncached(count(usage.input_tokens), cached),
-    output: count(usage.output_tokens),
+    input: uncached(count(usage[`${input}_tokens`]), cached),
+    output: count(usage[`${output}_tokens`]),
     cacheRead: cached,
     // OpenAI does not report (or bill) writes to its prompt cache.
     cacheWrite: null,
-    reasoning: count(object(usage.output_tokens_details).reasoning_tokens),
+    reasoning: count(object(usage[`${output}_tokens_details`]).reasoning_tokens),
   };
 }
 
-function chatCounts(usage: Json): TokenCounts {
-  const cached = count(object(usage.prompt_tokens_details).cached_tokens);
-  return {
-    input: uncached(count(usage.prompt_tokens), cached),
-    output: count(usage.completion_tokens),
-    cacheRead: cached,
-    cacheWrite: null,
-    reasoning: count(object(usage.completion_tokens_details).reasoning_tokens),
-  };
-}
+const responsesCounts = (usage: Json) => openaiCounts(usage, 'input', 'output');
+const chatCounts = (usage: Json) => openaiCounts(usage, 'prompt', 'completion');
 
 /** The wire's final usage object as counts; null when the answer carried none. */
 export function tokenCounts(wire: Wire, usage: Record<string, unknown> | null): TokenCounts | null {

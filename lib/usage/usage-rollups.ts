@@ -85,12 +85,9 @@ export class UsageRollups {
 
   async close(): Promise<void> {
     if (this.closed) return;
-    this.detach?.();
-    this.detach = null;
+    this.stopFollowing();
     await this.caughtUp().catch(() => undefined);
-    this.closed = true;
-    const db = this.db;
-    this.db = null;
+    const db = this.release();
     if (!db) return;
     try {
       this.savePosition(db);
@@ -103,11 +100,8 @@ export class UsageRollups {
   /** close() for signal handlers: nothing awaited; reads under way leave it unmarked, so it is read again next time. */
   closeSync(): void {
     if (this.closed) return;
-    this.detach?.();
-    this.detach = null;
-    this.closed = true;
-    const db = this.db;
-    this.db = null;
+    this.stopFollowing();
+    const db = this.release();
     if (!db) return;
     try {
       this.savePosition(db);
@@ -115,6 +109,19 @@ export class UsageRollups {
     } finally {
       db.close();
     }
+  }
+
+  private stopFollowing(): void {
+    this.detach?.();
+    this.detach = null;
+  }
+
+  /** Marks it closed and hands over the database, once: the caller saves and closes it. */
+  private release() {
+    this.closed = true;
+    const db = this.db;
+    this.db = null;
+    return db;
   }
 
   // ---------------------------------------------------------------------------------------------

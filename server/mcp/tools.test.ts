@@ -1,40 +1,13 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { UserRecord } from '@/lib/auth/index';
+import { ALICE, BOB, mcpTestbed, textOf } from './testing/mcp-client';
 
-// The runtime reads its environment once: set it before importing anything that opens stores.
-process.env.OPENPROGRAM_DATA_DIR = join(mkdtempSync(join(tmpdir(), 'em-mcp-tools-')), 'data');
-let api: typeof import('@/server/api/root');
-let tools: typeof import('./tools');
+// Before anything opens a store: the runtime reads its environment once.
+const bed = mcpTestbed('em-mcp-tools-');
+const { callerFor, mcpFor } = bed;
 let gate: typeof import('@/server/cluster/user-gate');
 
-const ALICE = 'a1a1a1a1a1a1a1a1';
-const BOB = 'b2b2b2b2b2b2b2b2';
-
-function user(id: string): UserRecord {
-  return { id, email: `${id}@unit.test`, passwordHash: 'x', admin: false, disabled: false, sessionVersion: 1, createdAt: 0, updatedAt: 0 };
-}
-const callerFor = (id: string) => api.createCaller({ headers: new Headers(), user: user(id), via: 'token', authError: null, ip: null, responseCookies: [], answer: { headers: {} } });
-
-/** An MCP client talking to the tools of one user's caller, in memory. */
-async function mcpFor(id: string): Promise<Client> {
-  const server = tools.createMcpServer(callerFor(id));
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  const client = new Client({ name: 'unit', version: '0' });
-  await client.connect(clientSide);
-  return client;
-}
-
-const textOf = (result: Awaited<ReturnType<Client['callTool']>>) => (result.content as Array<{ text: string }>)[0]!.text;
-
 beforeAll(async () => {
-  api = await import('@/server/api/root');
-  tools = await import('./tools');
+  await bed.load();
   gate = await import('@/server/cluster/user-gate');
   const alice = callerFor(ALICE);
   await alice.session.create({ id: 'mcp-one', title: 'Feathered serpent' });

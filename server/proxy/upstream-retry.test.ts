@@ -1,19 +1,18 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UserRecord } from '@/lib/auth/index';
 import { startModelServer, type ModelServer } from '@/lib/llm/testing/model-server';
 import type { RecordedSummary } from './recorder';
+import { listenProxy } from './testing/loopback-proxy';
 
 // The runtime reads its environment once: set it before importing anything that opens stores.
 const root = mkdtempSync(join(tmpdir(), 'upstream-retry-'));
 process.env.OPENPROGRAM_DATA_DIR = join(root, 'data');
 
 let model: ModelServer;
-let server: http.Server;
+let proxy: Awaited<ReturnType<typeof listenProxy>>;
 let origin: string;
 let runtime: typeof import('@/server/runtime');
 let api: typeof import('@/server/api/root');
@@ -50,7 +49,6 @@ beforeAll(async () => {
   runtime = await import('@/server/runtime');
   api = await import('@/server/api/root');
   const recorder = await import('./recorder');
-  const { serveProxy } = await import('./handler');
   recorder.onRecorded((summary) => recorded.push(summary));
   const auth = runtime.getAuthStore();
   for (const email of ['keyed@retry.test', 'own-key@retry.test']) {
@@ -58,14 +56,12 @@ beforeAll(async () => {
     users.push({ ...user, passwordHash: 'x', updatedAt: 0, token: (await auth.tokens.create(user.id, { name: 'agent' })).token });
   }
   runtime.getProxyUpstreams().set(users[0]!.id, { name: 'anthropic', kind: 'anthropic', key: STORED_KEY });
-  server = http.createServer((req, res) => void serveProxy(req, res));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  proxy = await listenProxy();
+  origin = proxy.origin;
 });
 
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await proxy.close();
   const { getChatDispatcher } = await import('@/server/chat/runtime');
   await getChatDispatcher().idle();
   for (const user of users) await (await runtime.getUserStore(user.id)).close();

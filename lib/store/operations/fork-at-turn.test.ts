@@ -1,29 +1,9 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { agentTurn, git, openProjectStore, storesClosedAfterEach, writeFiles } from '../testing/project-repos.js';
 import type { SessionStore } from '../session-store.js';
-
-/** Every file of a folder (its .git left out), path → bytes. */
-function filesOf(root: string, dir = root, out = new Map<string, Buffer>()): Map<string, Buffer> {
-  for (const name of readdirSync(dir)) {
-    if (dir === root && name === '.git') continue;
-    const abs = join(dir, name);
-    if (statSync(abs).isDirectory()) filesOf(root, abs, out);
-    else out.set(relative(root, abs), readFileSync(abs));
-  }
-  return out;
-}
-
-/** Every file of a commit's tree, path → bytes, as git stored them. */
-function treeOf(repo: string, sha: string): Map<string, Buffer> {
-  const out = new Map<string, Buffer>();
-  for (const path of git(repo, 'ls-tree', '-r', '--name-only', sha).split('\n')) {
-    out.set(path, execFileSync('git', ['cat-file', 'blob', `${sha}:${path}`], { cwd: repo }));
-  }
-  return out;
-}
+import { filesOf, treeOf } from '../testing/folder-snapshot.js';
 
 /** Four turns in the project: each adds a file and rewrites the shared one. */
 async function fourTurns(store: SessionStore, projectDir: string) {

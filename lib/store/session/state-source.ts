@@ -3,6 +3,7 @@ import { ForbiddenPathError, InvalidInputError } from '../errors.js';
 import { assertSessionId } from '../ids.js';
 import { isInside } from '../../fs/real-path.js';
 import { listNodeFiles, readNodeFile } from '../repo/session-files.js';
+import type { ImportNode } from './imported-nodes.js';
 import type { StoreContext } from './store-context.js';
 import type { StoredNode } from '../types.js';
 
@@ -20,18 +21,8 @@ export interface StateSessionInput {
   project?: { name: string; path: string } | null;
 }
 
-/** A node as importSession takes it (its StateNode: the same shape, declared here, one level below). */
-export interface StateNode {
-  id: string;
-  createdAt: number;
-  role: 'user' | 'assistant' | 'tool' | 'system';
-  content: unknown;
-  parentId: string | null;
-  calledBy?: string | null;
-  name?: string;
-  input?: unknown;
-  metadata?: Record<string, unknown>;
-}
+/** A node as importSession takes it. */
+export type StateNode = ImportNode;
 
 function realOrNull(path: string): string | null {
   try {

@@ -1,6 +1,4 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
@@ -8,6 +6,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll } from 'vitest';
 import { startModelServer, type ModelServer } from '@/lib/llm/testing/model-server';
 import type { RecordedSummary } from '../recorder';
+import { listenProxy } from './loopback-proxy';
 
 /**
  * The recording proxy on loopback, in front of the project's own model server, with two users and
@@ -22,7 +21,7 @@ process.env.OPENPROGRAM_DATA_DIR = dataDir;
 process.env.OPENPROGRAM_PROXY_TIMEOUT_MS = '1500';
 
 export let model: ModelServer;
-let server: http.Server;
+let proxy: Awaited<ReturnType<typeof listenProxy>>;
 export let origin: string;
 export let runtime: typeof import('@/server/runtime');
 let recorder: typeof import('../recorder');
@@ -53,21 +52,18 @@ beforeAll(async () => {
   process.env.OPENPROGRAM_PROXY_OPENAI_URL = model.url;
   runtime = await import('@/server/runtime');
   recorder = await import('../recorder');
-  const { serveProxy } = await import('../handler');
   recorder.onRecorded((summary) => recorded.push(summary));
   const auth = runtime.getAuthStore();
   for (const email of ['a@proxy.test', 'b@proxy.test']) {
     const user = await auth.users.create({ email, password: 'password-123456' });
     users.push({ id: user.id, token: (await auth.tokens.create(user.id, { name: 'agent' })).token });
   }
-  server = http.createServer((req, res) => void serveProxy(req, res));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  proxy = await listenProxy();
+  origin = proxy.origin;
 });
 
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await proxy.close();
   for (const user of users) await (await runtime.getUserStore(user.id)).close();
   await model.close();
   rmSync(root, { recursive: true, force: true });
