@@ -12,6 +12,7 @@ import { useTRPC } from '@/trpc/client';
 import { ChatsEmptyState } from './chats-empty-state';
 import { EXPORT_ZIP_URL } from './export-urls';
 import { chatsInput, SCOPES, type AgentFilter } from './list-inputs';
+import { ProjectFilterSelect } from './project-filter-select';
 import { SessionList } from './session-list';
 import type { SessionRow, SessionScope } from './session-types';
 import { useSessionActions } from './use-session-actions';
@@ -37,6 +38,7 @@ interface Props {
   initialScope: SessionScope;
   initialQuery: string;
   initialAgent?: AgentFilter | null;
+  initialProject?: string | null;
   initialOrganise?: OrganiseFilter;
   origin: string;
   focusSearch: boolean;
@@ -47,7 +49,7 @@ interface Props {
  * and search live in the URL (replaced in place, no server round trip); the other scopes of the
  * same search are prefetched, so switching tabs never shows an empty list.
  */
-export function ChatsView({ initialScope, initialQuery, initialAgent = null, initialOrganise = NO_ORGANISE_FILTER, origin, focusSearch }: Props) {
+export function ChatsView({ initialScope, initialQuery, initialAgent = null, initialProject = null, initialOrganise = NO_ORGANISE_FILTER, origin, focusSearch }: Props) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const actions = useSessionActions();
@@ -55,6 +57,7 @@ export function ChatsView({ initialScope, initialQuery, initialAgent = null, ini
   const [text, setText] = useState(initialQuery);
   const [q, setQ] = useState(initialQuery);
   const [agent, setAgent] = useState<AgentFilter | null>(initialAgent);
+  const [project, setProject] = useState<string | null>(initialProject);
   const [organise, setOrganise] = useState<OrganiseFilter>(initialOrganise);
   const agents = useQuery(trpc.session.agents.queryOptions({ scope: 'all' }));
   const [selected, setSelected] = useState<Map<string, SessionRow>>(() => new Map());
@@ -75,21 +78,22 @@ export function ChatsView({ initialScope, initialQuery, initialAgent = null, ini
     if (scope !== 'active') params.set('scope', scope);
     if (q) params.set('q', q);
     if (agent) params.set('agent', agent);
+    if (project) params.set('project', project);
     organiseParams(organise, params);
     const query = params.toString();
     window.history.replaceState(null, '', query ? `/chats?${query}` : '/chats');
     setSelected(new Map());
-  }, [scope, q, agent, organise]);
+  }, [scope, q, agent, project, organise]);
 
   useEffect(() => {
     for (const other of SCOPES) {
       if (other === scope) continue;
       void queryClient.prefetchInfiniteQuery({
-        ...trpc.session.list.infiniteQueryOptions(chatsInput(other, q, agent, organise), { getNextPageParam: (page) => page.nextCursor }),
+        ...trpc.session.list.infiniteQueryOptions(chatsInput(other, q, agent, organise, project), { getNextPageParam: (page) => page.nextCursor }),
         staleTime: Infinity,
       });
     }
-  }, [q, scope, agent, organise, queryClient, trpc]);
+  }, [q, scope, agent, project, organise, queryClient, trpc]);
 
   const selection = useMemo(
     () => ({
@@ -106,7 +110,7 @@ export function ChatsView({ initialScope, initialQuery, initialAgent = null, ini
   );
 
   // The list's own query (the same key): "Select all" takes every row of the tab and search.
-  const list = useSessionPages(chatsInput(scope, q, agent, organise), true);
+  const list = useSessionPages(chatsInput(scope, q, agent, organise, project), true);
   const listed = useMemo(() => (list.data?.pages ?? []).flatMap((page) => page.rows), [list.data]);
   const [selectingAll, setSelectingAll] = useState(false);
   const allSelected = listed.length > 0 && !list.hasNextPage && listed.every((row) => selected.has(row.id));
@@ -159,6 +163,7 @@ export function ChatsView({ initialScope, initialQuery, initialAgent = null, ini
             {agent && !(agents.data ?? []).some((each) => each.agent === agent) ? <option value={agent}>{agent} (0)</option> : null}
           </select>
         </label>
+        <ProjectFilterSelect value={project} onChange={setProject} />
         <label className="relative block w-full sm:w-80">
           <span className="sr-only">Search sessions</span>
           <Search size={16} aria-hidden className="pointer-events-none absolute left-2.5 top-1/2 -translate-y-1/2 text-neutral-400" />
@@ -173,7 +178,7 @@ export function ChatsView({ initialScope, initialQuery, initialAgent = null, ini
             className="w-full rounded-md border border-neutral-300 bg-white py-2 pl-8 pr-3 text-sm focus:border-blue-600 focus:outline-none focus:ring-2 focus:ring-blue-600/30 dark:border-neutral-700 dark:bg-neutral-900"
           />
         </label>
-        <SaveViewButton filter={viewFilterOf(scope, q, agent, organise)} />
+        <SaveViewButton filter={viewFilterOf(scope, q, agent, organise, project)} />
         </div>
       </div>
       <TagFilterPanel filter={organise} onChange={setOrganise} />
@@ -239,7 +244,7 @@ export function ChatsView({ initialScope, initialQuery, initialAgent = null, ini
         {SCOPES.map((value) => (
           <Tabs.Content key={value} value={value} className="flex min-h-0 flex-1 flex-col focus-visible:outline-none">
             <SessionList
-              input={chatsInput(value, q, agent, organise)}
+              input={chatsInput(value, q, agent, organise, project)}
               keepPrevious
               selection={selection}
               className="flex-1 pt-1"

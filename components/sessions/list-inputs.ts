@@ -22,13 +22,19 @@ export function parseAgentFilter(agent: unknown): AgentFilter | null {
   return typeof agent === 'string' && agent !== '' && agent.length <= 200 ? agent : null;
 }
 
-/** The Chats page's list of one scope and search, and of one agent when filtered. */
-export function chatsInput(scope: SessionScope, q: string, agent: AgentFilter | null = null, organise: OrganiseFilter = NO_ORGANISE_FILTER): SessionListInput {
+/** `?project=<id>` of the Chats page's URL (a project id's shape; the server checks it again); anything else is no filter. */
+export function parseProjectFilter(project: unknown): string | null {
+  return typeof project === 'string' && /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/.test(project) ? project : null;
+}
+
+/** The Chats page's list of one scope and search, and of one agent and one project when filtered. */
+export function chatsInput(scope: SessionScope, q: string, agent: AgentFilter | null = null, organise: OrganiseFilter = NO_ORGANISE_FILTER, projectId: string | null = null): SessionListInput {
   const query = q.trim().slice(0, 500);
   return {
     scope,
     ...(query ? { q: query } : {}),
     ...(agent ? { agent } : {}),
+    ...(projectId ? { projectId } : {}),
     ...organiseInput(organise),
     limit: SESSION_PAGE_SIZE,
   };

@@ -1,4 +1,5 @@
-import { captureViews, createUser, expect, mutate, query, signInBrowser, test, type TestUser } from '../fixtures';
+import { realpathSync } from 'node:fs';
+import { captureViews, createUser, expect, makeProjectRepo, mutate, query, signInBrowser, test, type ProjectSummary, type TestUser } from '../fixtures';
 import { BookmarksPage, SavedViews } from '../pages/bookmarks';
 import { SessionPage } from '../pages/session';
 import { Sidebar } from '../pages/sidebar';
@@ -117,6 +118,28 @@ test('a saved view of two tags any-of: listed under Views with a count that foll
   await savedViews.delete('Triage');
   await expect(savedViews.section).toHaveCount(0);
   expect((await query<unknown[]>(user.api, 'view.list')).data).toEqual([]);
+});
+
+test('a saved view keeps the Chats project filter: counted as that project’s sessions, opened filtered', async ({ page, context, user, chatsPage, savedViews }) => {
+  const dir = realpathSync(makeProjectRepo(user.id, 'views-app'));
+  const project = (await mutate<ProjectSummary>(user.api, 'project.create', { path: dir, name: 'Views App' })).data;
+  await mutate(user.api, 'session.create', { id: 'in-project', title: 'In the project', projectId: project.id });
+  await mutate(user.api, 'session.create', { id: 'at-home', title: 'At home' });
+  await signInBrowser(context, user.api);
+  await chatsPage.goto();
+  await expect.poll(async () => (await chatsPage.titles()).sort()).toEqual(['At home', 'In the project']);
+  await page.getByRole('combobox', { name: 'Project' }).selectOption(project.id);
+  await expect(page).toHaveURL(new RegExp(`[?&]project=${project.id}$`));
+  await expect.poll(async () => chatsPage.titles()).toEqual(['In the project']);
+  await savedViews.save('Views App work');
+  await expect(savedViews.link('Views App work', 1)).toBeVisible();
+  expect((await query<Array<{ filter: Record<string, unknown> }>>(user.api, 'view.list')).data[0]!.filter).toEqual({ projectId: project.id });
+
+  await chatsPage.goto();
+  await savedViews.link('Views App work', 1).click();
+  await expect(page).toHaveURL(new RegExp(`/chats\\?project=${project.id}$`));
+  await expect(page.getByRole('combobox', { name: 'Project' })).toHaveValue(project.id);
+  await expect.poll(async () => chatsPage.titles()).toEqual(['In the project']);
 });
 
 test('another user sees none of a user’s bookmarks or views', async ({ browser, adminApi, user }) => {

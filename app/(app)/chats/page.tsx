@@ -1,6 +1,6 @@
 import { headers } from 'next/headers';
 import { ChatsView } from '@/components/sessions/chats-view';
-import { chatsInput, parseAgentFilter, parseScope, SCOPES } from '@/components/sessions/list-inputs';
+import { chatsInput, parseAgentFilter, parseProjectFilter, parseScope, SCOPES } from '@/components/sessions/list-inputs';
 import { getQueryClient, HydrateClient, requireUser, trpc } from '@/trpc/server';
 import { parseOrganiseFilter } from '@/components/organise/organise-filter';
 
@@ -22,20 +22,22 @@ export default async function ChatsPage({ searchParams }: { searchParams: Search
   const scope = parseScope(params.scope);
   const q = typeof params.q === 'string' ? params.q.trim().slice(0, 500) : '';
   const agent = parseAgentFilter(params.agent);
+  const project = parseProjectFilter(params.project);
   const organise = parseOrganiseFilter(params);
   // All three scopes of this search, so the tabs switch without a request.
   const queryClient = getQueryClient();
   await Promise.all(
     SCOPES.map((each) =>
-      queryClient.prefetchInfiniteQuery(trpc.session.list.infiniteQueryOptions(chatsInput(each, q, agent, organise), { getNextPageParam: (page) => page.nextCursor })),
+      queryClient.prefetchInfiniteQuery(trpc.session.list.infiniteQueryOptions(chatsInput(each, q, agent, organise, project), { getNextPageParam: (page) => page.nextCursor })),
     ),
   );
   await queryClient.prefetchQuery(trpc.session.agents.queryOptions({ scope: 'all' }));
   await queryClient.prefetchQuery(trpc.tag.list.queryOptions());
+  await queryClient.prefetchQuery(trpc.project.list.queryOptions());
   return (
     <HydrateClient>
       {/* keyed by the tag filter: a sidebar tag link to this page starts from its filter */}
-      <ChatsView key={JSON.stringify(organise)} initialOrganise={organise} initialScope={scope} initialQuery={q} initialAgent={agent} origin={await requestOrigin()} focusSearch={params.focus === 'search'} />
+      <ChatsView key={JSON.stringify(organise)} initialOrganise={organise} initialScope={scope} initialQuery={q} initialAgent={agent} initialProject={project} origin={await requestOrigin()} focusSearch={params.focus === 'search'} />
     </HydrateClient>
   );
 }
