@@ -12,3 +12,4 @@ export { changedBetween, clearStaleIndexLock, moveHead, readHead } from './commi
 export { projectCommitPatch, projectCommitSummaries, type ProjectCommitSummary } from './commit-details.js';
 export { changedSinceBegin, findNestedGit, NESTED_GIT_TRAILER } from './nested-git.js';
 export { commitWorkingTree, SHARED_WITH_TRAILER, workingTreeCommitMessage } from './working-tree-commit.js';
+export { projectBlame, type BlameLine, type BlameSources, type ProjectBlame } from './blame/project-blame.js';
