@@ -1,5 +1,5 @@
 import type { IndexStatus, SearchHit } from '../lib/search/index.js';
-import type { ListScope, Message, ProjectSummary, SessionDetail, SessionRow } from '../lib/store/index.js';
+import type { ListScope, Message, ProjectBlame, ProjectSummary, SessionDetail, SessionRow } from '../lib/store/index.js';
 import type { ImportInput, ImportProgress, ImportReport } from '../lib/import/index.js';
 import type { ResumeFile, ResumeRequest } from '../lib/resume/index.js';
 import type { UsageQuery, UsageSummary } from '../lib/usage/index.js';
@@ -57,6 +57,8 @@ export interface CliBackend {
   exportAll(): Promise<AsyncIterable<string | Uint8Array>>;
   /** DESIGN §14: the branch up to a turn as the agent's transcript (the CLI writes it). */
   resume(request: Omit<ResumeRequest, 'cwd' | 'now'> & { cwd?: string }): Promise<ResumeFile>;
+  /** DESIGN §14: project.blame of one file of a project. */
+  blame(input: { projectId: string; path: string; rev?: string }): Promise<ProjectBlame>;
   close(): Promise<void>;
 }
 

@@ -70,6 +70,7 @@ export function parseCommandLine(argv: string[]) {
       cwd: { type: 'string' },
       by: { type: 'string' },
       since: { type: 'string' },
+      rev: { type: 'string' },
     },
   });
 }

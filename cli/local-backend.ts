@@ -4,7 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { AuthError, AuthStore, ProjectRootsFile, type UserRecord } from '../lib/auth/index.js';
 import { acquireDataDirLock } from '../lib/process/data-dir-lock.js';
 import { SearchIndex, SearchInputError, storeSource, type IndexStatus, type SearchHit } from '../lib/search/index.js';
-import { SessionStore, StoreError, type ListScope, type ProjectSummary, type SessionRow } from '../lib/store/index.js';
+import { projectBlame, SessionStore, StoreError, type ListScope, type ProjectBlame, type ProjectSummary, type SessionRow } from '../lib/store/index.js';
 import { CliError, type CliBackend, type ExportRequest, type ShownSession, type UserSummary } from './backend.js';
 import { redactMessage } from '../lib/redact/index.js';
 import { importInputs, type ImportInput, type ImportProgress, type ImportReport } from '../lib/import/index.js';
@@ -239,6 +239,10 @@ export class LocalBackend implements CliBackend {
       const cwd = request.cwd ?? (await defaultResumeFolder(store, request.sessionId));
       return prepareResume(store, { dataDir: this.dataDir, userId: this.actingUser().id }, { ...request, cwd });
     });
+  }
+
+  blame(input: Parameters<CliBackend['blame']>[0]): Promise<ProjectBlame> {
+    return translated(async () => projectBlame(await this.sessions(), input));
   }
 
   async close(): Promise<void> {

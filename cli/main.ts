@@ -10,6 +10,7 @@ import { parseCommandLine, usageError, type CommandSpec, type Output } from './c
 import { PROJECT_COMMANDS } from './commands/projects.js';
 import { SESSION_COMMANDS } from './commands/sessions.js';
 import { USER_COMMANDS } from './commands/users.js';
+import { BLAME_SUMMARY, BLAME_USAGE, runBlame } from './blame-command.js';
 import { RESUME_SUMMARY, RESUME_USAGE, runResume } from './resume-command.js';
 import { runUsageCommand, USAGE_USAGE } from './usage-command.js';
 
@@ -59,6 +60,7 @@ const COMMANDS: Record<string, CommandSpec> = {
     summary: RESUME_SUMMARY,
     run: async (backend, args, values, output) => void (await runResume(backend, args, values, output)),
   },
+  'blame file': { usage: BLAME_USAGE, summary: BLAME_SUMMARY, run: async (backend, args, values, output) => void (await runBlame(backend, args, values, output)) },
 };
 
 /** The whole list, or one group's commands, or one command. */
@@ -143,6 +145,7 @@ function normalise(positionals: string[]): string[] {
   // `import <path>…`: the paths are the arguments (a path could be named like an action)
   if (first === 'import') return ['import', 'files', ...rest];
   if (first === 'resume') return ['resume', 'session', ...rest];
+  if (first === 'blame') return ['blame', 'file', ...rest];
   if (first === 'usage' && rest[0] !== 'summary') return ['usage', 'summary', ...rest];
   if (first === 'archive' || first === 'unarchive' || first === 'rename' || first === 'delete') return ['sessions', first, ...rest];
   // `export --all out.zip`: the flag is the command, the file its argument.
