@@ -13,3 +13,4 @@ export { projectCommitPatch, projectCommitSummaries, type ProjectCommitSummary }
 export { changedSinceBegin, findNestedGit, NESTED_GIT_TRAILER } from './nested-git.js';
 export { commitWorkingTree, SHARED_WITH_TRAILER, workingTreeCommitMessage } from './working-tree-commit.js';
 export { projectBlame, type BlameLine, type BlameSources, type ProjectBlame } from './blame/project-blame.js';
+export { projectFiles, MAX_LISTED_FILES, type ProjectFiles } from './blame/project-files.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { createTRPCRouter, sessionProcedure, storeProcedure } from '../trpc';
-import { projectBlame } from '@/lib/store/index';
+import { projectBlame, projectFiles } from '@/lib/store/index';
 import { commitIdInput, labelInput, limitInput, pathInput, projectIdInput, sessionIdInput } from '../schemas';
 
 /** Projects: folders inside the caller's allowed roots, each with its own git repository. */
@@ -64,4 +64,9 @@ export const projectRouter = createTRPCRouter({
   blame: storeProcedure
     .input(z.object({ projectId: projectIdInput, path: pathInput, rev: z.string().min(1).max(200).optional() }).strict())
     .query(({ ctx, input }) => projectBlame(ctx.store, input)),
+
+  /** The file view's list: `{rev, files, truncated}`, the paths of the project's files at `rev` (default HEAD), at most 5,000. */
+  files: storeProcedure
+    .input(z.object({ projectId: projectIdInput, rev: z.string().min(1).max(200).optional() }).strict())
+    .query(({ ctx, input }) => projectFiles(ctx.store, input)),
 });

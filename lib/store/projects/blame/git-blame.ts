@@ -1,6 +1,5 @@
 import { ForbiddenPathError, InvalidInputError, NotFoundError, PayloadTooLargeError, PreconditionError } from '../../errors.js';
 import { GitCommandError, runGit } from '../../git/git-cli.js';
-import { assertRepoSafe, locateGitDirs } from '../../git/repo-safety.js';
 import { AGENT_EMAIL, parseAgentTrailers } from '../commit-message.js';
 import { normalizeProjectPath } from '../project-paths.js';
 
@@ -51,13 +50,10 @@ export function blamePath(path: unknown): string {
   }
 }
 
-export async function gitBlame(projectPath: string, path: string, rev: string | undefined, options: { allowedRoots?: readonly string[] } = {}): Promise<GitBlame> {
+/** Callers checked the folder (a repository that is safe to run git in: projectFolder). */
+export async function gitBlame(projectPath: string, path: string, rev: string | undefined): Promise<GitBlame> {
   const file = blamePath(path);
-  const wanted = rev ?? 'HEAD';
-  if (!REV_PATTERN.test(wanted)) throw new InvalidInputError(`not a revision: ${JSON.stringify(wanted)}`);
-  if (!(await locateGitDirs(projectPath))) throw new PreconditionError(`the project folder ${projectPath} is not a git repository`);
-  await assertRepoSafe(projectPath, options);
-  const commit = await resolveCommit(projectPath, wanted);
+  const commit = await resolveCommit(projectPath, rev ?? 'HEAD');
   await checkBlob(projectPath, commit, file);
   const blame = await runGit(projectPath, ['blame', '--porcelain', commit, '--', file]);
   const { lines, authors } = parsePorcelain(blame.stdout.toString('utf8'));
@@ -65,7 +61,9 @@ export async function gitBlame(projectPath: string, path: string, rev: string | 
   return { rev: commit, path: file, lines, commits };
 }
 
-async function resolveCommit(cwd: string, rev: string): Promise<string> {
+/** The commit a revision names; a malformed one BAD_REQUEST, an unknown one NOT_FOUND. */
+export async function resolveCommit(cwd: string, rev: string): Promise<string> {
+  if (!REV_PATTERN.test(rev)) throw new InvalidInputError(`not a revision: ${JSON.stringify(rev)}`);
   const { stdout, code } = await runGit(cwd, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`], { okCodes: [0, 1, 128] });
   const sha = stdout.toString('utf8').trim();
   if (code !== 0 || !/^[0-9a-f]{40,64}$/.test(sha)) throw new NotFoundError(`no commit ${rev} in the project`);

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { SessionStore } from '../../session-store.js';
 import { git, openProjectStore, storesClosedAfterEach, writeFiles } from '../../testing/project-repos.js';
 import { projectBlame } from './project-blame.js';
+import { projectFiles } from './project-files.js';
 
 /** One agent turn asked by `prompt` that leaves `files` as given; its project commit. */
 async function turn(store: SessionStore, sessionId: string, projectDir: string, prompt: string, files: Record<string, string>): Promise<string> {
@@ -87,3 +88,20 @@ describe('projectBlame', () => {
   });
 });
 
+
+describe('projectFiles', () => {
+  const stores = storesClosedAfterEach();
+
+  it('lists the files at HEAD or at a revision; refuses Home and an unknown revision', async () => {
+    const { store, projectDir, project } = await openProjectStore();
+    stores.push(store);
+    const first = git(projectDir, 'rev-parse', 'HEAD');
+    writeFiles(projectDir, { 'docs/ü.md': 'x\n' });
+    git(projectDir, 'add', '.');
+    git(projectDir, 'commit', '-qm', 'docs');
+    expect(await projectFiles(store, { projectId: project.id })).toEqual({ projectId: project.id, rev: git(projectDir, 'rev-parse', 'HEAD'), files: ['README.md', 'docs/ü.md', 'src/app.ts'], truncated: false });
+    expect((await projectFiles(store, { projectId: project.id, rev: first })).files).toEqual(['README.md', 'src/app.ts']);
+    await expect(projectFiles(store, { projectId: 'default' })).rejects.toMatchObject({ code: 'PRECONDITION_FAILED' });
+    await expect(projectFiles(store, { projectId: project.id, rev: 'nope' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+});

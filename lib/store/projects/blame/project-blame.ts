@@ -1,7 +1,6 @@
-import { NotFoundError, PreconditionError } from '../../errors.js';
-import { assertProjectId } from '../../ids.js';
 import type { Message, TurnCommitInfo } from '../../types.js';
 import { gitBlame, type GitBlameCommit } from './git-blame.js';
+import { projectFolder, type ProjectLookup } from './project-files.js';
 
 /**
  * project.blame (DESIGN §14): each line of a project file → the commit that last changed it →
@@ -33,9 +32,7 @@ export interface ProjectBlame {
 }
 
 /** What blame reads from the user's store (the SessionStore answers all of it). */
-export interface BlameSources {
-  readonly allowedRoots: readonly string[];
-  listProjects(): Promise<Array<{ id: string; path: string; isDefault: boolean; pathMissing: boolean }>>;
+export interface BlameSources extends ProjectLookup {
   hasSession(id: string): boolean;
   listCommits(sessionId: string, options?: { limit?: number; cursor?: string | null }): Promise<{ commits: TurnCommitInfo[]; nextCursor: string | null }>;
   getNodesById(sessionId: string, ids: readonly string[]): Promise<Message[]>;
@@ -45,12 +42,8 @@ export interface BlameSources {
 const PROMPT_CHARS = 2_000;
 
 export async function projectBlame(sources: BlameSources, input: { projectId: string; path: string; rev?: string }): Promise<ProjectBlame> {
-  const projectId = assertProjectId(input.projectId);
-  const project = (await sources.listProjects()).find((candidate) => candidate.id === projectId);
-  if (!project) throw new NotFoundError(`unknown project: ${projectId}`);
-  if (project.isDefault) throw new PreconditionError('Home has no project history to blame: add the folder as a project');
-  if (project.pathMissing) throw new PreconditionError(`the folder of project ${projectId} is missing (${project.path})`);
-  const blame = await gitBlame(project.path, input.path, input.rev, { allowedRoots: sources.allowedRoots });
+  const project = await projectFolder(sources, input.projectId);
+  const blame = await gitBlame(project.path, input.path, input.rev);
   const prompts = await promptsOf(sources, [...blame.commits.values()]);
   const lines = blame.lines.map((row): BlameLine => {
     const commit = blame.commits.get(row.sha);
@@ -65,7 +58,7 @@ export async function projectBlame(sources: BlameSources, input: { projectId: st
       ...(prompt ? { prompt: prompt.text, messageId: prompt.messageId } : {}),
     };
   });
-  return { projectId, path: blame.path, rev: blame.rev, lines };
+  return { projectId: project.projectId, path: blame.path, rev: blame.rev, lines };
 }
 
 interface Prompt {
