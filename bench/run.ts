@@ -40,6 +40,7 @@ import { benchRedact } from './redact-bench.js';
 import { benchProxyAbuse } from './proxy-abuse-bench.js';
 import { benchTagFilter } from './tag-filter-bench.js';
 import { benchUsage } from './usage-bench.js';
+import { benchBlame } from './blame-bench.js';
 
 type Bench = () => Promise<Record<string, number>>;
 
@@ -79,6 +80,7 @@ const BENCHES: Record<string, Bench> = {
   'proxy abuse': benchProxyAbuse,
   'tag filter': benchTagFilter,
   usage: benchUsage,
+  blame: benchBlame,
 };
 
 const [flag, name] = process.argv.slice(2);

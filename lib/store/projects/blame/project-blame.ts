@@ -82,7 +82,8 @@ async function promptsOf(sources: BlameSources, commits: GitBlameCommit[]): Prom
   return out;
 }
 
-async function sessionPrompts(sources: BlameSources, sessionId: string, wanted: GitBlameCommit[]): Promise<Map<string, Prompt>> {
+/** Each turn of the session (oldest first) with its prompt: the user message it added, else the one the turns before it last added (a tool round-trip continues it). */
+export async function sessionTurnPrompts(sources: Pick<BlameSources, 'listCommits' | 'getNodesById'>, sessionId: string): Promise<Array<{ turn: TurnCommitInfo; prompt: Message | null }>> {
   const turns: TurnCommitInfo[] = [];
   let cursor: string | null = null;
   do {
@@ -90,25 +91,31 @@ async function sessionPrompts(sources: BlameSources, sessionId: string, wanted: 
     turns.push(...page.commits);
     cursor = page.nextCursor;
   } while (cursor);
-  turns.reverse(); // oldest first
+  turns.reverse();
   const nodes = await sources.getNodesById(sessionId, turns.flatMap((turn) => turn.nodeIds));
   const users = new Map(nodes.filter((node) => node.role === 'user').map((node) => [node.id, node]));
-  // The prompt of a turn: the user message it added, else the one the turns before it last added (a tool round-trip continues it).
-  const promptOfTurn = new Map<TurnCommitInfo, Message | null>();
   let last: Message | null = null;
-  for (const turn of turns) {
+  return turns.map((turn) => {
     const added = turn.nodeIds.map((id) => users.get(id)).filter((node) => node !== undefined);
     if (added.length > 0) last = added[added.length - 1]!;
-    promptOfTurn.set(turn, last);
-  }
-  const byProjectCommit = new Map(turns.filter((turn) => turn.projectCommit).map((turn) => [turn.projectCommit!, turn]));
-  const byNumber = new Map(turns.map((turn) => [turn.turn, turn]));
+    return { turn, prompt: last };
+  });
+}
+
+/** A prompt as blame and the traces show it: cut at PROMPT_CHARS. */
+export function promptText(user: Message): string {
+  return user.content.length > PROMPT_CHARS ? Array.from(user.content).slice(0, PROMPT_CHARS).join('') : user.content;
+}
+
+async function sessionPrompts(sources: BlameSources, sessionId: string, wanted: GitBlameCommit[]): Promise<Map<string, Prompt>> {
+  const turns = await sessionTurnPrompts(sources, sessionId);
+  const byProjectCommit = new Map(turns.filter(({ turn }) => turn.projectCommit).map((entry) => [entry.turn.projectCommit!, entry]));
+  const byNumber = new Map(turns.map((entry) => [entry.turn.turn, entry]));
   const out = new Map<string, Prompt>();
   for (const commit of wanted) {
     // The session commit that names this project commit; the trailer's turn number when none does (an imported turn).
-    const turn = byProjectCommit.get(commit.sha) ?? (commit.turn !== null ? byNumber.get(commit.turn) : undefined);
-    const user = turn ? promptOfTurn.get(turn) : null;
-    if (user) out.set(commit.sha, { text: user.content.length > PROMPT_CHARS ? Array.from(user.content).slice(0, PROMPT_CHARS).join('') : user.content, messageId: user.id });
+    const user = (byProjectCommit.get(commit.sha) ?? (commit.turn !== null ? byNumber.get(commit.turn) : undefined))?.prompt;
+    if (user) out.set(commit.sha, { text: promptText(user), messageId: user.id });
   }
   return out;
 }
