@@ -57,12 +57,13 @@ function GutterEntry({ line, tipId }: { line: BlameLine; tipId: string }) {
 export function BlameView({ blame }: { blame: Blame }) {
   if (blame.lines.length === 0) return <p className="text-sm text-neutral-600 dark:text-neutral-400">This file is empty.</p>;
   return (
-    <div className="overflow-x-auto rounded-md border border-neutral-200 dark:border-neutral-800">
-      <table className="w-full border-collapse font-mono text-xs" aria-label={`Blame of ${blame.path}`}>
+    // No overflow clip here: it would cut the tooltips off; long lines wrap instead.
+    <div className="rounded-md border border-neutral-200 dark:border-neutral-800">
+      <table className="w-full table-fixed border-collapse font-mono text-xs" aria-label={`Blame of ${blame.path}`}>
         <thead className="sr-only">
           <tr>
-            <th scope="col">Written by</th>
-            <th scope="col">Line</th>
+            <th scope="col" className="w-24">Written by</th>
+            <th scope="col" className="w-12">Line</th>
             <th scope="col">Code</th>
           </tr>
         </thead>
@@ -70,11 +71,11 @@ export function BlameView({ blame }: { blame: Blame }) {
           {groupsOf(blame.lines).map((group, index) =>
             group.map((line, at) => (
               <tr key={line.line} className={at === 0 ? 'border-t border-neutral-200 dark:border-neutral-800' : undefined}>
-                <td className={`w-28 min-w-28 px-2 align-top font-sans ${index % 2 ? 'bg-neutral-50 dark:bg-neutral-900' : 'bg-white dark:bg-neutral-950'}`}>
+                <td className={`w-24 px-2 align-top font-sans ${index % 2 ? 'bg-neutral-50 dark:bg-neutral-900' : 'bg-white dark:bg-neutral-950'}`}>
                   {at === 0 ? <GutterEntry line={line} tipId={`blame-tip-${line.line}`} /> : <span className="sr-only">{line.by === 'person' ? 'by you' : line.turn !== undefined ? `Turn ${line.turn}` : 'Agent'}</span>}
                 </td>
                 <td className="w-12 select-none px-2 text-right align-top text-neutral-500 dark:text-neutral-400">{line.line}</td>
-                <td className="whitespace-pre px-2 align-top text-neutral-900 dark:text-neutral-100">{line.text}</td>
+                <td className="whitespace-pre-wrap break-all px-2 align-top text-neutral-900 dark:text-neutral-100">{line.text}</td>
               </tr>
             )),
           )}

@@ -15,7 +15,7 @@ const TURNS = [
   { prompt: 'Shout beta and add delta', content: 'alpha\nBETA\ngamma\ndelta\n' },
   { prompt: 'Add epsilon and zeta <img src=x onerror="window.__blameXss=1">', content: 'alpha\nBETA\ngamma\ndelta\nepsilon\nzeta\n' },
   { prompt: 'Shout alpha', content: 'ALPHA\nBETA\ngamma\ndelta\nepsilon\nzeta\n' },
-  { prompt: 'Shout epsilon, end with eta', content: 'ALPHA\nBETA\ngamma\ndelta\nEPSILON\nzeta\neta\n' },
+  { prompt: 'End with eta and theta', content: 'ALPHA\nBETA\ngamma\ndelta\nepsilon\nzeta\neta\ntheta\n' },
 ];
 
 interface BlameLine {
@@ -64,7 +64,7 @@ test('blame: every line names the turn and prompt git blame and our trailers giv
 
   const expected = gitBlameWithTrailers(dir, 'app.txt');
   // The story the file tells: each turn's surviving lines, and the person's.
-  expect(expected.map((line) => line.turn)).toEqual([4, 2, 1, null, 5, 3, 5]);
+  expect(expected.map((line) => line.turn)).toEqual([4, 2, 1, null, 3, 3, 5, 5]);
   const branch = (await query<Array<{ id: string; role: string }>>(user.api, 'message.branch', { sessionId: 'blame-s' })).data;
   const promptIds = branch.filter((message) => message.role === 'user').map((message) => message.id);
 
@@ -82,6 +82,14 @@ test('blame: every line names the turn and prompt git blame and our trailers giv
       sessionId: line.turn === null ? undefined : 'blame-s',
     })),
   );
+
+  // The same attribution as Agent Trace records, beside the JSON export: one per turn, what it added.
+  const trace = await user.api.get('/api/export/blame-s?format=agent-trace');
+  expect(trace.status()).toBe(200);
+  const records = (await trace.text()).trim().split('\n').map((line) => JSON.parse(line) as { version: string; vcs: { revision: string }; files: Array<{ path: string; conversations: Array<{ ranges: unknown[] }> }>; metadata: Record<string, { turn: number; prompt: string }> });
+  expect(records.map((record) => [record.metadata['dev.entity-memory']!.turn, record.metadata['dev.entity-memory']!.prompt])).toEqual(TURNS.map((turn, index) => [index + 1, turn.prompt]));
+  expect(records[0]).toMatchObject({ version: '0.1', files: [{ path: 'app.txt', conversations: [{ ranges: [{ start_line: 1, end_line: 3 }] }] }] });
+  expect(records[4]!.files[0]!.conversations[0]!.ranges).toEqual([{ start_line: 7, end_line: 8 }]);
 
   // The CLI, as a child process over the running server, finds the project by the file's folder.
   const run = (...args: string[]) => spawnSync(process.execPath, [BIN, '--data', e2eDataDir(), '--user', user.email, 'blame', join(dir, 'app.txt'), ...args], { encoding: 'utf8' });
@@ -128,7 +136,7 @@ test('blame: every line names the turn and prompt git blame and our trailers giv
   expect(await page.evaluate(() => (window as { __blameXss?: number }).__blameXss)).toBeUndefined();
   await captureViews(page, 'blame-file');
   await third.click();
-  await expect(page).toHaveURL(new RegExp(`/sessions/blame-s\\?m=${promptIds[2]}$`));
+  await expect(page).toHaveURL(new RegExp(`/sessions/blame-s\\?m=${promptIds[2]}$`), { timeout: 30_000 });
   await expect(page.getByText('Add epsilon and zeta', { exact: false }).first()).toBeVisible();
 
   // The list of files, and the refusals said on the page.
