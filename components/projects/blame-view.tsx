@@ -60,10 +60,16 @@ export function BlameView({ blame }: { blame: Blame }) {
     // No overflow clip here: it would cut the tooltips off; long lines wrap instead.
     <div className="rounded-md border border-neutral-200 dark:border-neutral-800">
       <table className="w-full table-fixed border-collapse font-mono text-xs" aria-label={`Blame of ${blame.path}`}>
+        {/* The widths of a fixed layout: the sr-only header row does not set them. */}
+        <colgroup>
+          <col className="w-24" />
+          <col className="w-12" />
+          <col />
+        </colgroup>
         <thead className="sr-only">
           <tr>
-            <th scope="col" className="w-24">Written by</th>
-            <th scope="col" className="w-12">Line</th>
+            <th scope="col">Written by</th>
+            <th scope="col">Line</th>
             <th scope="col">Code</th>
           </tr>
         </thead>
