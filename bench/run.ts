@@ -41,6 +41,7 @@ import { benchProxyAbuse } from './proxy-abuse-bench.js';
 import { benchTagFilter } from './tag-filter-bench.js';
 import { benchUsage } from './usage-bench.js';
 import { benchCompare } from './compare-bench.js';
+import { benchBlame } from './blame-bench.js';
 
 type Bench = () => Promise<Record<string, number>>;
 
@@ -81,6 +82,7 @@ const BENCHES: Record<string, Bench> = {
   'tag filter': benchTagFilter,
   usage: benchUsage,
   compare: benchCompare,
+  blame: benchBlame,
 };
 
 const [flag, name] = process.argv.slice(2);

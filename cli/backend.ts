@@ -1,5 +1,5 @@
 import type { IndexStatus, SearchHit } from '../lib/search/index.js';
-import type { ListScope, Message, ProjectSummary, SessionDetail, SessionRow, TimelinePage } from '../lib/store/index.js';
+import type { ListScope, Message, ProjectBlame, ProjectSummary, SessionDetail, SessionRow, TimelinePage } from '../lib/store/index.js';
 import type { ImportInput, ImportProgress, ImportReport } from '../lib/import/index.js';
 import type { ResumeFile, ResumeRequest } from '../lib/resume/index.js';
 import type { UsageQuery, UsageSummary } from '../lib/usage/index.js';
@@ -61,6 +61,8 @@ export interface CliBackend {
   timelinePage(sessionId: string, cursor: string | null): Promise<TimelinePage>;
   /** timeline.at: the session as a turn commit holds it (a turn's prompt and reply). */
   sessionAt(sessionId: string, sha: string): Promise<{ messages: Array<Pick<Message, 'id' | 'role' | 'content'>> }>;
+  /** DESIGN §14: project.blame of one file of a project. */
+  blame(input: { projectId: string; path: string; rev?: string }): Promise<ProjectBlame>;
   close(): Promise<void>;
 }
 

@@ -72,6 +72,7 @@ export function parseCommandLine(argv: string[]) {
       since: { type: 'string' },
       good: { type: 'string' },
       bad: { type: 'string' },
+      rev: { type: 'string' },
     },
   });
 }

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createTRPCClient, httpLink, TRPCClientError, type TRPCClient } from '@trpc/client';
 import type { IndexStatus, SearchHit } from '../lib/search/index.js';
-import type { ListScope, ProjectSummary, SessionRow, TimelinePage } from '../lib/store/index.js';
+import type { ListScope, ProjectBlame, ProjectSummary, SessionRow, TimelinePage } from '../lib/store/index.js';
 import type { AppRouter } from '../trpc/types.js';
 import type { ResumeFile } from '../lib/resume/index.js';
 import { CliError, type CliBackend, type ExportRequest, type ShownSession, type UserSummary } from './backend.js';
@@ -276,6 +276,10 @@ export class HttpBackend implements CliBackend {
 
   sessionAt(sessionId: string, sha: string): ReturnType<CliBackend['sessionAt']> {
     return this.call((api) => api.timeline.at.query({ sessionId, sha }));
+  }
+
+  blame(input: Parameters<CliBackend['blame']>[0]): Promise<ProjectBlame> {
+    return this.call((client) => client.project.blame.query(input));
   }
 
   async close(): Promise<void> {}

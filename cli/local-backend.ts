@@ -4,7 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { AuthError, AuthStore, ProjectRootsFile, type UserRecord } from '../lib/auth/index.js';
 import { acquireDataDirLock } from '../lib/process/data-dir-lock.js';
 import { SearchIndex, SearchInputError, storeSource, type IndexStatus, type SearchHit } from '../lib/search/index.js';
-import { SessionStore, StoreError, type ListScope, type ProjectSummary, type SessionRow, type TimelinePage } from '../lib/store/index.js';
+import { projectBlame, SessionStore, StoreError, type ListScope, type ProjectBlame, type ProjectSummary, type SessionRow, type TimelinePage } from '../lib/store/index.js';
 import { CliError, type CliBackend, type ExportRequest, type ShownSession, type UserSummary } from './backend.js';
 import { redactMessage } from '../lib/redact/index.js';
 import { importInputs, type ImportInput, type ImportProgress, type ImportReport } from '../lib/import/index.js';
@@ -247,6 +247,10 @@ export class LocalBackend implements CliBackend {
 
   sessionAt(sessionId: string, sha: string): ReturnType<CliBackend['sessionAt']> {
     return translated(async () => (await this.sessions()).branchAt(sessionId, sha));
+  }
+
+  blame(input: Parameters<CliBackend['blame']>[0]): Promise<ProjectBlame> {
+    return translated(async () => projectBlame(await this.sessions(), input));
   }
 
   async close(): Promise<void> {

@@ -10,6 +10,7 @@ import { parseCommandLine, usageError, type CommandSpec, type Output } from './c
 import { PROJECT_COMMANDS } from './commands/projects.js';
 import { SESSION_COMMANDS } from './commands/sessions.js';
 import { USER_COMMANDS } from './commands/users.js';
+import { BLAME_SUMMARY, BLAME_USAGE, runBlame } from './blame-command.js';
 import { RESUME_SUMMARY, RESUME_USAGE, runResume } from './resume-command.js';
 import { BISECT_SUMMARY, BISECT_USAGE, runBisect } from './bisect-command.js';
 import { runUsageCommand, USAGE_USAGE } from './usage-command.js';
@@ -69,6 +70,7 @@ const COMMANDS: Record<string, CommandSpec> = {
       await runBisect(backend, args, values, output, this);
     },
   },
+  'blame file': { usage: BLAME_USAGE, summary: BLAME_SUMMARY, run: async (backend, args, values, output) => void (await runBlame(backend, args, values, output)) },
 };
 
 /** The whole list, or one group's commands, or one command. */
@@ -155,6 +157,7 @@ function normalise(positionals: string[]): string[] {
   if (first === 'resume') return ['resume', 'session', ...rest];
   // `bisect <session> -- <command>…`: what follows the session is the command, whatever its words
   if (first === 'bisect') return ['bisect', 'turns', ...rest];
+  if (first === 'blame') return ['blame', 'file', ...rest];
   if (first === 'usage' && rest[0] !== 'summary') return ['usage', 'summary', ...rest];
   if (first === 'backup' || first === 'restore' || first === 'verify') return ['backup', first === 'backup' ? 'create' : first, ...rest];
   if (first === 'archive' || first === 'unarchive' || first === 'rename' || first === 'delete') return ['sessions', first, ...rest];

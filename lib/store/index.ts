@@ -28,6 +28,7 @@ export type { ForkAtTurnInput, ForkResult } from './operations/fork-at-turn.js';
 export type { BranchProjectComparison, ComparePaths, SideProjectChanges } from './operations/compare-paths.js';
 export { runBulk, BULK_CONCURRENCY, type BulkResult } from './operations/bulk.js';
 export { ProjectStore, type ProjectSummary, type ProjectDetail, type ProjectCommit, type ProjectInspection } from './projects/index.js';
+export { projectBlame, promptText, sessionTurnPrompts, projectCommitRanges, projectFiles, type BlameLine, type CommitRanges, type ProjectBlame, type ProjectFiles } from './projects/index.js';
 export type { ListedProjectCommit } from './operations/project-commits.js';
 export { maxMessageBytesFromEnv, DEFAULT_MAX_MESSAGE_BYTES } from './dag/message-size.js';
 export { reasoningOf } from './dag/reasoning.js';

@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { allSessionIds, ExportTooLargeError, markdownExport, markdownLimitFromEnv, sessionBundle, sessionJson, sessionsZip } from '@/lib/export/index';
+import { agentTraceJsonl, allSessionIds, ExportTooLargeError, markdownExport, markdownLimitFromEnv, sessionBundle, sessionJson, sessionsZip } from '@/lib/export/index';
 import { isSessionId } from '@/lib/store/index';
 import { decodePathSegment } from './decode-path-segment';
 import { domainErrorStatus } from './domain-error-status';
@@ -113,7 +113,10 @@ async function sessionAnswer(caller: RouteCaller, sessionId: string, params: URL
     const bundle = await sessionBundle(caller.store, sessionId);
     return { status: 200, headers: attachment(`${sessionId}.bundle`, 'application/x-git-bundle'), body: bundle.chunks, cancel: bundle.cancel };
   }
-  return errorAnswer(400, 'format must be md, json or bundle');
+  if (format === 'agent-trace') {
+    return { status: 200, headers: attachment(`${sessionId}.agent-trace.jsonl`, 'application/jsonl; charset=utf-8'), body: agentTraceJsonl(caller.store, sessionId) };
+  }
+  return errorAnswer(400, 'format must be md, json, bundle or agent-trace');
 }
 
 async function decide(req: IncomingMessage): Promise<Answer> {

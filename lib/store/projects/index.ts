@@ -13,3 +13,6 @@ export { projectCommitPatch, projectCommitSummaries, type ProjectCommitSummary }
 export { projectRangePatch, treeBefore } from './range-patch.js';
 export { changedSinceBegin, findNestedGit, NESTED_GIT_TRAILER } from './nested-git.js';
 export { commitWorkingTree, SHARED_WITH_TRAILER, workingTreeCommitMessage } from './working-tree-commit.js';
+export { projectBlame, promptText, sessionTurnPrompts, type BlameLine, type BlameSources, type ProjectBlame } from './blame/project-blame.js';
+export { projectFiles, MAX_LISTED_FILES, type ProjectFiles } from './blame/project-files.js';
+export { projectCommitRanges, type CommitRanges } from './blame/commit-ranges.js';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { createTRPCRouter, sessionProcedure, storeProcedure } from '../trpc';
+import { projectBlame, projectFiles } from '@/lib/store/index';
 import { commitIdInput, labelInput, limitInput, pathInput, projectIdInput, sessionIdInput } from '../schemas';
 
 /** Projects: folders inside the caller's allowed roots, each with its own git repository. */
@@ -55,4 +56,17 @@ export const projectRouter = createTRPCRouter({
   commitDiff: storeProcedure
     .input(z.object({ id: projectIdInput, sha: commitIdInput }).strict())
     .query(({ ctx, input }) => ctx.store.projectCommitDiff(input.id, input.sha)),
+
+  /**
+   * DESIGN §14: per line of the file at `rev` (default HEAD) `{line, text, sha, sessionId?, turn?, agent?, prompt?, messageId?, by}`.
+   * A path outside the project BAD_REQUEST, no such file NOT_FOUND, a binary file BAD_REQUEST, over 20,000 lines PAYLOAD_TOO_LARGE.
+   */
+  blame: storeProcedure
+    .input(z.object({ projectId: projectIdInput, path: pathInput, rev: z.string().min(1).max(200).optional() }).strict())
+    .query(({ ctx, input }) => projectBlame(ctx.store, input)),
+
+  /** The file view's list: `{rev, files, truncated}`, the paths of the project's files at `rev` (default HEAD), at most 5,000. */
+  files: storeProcedure
+    .input(z.object({ projectId: projectIdInput, rev: z.string().min(1).max(200).optional() }).strict())
+    .query(({ ctx, input }) => projectFiles(ctx.store, input)),
 });

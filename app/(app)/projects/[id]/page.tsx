@@ -36,6 +36,11 @@ export default async function ProjectPage({ params }: { params: Promise<{ id: st
       <h1 className="text-2xl font-semibold">{project.name}</h1>
       <p className="break-all font-mono text-xs text-neutral-600 dark:text-neutral-400">{project.path}</p>
       {project.pathMissing ? <p className="text-sm font-medium text-red-700 dark:text-red-400">Folder missing: relocate it from the Projects page to see its commits.</p> : null}
+      {project.pathMissing || project.isDefault ? null : (
+        <Link href={`/projects/${encodeURIComponent(project.id)}/blame`} className="inline-block text-sm text-blue-600 hover:underline dark:text-blue-400">
+          Files and blame
+        </Link>
+      )}
       <h2 className="text-lg font-semibold">Agent commits</h2>
       <ProjectCommitList projectId={project.id} commits={commits} titles={titles} />
     </div>
