@@ -1,10 +1,12 @@
 /** The download addresses of server/http/export.ts. */
-export type ExportFormat = 'md' | 'json' | 'bundle';
+export type ExportFormat = 'md' | 'json' | 'bundle' | 'agent-trace';
 
 export const EXPORT_ITEMS: ReadonlyArray<{ format: ExportFormat; label: string }> = [
   { format: 'md', label: 'Export as Markdown' },
   { format: 'json', label: 'Export as JSON' },
   { format: 'bundle', label: 'Download git bundle' },
+  // DESIGN §14 Blame: which lines each turn's project commits added, as cursor/agent-trace records
+  { format: 'agent-trace', label: 'Export attribution (Agent Trace)' },
 ];
 
 /** What the Markdown holds besides the messages (DESIGN §10: tool calls on, reasoning off). */

@@ -2,7 +2,7 @@
 
 import * as ContextMenu from '@radix-ui/react-context-menu';
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
-import { Archive, ArchiveRestore, FileJson, Share2, FileText, GitBranch, Mail, MailOpen, MoreHorizontal, Pencil, Pin, PinOff, Sparkles, Trash2 } from 'lucide-react';
+import { Archive, ArchiveRestore, FileJson, Share2, FileText, GitBranch, Mail, MailOpen, MoreHorizontal, Pencil, Pin, PinOff, Sparkles, Trash2, ListTree } from 'lucide-react';
 import type { LucideIcon } from 'lucide-react';
 import { useRef, useState, type ComponentType, type ReactNode } from 'react';
 import { ShareDialog } from '@/components/share/share-dialog';
@@ -22,7 +22,7 @@ interface ItemProps {
   children?: ReactNode;
 }
 
-const EXPORT_ICON: Record<ExportFormat, LucideIcon> = { md: FileText, json: FileJson, bundle: GitBranch };
+const EXPORT_ICON: Record<ExportFormat, LucideIcon> = { md: FileText, json: FileJson, bundle: GitBranch, 'agent-trace': ListTree };
 
 // At most the room Radix measured on the side it opens (dropdown or context menu): a long menu scrolls instead of running off the window.
 const CONTENT =

@@ -148,7 +148,7 @@ export class ExportMenu {
     return this.root.getByRole('menuitem');
   }
 
-  item(name: 'Export as Markdown' | 'Export as JSON' | 'Download git bundle'): Locator {
+  item(name: 'Export as Markdown' | 'Export as JSON' | 'Download git bundle' | 'Export attribution (Agent Trace)'): Locator {
     return this.root.getByRole('menuitem', { name, exact: true });
   }
 

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { realpathSync, writeFileSync } from 'node:fs';
+import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { appendMessage, captureViews, createSession, e2eDataDir, expect, git, makeProjectRepo, MODEL_NAME, mutate, query, signInBrowser, test, type ProjectSummary } from '../fixtures';
 
@@ -46,7 +46,7 @@ function gitBlameWithTrailers(dir: string, file: string): Array<{ text: string; 
   return out;
 }
 
-test('blame: every line names the turn and prompt git blame and our trailers give, the hand-made line says "by you"; the CLI and the API answer the same', async ({ page, context, user }) => {
+test('blame: every line names the turn and prompt git blame and our trailers give, the hand-made line says "by you"; the CLI and the API answer the same', async ({ page, context, user, sessionPage }) => {
   test.setTimeout(180_000);
   const dir = realpathSync(makeProjectRepo(user.id, 'blamed'));
   const project = (await mutate<ProjectSummary>(user.api, 'project.create', { path: dir, name: 'Blamed' })).data;
@@ -150,4 +150,12 @@ test('blame: every line names the turn and prompt git blame and our trailers giv
   await expect(page.getByText('logo.bin is a binary file: blame shows text files only')).toBeVisible();
   expect((await query(user.api, 'project.blame', { projectId: project.id, path: '../outside.txt' })).status).toBe(400);
   expect((await query(user.api, 'project.blame', { projectId: project.id, path: 'missing.txt' })).status).toBe(404);
+
+  // The session page's Export menu downloads the same Agent Trace records.
+  await sessionPage.goto('blame-s');
+  const exportMenu = await sessionPage.openExportMenu();
+  const [download] = await Promise.all([page.waitForEvent('download'), exportMenu.item('Export attribution (Agent Trace)').click()]);
+  expect(download.suggestedFilename()).toBe('blame-s.agent-trace.jsonl');
+  const downloaded = readFileSync((await download.path())!, 'utf8').trim().split('\n');
+  expect(downloaded.map((line) => (JSON.parse(line) as { metadata: Record<string, { turn: number }> }).metadata['dev.entity-memory']!.turn)).toEqual(TURNS.map((_, index) => index + 1));
 });

@@ -94,7 +94,7 @@ test('the row menu downloads the Markdown, the JSON and the git bundle of a sess
   // The session page's Export menu gives the same downloads.
   await sessionPage.goto('exp');
   const sessionMenu = await sessionPage.openExportMenu();
-  await expect(sessionMenu.items).toHaveText(['Export as Markdown', 'Export as JSON', 'Download git bundle']);
+  await expect(sessionMenu.items).toHaveText(['Export as Markdown', 'Export as JSON', 'Download git bundle', 'Export attribution (Agent Trace)']);
   await page.screenshot({ path: '/tmp/export-shots/session-export-menu.png' });
   const again = await download(page, () => sessionMenu.item('Export as JSON').click());
   expect((JSON.parse(readFileSync(again.file, 'utf8')) as { nodes: unknown[] }).nodes).toHaveLength(doc.nodes.length);
@@ -237,7 +237,7 @@ test('the Export menu switches the Markdown: tool calls off and reasoning on', a
   await expect(toolCalls).toHaveAttribute('aria-checked', 'false');
   await reasoning.click();
   await expect(reasoning).toHaveAttribute('aria-checked', 'true');
-  await expect(menu.items).toHaveText(['Export as Markdown', 'Export as JSON', 'Download git bundle']);
+  await expect(menu.items).toHaveText(['Export as Markdown', 'Export as JSON', 'Download git bundle', 'Export attribution (Agent Trace)']);
 
   // Looked at light and dark, wide and narrow; the choice stays while the page does.
   mkdirSync(SHOTS, { recursive: true });

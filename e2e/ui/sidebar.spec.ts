@@ -54,7 +54,7 @@ test('the row menu renames, pins, marks, regenerates and deletes, from the butto
 
   // Right-click opens the same menu.
   const menu = await sidebar.openContextMenu('Beta');
-  await expect(menu.getByRole('menuitem')).toHaveText(['Rename', 'Regenerate title', 'Pin', 'Mark as unread', 'Archive', 'Tags…', 'Set state', 'Share', 'Export as Markdown', 'Export as JSON', 'Download git bundle', 'Delete']);
+  await expect(menu.getByRole('menuitem')).toHaveText(['Rename', 'Regenerate title', 'Pin', 'Mark as unread', 'Archive', 'Tags…', 'Set state', 'Share', 'Export as Markdown', 'Export as JSON', 'Download git bundle', 'Export attribution (Agent Trace)', 'Delete']);
   await menu.getByRole('menuitem', { name: 'Pin' }).click();
   await expect(sidebar.heading('Pinned')).toBeVisible();
   expect((await sidebar.titles())[0]).toBe('Beta');
