@@ -36,8 +36,8 @@ export default async function ChatsPage({ searchParams }: { searchParams: Search
   await queryClient.prefetchQuery(trpc.project.list.queryOptions());
   return (
     <HydrateClient>
-      {/* keyed by the tag filter: a sidebar tag link to this page starts from its filter */}
-      <ChatsView key={JSON.stringify(organise)} initialOrganise={organise} initialScope={scope} initialQuery={q} initialAgent={agent} initialProject={project} origin={await requestOrigin()} focusSearch={params.focus === 'search'} />
+      {/* keyed by the filter a link can set (tags, agent, project): a sidebar tag or saved view starts from its filter */}
+      <ChatsView key={JSON.stringify({ organise, agent, project })} initialOrganise={organise} initialScope={scope} initialQuery={q} initialAgent={agent} initialProject={project} origin={await requestOrigin()} focusSearch={params.focus === 'search'} />
     </HydrateClient>
   );
 }
