@@ -27,7 +27,13 @@ let cluster: TestCluster;
 let admin: APIRequestContext;
 let user: { id: string; token: string };
 let scratch: string;
-let tap: { url: string; seen: { status: number; retryAfter: string | null }[]; close(): Promise<void> };
+let tap: {
+  url: string;
+  seen: { status: number; retryAfter: string | null }[];
+  /** requests that open a run (no tool result in them yet) whose answers have not ended */
+  openingRuns: number;
+  close(): Promise<void>;
+};
 
 function moveUser(args: string[]) {
   const moverDir = join(scratch, 'mover');
@@ -35,10 +41,23 @@ function moveUser(args: string[]) {
   return runMover(cluster, moverDir, args);
 }
 
-/** A pass-through to HAProxy that notes each answer's status and Retry-After (bytes untouched, streamed). */
+/**
+ * A pass-through to HAProxy that notes each answer's status and Retry-After (bytes untouched,
+ * streamed), and how many of Claude Code's requests that open a run are being answered: the move
+ * starts during one, so the run's next request (its tool result, sent right after) meets the freeze.
+ */
 async function startTap(target: string): Promise<typeof tap> {
   const seen: { status: number; retryAfter: string | null }[] = [];
+  const state = { openingRuns: 0 };
   const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      if (!req.url?.includes('/messages') || req.url.includes('count_tokens') || body.includes('tool_result')) return;
+      state.openingRuns++;
+      res.once('close', () => state.openingRuns--);
+    });
     const upstream = http.request(new URL(req.url ?? '/', target), { method: req.method, headers: { ...req.headers, host: new URL(target).host } }, (answer) => {
       const retryAfter = answer.headers['retry-after'];
       seen.push({ status: answer.statusCode ?? 0, retryAfter: typeof retryAfter === 'string' ? retryAfter : null });
@@ -54,6 +73,9 @@ async function startTap(target: string): Promise<typeof tap> {
   return {
     url,
     seen,
+    get openingRuns() {
+      return state.openingRuns;
+    },
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -133,7 +155,9 @@ test('real Claude Code records through HAProxy while its user is moved, an impor
     await expect.poll(() => claude.acked.length, { timeout: 180_000 }).toBeGreaterThan(0);
     await expect.poll(() => Math.min(importer.acked.length, chat.acked.length), { timeout: 60_000 }).toBeGreaterThan(1);
 
-    // Moved while a Claude Code run is under way (its runs follow each other with no gap but its start-up).
+    // Moved while a run's opening request is being answered (slowly, [[delay:120]]): the freeze waits for
+    // that exchange, and the run's next request, its tool result, comes while the user is still frozen.
+    await expect.poll(() => tap.openingRuns, { timeout: 60_000, intervals: [20] }).toBeGreaterThan(0);
     const tapBefore = tap.seen.length;
     const move = await moveUser([user.id, target]);
     expect(move.stderr).toBe('');
