@@ -13,6 +13,7 @@ import { ChatsEmptyState } from './chats-empty-state';
 import { EXPORT_ZIP_URL } from './export-urls';
 import { chatsInput, SCOPES, type AgentFilter } from './list-inputs';
 import { ProjectFilterSelect } from './project-filter-select';
+import { FilterSelect } from '@/components/ui/filter-select';
 import { SessionList } from './session-list';
 import type { SessionRow, SessionScope } from './session-types';
 import { useSessionActions } from './use-session-actions';
@@ -146,23 +147,14 @@ export function ChatsView({ initialScope, initialQuery, initialAgent = null, ini
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-2xl font-semibold">Chats</h1>
         <div className="flex w-full flex-wrap items-center gap-2 sm:w-auto">
-        <label className="flex items-center gap-2 text-sm text-neutral-600 dark:text-neutral-400">
-          Agent
-          <select
-            aria-label="Agent"
-            value={agent ?? ''}
-            onChange={(event) => setAgent(event.target.value || null)}
-            className="max-w-48 rounded-md border border-neutral-300 bg-white px-2 py-2 text-sm text-neutral-900 focus:border-blue-600 focus:outline-none focus:ring-2 focus:ring-blue-600/30 dark:border-neutral-700 dark:bg-neutral-900 dark:text-neutral-100"
-          >
-            <option value="">All agents</option>
-            {(agents.data ?? []).map((each) => (
-              <option key={each.agent} value={each.agent}>
-                {each.agent} ({each.sessions})
-              </option>
-            ))}
-            {agent && !(agents.data ?? []).some((each) => each.agent === agent) ? <option value={agent}>{agent} (0)</option> : null}
-          </select>
-        </label>
+        <FilterSelect label="Agent" allLabel="All agents" value={agent} onChange={setAgent}>
+          {(agents.data ?? []).map((each) => (
+            <option key={each.agent} value={each.agent}>
+              {each.agent} ({each.sessions})
+            </option>
+          ))}
+          {agent && !(agents.data ?? []).some((each) => each.agent === agent) ? <option value={agent}>{agent} (0)</option> : null}
+        </FilterSelect>
         <ProjectFilterSelect value={project} onChange={setProject} />
         <label className="relative block w-full sm:w-80">
           <span className="sr-only">Search sessions</span>
