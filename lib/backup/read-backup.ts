@@ -5,6 +5,7 @@ import { rename, rm } from 'node:fs/promises';
 import { once } from 'node:events';
 import { basename, dirname, join, resolve } from 'node:path';
 import { extract as tarExtract } from 'tar-stream';
+import { childDirectories } from '../fs/child-directories.js';
 import { isSessionId } from '../store/index.js';
 import {
   backupInfoSchema,
@@ -185,8 +186,6 @@ async function writeEntry(root: string, rel: string, type: 'file' | 'directory',
   if (stream.errored) throw stream.errored;
 }
 
-const SESSION_DIR_DEPTHS = [[], ['projects', '*']] as const;
-
 /** `.index-journal` of each restored user: every session directory and every id the registry's snapshot names. */
 function journalEverySession(root: string): void {
   const users = join(root, 'users');
@@ -195,10 +194,9 @@ function journalEverySession(root: string): void {
     const sessionsDir = join(users, user, 'sessions');
     if (!existsSync(sessionsDir)) continue;
     const ids = new Set<string>();
-    for (const depth of SESSION_DIR_DEPTHS) {
-      const parents = depth.length === 0 ? [sessionsDir] : subdirectories(join(sessionsDir, 'projects')).map((project) => join(sessionsDir, 'projects', project));
-      for (const parent of parents) for (const name of subdirectories(parent)) if (isSessionId(name)) ids.add(name);
-    }
+    // sessions/<sid>/ and sessions/projects/<pid>/<sid>/
+    const parents = [sessionsDir, ...childDirectories(join(sessionsDir, 'projects')).map((project) => join(sessionsDir, 'projects', project))];
+    for (const parent of parents) for (const name of childDirectories(parent)) if (isSessionId(name)) ids.add(name);
     try {
       const index = JSON.parse(readFileSync(join(sessionsDir, 'index.json'), 'utf8')) as Record<string, unknown>;
       for (const id of Object.keys(index)) if (isSessionId(id)) ids.add(id);
@@ -206,16 +204,6 @@ function journalEverySession(root: string): void {
       // no snapshot (or a damaged one): start-up rebuilds the registry from every meta.json
     }
     if (ids.size > 0) writeFileSync(join(sessionsDir, '.index-journal'), `${[...ids].join('\n')}\n`, { mode: 0o600, flag: 'a' });
-  }
-}
-
-function subdirectories(dir: string): string[] {
-  try {
-    return readdirSync(dir, { withFileTypes: true })
-      .filter((entry) => entry.isDirectory())
-      .map((entry) => entry.name);
-  } catch {
-    return [];
   }
 }
 

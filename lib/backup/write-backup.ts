@@ -4,6 +4,7 @@ import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { once } from 'node:events';
 import { dirname, join, posix } from 'node:path';
 import { pack as tarPack, type Pack } from 'tar-stream';
+import { childDirectories } from '../fs/child-directories.js';
 import { BACKUP_FORMAT, BACKUP_VERSION, DATA_PREFIX, INFO_ENTRY, MANIFEST_ENTRY, type BackupInfo, type ManifestLine } from './backup-format.js';
 import { isLeftOut, isRegistryFile, listObjects, walk, type WalkStep } from './backup-sources.js';
 import { userScopedAuthFiles } from './user-scope.js';
@@ -225,17 +226,6 @@ class EntryWriter {
 function readdirSafe(dir: string): string[] {
   try {
     return readdirSync(dir);
-  } catch {
-    return [];
-  }
-}
-
-function childDirectories(dir: string): string[] {
-  try {
-    return readdirSync(dir, { withFileTypes: true })
-      .filter((entry) => entry.isDirectory())
-      .map((entry) => entry.name)
-      .sort();
   } catch {
     return [];
   }

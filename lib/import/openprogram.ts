@@ -1,5 +1,6 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { childDirectories } from '../fs/child-directories.js';
 import { isSessionId, type ImportSessionResult, type StateSessionInput } from '../store/index.js';
 import { emptyReport, NotThisFormatError, type ImportReport, type SkippedLine } from './types.js';
 
@@ -111,22 +112,12 @@ export function inventoryStateDir(dir: string, options: { confined?: boolean } =
     if (why) skipped.push({ file: shown, line: 0, reason: `not imported: ${why}` });
     else if (!found.has(id)) found.set(id, { repoDir, shown });
   };
-  const children = (path: string): string[] => {
-    try {
-      return readdirSync(path, { withFileTypes: true })
-        .filter((entry) => entry.isDirectory())
-        .map((entry) => entry.name)
-        .sort();
-    } catch {
-      return [];
-    }
-  };
-  for (const name of children(sessionsDir)) {
+  for (const name of childDirectories(sessionsDir)) {
     if (name === 'projects' || !isSessionId(name)) continue;
     consider(join(sessionsDir, name), name);
   }
-  for (const projectId of children(join(sessionsDir, 'projects'))) {
-    for (const name of children(join(sessionsDir, 'projects', projectId))) if (isSessionId(name)) consider(join(sessionsDir, 'projects', projectId, name), name);
+  for (const projectId of childDirectories(join(sessionsDir, 'projects'))) {
+    for (const name of childDirectories(join(sessionsDir, 'projects', projectId))) if (isSessionId(name)) consider(join(sessionsDir, 'projects', projectId, name), name);
   }
   const locations = readJson(join(sessionsDir, 'locations.json'));
   if (isObject(locations)) {
