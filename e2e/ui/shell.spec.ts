@@ -96,18 +96,23 @@ test('narrow screens: the sidebar is a drawer behind "Open sidebar"', async ({ p
   await expect(sessions).toHaveCount(0);
 });
 
-test('screenshots of sign-in, settings and admin in the new look', async ({ browser, page, context, user }) => {
+// One page per test: four pictures each, so a loaded machine does not push one test past its budget.
+test('screenshots of the sign-in page in the new look', async ({ browser }) => {
   const signedOut = await browser.newPage();
   await signedOut.goto('/signin');
   await expect(signedOut.getByRole('button', { name: 'Sign in' })).toBeVisible();
   await captureViews(signedOut, 'signin');
   await signedOut.close();
+});
 
+test('screenshots of the settings page in the new look', async ({ page, context, user }) => {
   await signInBrowser(context, user.api);
   await page.goto('/settings');
   await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
   await captureViews(page, 'settings');
+});
 
+test('screenshots of the admin page; Reset password asks in a dialog', async ({ browser, user }) => {
   const admin = await signedInContext(ADMIN_EMAIL, ADMIN_PASSWORD);
   const adminContext = await browser.newContext();
   await signInBrowser(adminContext, admin);
