@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
-import { captureViews, createToken, e2eScratchDir, expect, MODEL_URL, mutate, query, signInBrowser, test } from '../fixtures';
+import { captureViews, createToken, e2eScratchDir, expect, MODEL_NAME, MODEL_URL, mutate, query, signInBrowser, test } from '../fixtures';
 import { CLAUDE, claudeEnv, runAgent } from '../fixtures/real-agents';
 import { SessionPage } from '../pages/session';
 import { TimelinePage } from '../pages/timeline';
@@ -50,8 +50,8 @@ test('Replay with another model: a real Claude Code turn, its request sent to a 
   const reply = session.message('Assistant').last();
   await reply.getByRole('button', { name: 'Replay with…', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: 'Replay with another model' });
-  await expect(dialog.getByRole('combobox', { name: 'Upstream' })).toHaveValue('anthropic');
-  await dialog.getByRole('combobox', { name: 'Upstream' }).selectOption(SECOND);
+  await expect(dialog.getByRole('combobox', { name: 'Send through' })).toHaveValue('anthropic');
+  await dialog.getByRole('combobox', { name: 'Send through' }).selectOption(SECOND);
   await dialog.getByRole('textbox', { name: 'Model' }).fill(REPLAY_MODEL);
   await captureViews(page, 'replay-dialog');
   const before = (await upstreamRequests()).length;
@@ -92,4 +92,35 @@ test('Replay with another model: a real Claude Code turn, its request sent to a 
   const pair = page.getByRole('main').getByRole('list', { name: 'Aligned messages' }).getByRole('listitem').first();
   await expect(pair.getByRole('article', { name: 'Branch A: Assistant' })).toBeVisible();
   await expect(pair.getByRole('article', { name: 'Branch B: Assistant' })).toBeVisible();
+
+  // The same reply replayed on the web chat's model server: the agent's request carried over into
+  // Chat Completions (its system prompt, its messages, its tools), the answer a third branch.
+  await session.goto(sessionId);
+  await session.previousBranch(session.fork(2, 2));
+  await expect(session.fork(1, 2)).toBeVisible();
+  await session.message('Assistant').last().getByRole('button', { name: 'Replay with…', exact: true }).click();
+  const chatDialog = page.getByRole('dialog', { name: 'Replay with another model' });
+  await chatDialog.getByRole('combobox', { name: 'Send through' }).selectOption({ label: "the chat's model server" });
+  // With the chat's models offered as a list, the field is a combobox.
+  await expect(chatDialog.getByRole('combobox', { name: 'Model' })).toHaveAttribute('placeholder', `${MODEL_NAME} (the chat's default)`);
+  const beforeChat = (await upstreamRequests()).length;
+  await chatDialog.getByRole('button', { name: 'Replay', exact: true }).click();
+  await expect(chatDialog).toHaveCount(0, { timeout: 20_000 });
+  await expect(session.fork(3, 3)).toBeVisible();
+  await expect(session.message('Assistant').last().getByText(`Replayed with ${MODEL_NAME}`)).toBeVisible();
+
+  const toChat = (await upstreamRequests()).slice(beforeChat).filter((request) => request.path.split('?')[0] === '/v1/chat/completions');
+  expect(toChat).toHaveLength(1);
+  const chatBody = toChat[0]!.body as { model?: string; messages: { role: string; content: string | null }[]; tools: { function: { name: string } }[] };
+  expect(chatBody.model).toBe(MODEL_NAME);
+  const systemBlocks = recorded.body['system'] as { text: string }[];
+  expect(chatBody.messages[0]).toMatchObject({ role: 'system' });
+  expect(chatBody.messages[0]!.content).toContain(systemBlocks.at(-1)!.text);
+  expect(chatBody.messages.some((message) => message.role === 'user' && message.content?.includes(prompt))).toBe(true);
+  const recordedTools = (recorded.body.tools as { name: string; input_schema?: unknown }[]).filter((tool) => tool.input_schema).map((tool) => tool.name);
+  expect(chatBody.tools.map((tool) => tool.function.name)).toEqual(recordedTools);
+
+  const three = (await query<{ id: string; siblings: string[]; metadata: Record<string, unknown> }[]>(user.api, 'message.branch', { sessionId })).data;
+  expect(three[1]!.siblings).toHaveLength(3);
+  expect(three[1]!.metadata['replay']).toEqual({ of: original, model: MODEL_NAME });
 });

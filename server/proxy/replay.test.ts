@@ -134,4 +134,35 @@ describe('Replay on another model (session.replay)', () => {
     const unkept = await claudeCodeTurn(user.token, '7e1d0000-0000-4000-8000-000000000005', 'not kept [[words:2]]', [image]);
     await expect(caller.session.replay({ sessionId: unkept.sessionId, nodeId: unkept.replyId, model: 'claude-other' })).rejects.toMatchObject({ code: 'PRECONDITION_FAILED', message: expect.stringContaining('no kept request') });
   });
+
+  it('via the chat model: the kept request carried over into Chat Completions, the answer a sibling marked as a replay by that model; an unknown chat model or an upstream beside it is refused, writing nothing', async () => {
+    // The web chat's model server: the harness's loopback model server, as a self-hoster configures it.
+    process.env.OPENPROGRAM_LLM_BASE_URL = model.url;
+    process.env.OPENPROGRAM_LLM_MODEL = 'chat-model';
+    const user = users[0]!;
+    const { sessionId, replyId } = await claudeCodeTurn(user.token, '7e1d0000-0000-4000-8000-000000000006', 'replay me on the chat model [[words:4]]');
+    const caller = callerFor(user.id);
+    const before = await nodesOf(user.id, sessionId);
+    await expect(caller.session.replay({ sessionId, nodeId: replyId, via: 'chat', model: 'not-offered' })).rejects.toMatchObject({ code: 'PRECONDITION_FAILED', message: expect.stringContaining('does not offer not-offered') });
+    await expect(caller.session.replay({ sessionId, nodeId: replyId, via: 'chat', upstream: 'second' })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    expect(await nodesOf(user.id, sessionId)).toEqual(before);
+
+    const sentBefore = model.requests.length;
+    const replayed = await caller.session.replay({ sessionId, nodeId: replyId, via: 'chat' });
+    const sent = model.requests.slice(sentBefore).filter((request) => request.wire === 'chat');
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.body.model).toBe('chat-model');
+    expect(sent[0]!.body.messages).toEqual([
+      { role: 'system', content: `${SYSTEM[0]!.text}\n\n${SYSTEM[1]!.text}` },
+      { role: 'user', content: 'replay me on the chat model [[words:4]]' },
+    ]);
+    expect(sent[0]!.body.tools).toEqual([{ type: 'function', function: { name: 'Bash', description: 'run a command', parameters: TOOLS[0]!.input_schema } }]);
+    expect(replayed).toMatchObject({ sessionId, of: replyId, model: 'chat-model', upstream: null });
+    const branch = await caller.message.branch({ sessionId });
+    expect(branch.at(-1)!.id).toBe(replayed.replyId);
+    expect(branch.at(-1)!.siblings).toEqual(expect.arrayContaining([replyId, replayed.replyId]));
+    expect(branch.at(-1)!.metadata['replay']).toEqual({ of: replyId, model: 'chat-model' });
+    // The loopback chat model echoes the last user message: the recorded answer is its answer.
+    expect(branch.at(-1)!.content).toContain('You said: replay me on the chat model');
+  });
 });

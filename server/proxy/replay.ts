@@ -31,7 +31,8 @@ export interface Replayed {
   /** the answer, a sibling of `of` */
   replyId: string;
   model: string;
-  upstream: string;
+  /** the upstream it went through; null: the web chat's model server (replay-chat.ts) */
+  upstream: string | null;
 }
 
 /** The upstream's own words for a refusal: `error.message` of either provider's JSON, else the start of the body. */
