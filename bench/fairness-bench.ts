@@ -11,7 +11,8 @@
  * - `..._during_long_line`: a 40 MB single-line import (item 6).
  * The upstream runs in a process of its own (so its writes do not delay the measuring client).
  * BENCH_FAIRNESS_SCALE (default 1) scales the sizes (0.05 for a quick run of the harness);
- * BENCH_FAIRNESS_ONLY=redact measures the quiet baseline and item 1 only (a before/after of one fix).
+ * BENCH_FAIRNESS_ONLY=redact,share_render (names as in the figures) measures the quiet baseline and
+ * those attacks only (a before/after of one fix).
  * An attack whose setup fails (the upstream not reached, a link not made, a refusal that is not
  * the cap it should be) throws: no figure is reported for an attack that did not happen.
  * Needs `npm run build` first.
@@ -34,7 +35,9 @@ import { p99 } from './store-bench.js';
 import { requireBuild } from './figures.js';
 
 const SCALE = Number(process.env['BENCH_FAIRNESS_SCALE'] ?? 1);
-const ONLY = process.env['BENCH_FAIRNESS_ONLY'];
+const ONLY = process.env['BENCH_FAIRNESS_ONLY']?.split(',').map((name) => name.trim());
+/** The attack runs in this run (all of them unless BENCH_FAIRNESS_ONLY names some). */
+const runs = (attack: string): boolean => !ONLY || ONLY.includes(attack);
 const MB = 1024 * 1024;
 /** each attack goes on (repeated) at least this long, and the lister takes at least MIN_SAMPLES */
 const MIN_MS = 3_000;
@@ -173,60 +176,70 @@ export async function benchFairness(): Promise<Record<string, number>> {
 
     // 1. Redaction: 1 MB of private-key headers without an END.
     const pem = '-----BEGIN RSA PRIVATE KEY-----\n'.repeat(Math.ceil((MB * SCALE) / 32));
-    figures['other_user_session_list_p99_ms_during_redact'] = await during(async () => {
-      const answer = await proxied('small', pem);
-      if (answer.status !== 200) throw new Error(`redact attack: the proxy answered ${answer.status} ${answer.text.slice(0, 200)}`);
-    });
-    if (ONLY === 'redact') return figures;
+    if (runs('redact'))
+      figures['other_user_session_list_p99_ms_during_redact'] = await during(async () => {
+        const answer = await proxied('small', pem);
+        if (answer.status !== 200) throw new Error(`redact attack: the proxy answered ${answer.status} ${answer.text.slice(0, 200)}`);
+      });
 
     // 2. A big answer streamed through the proxy, read whole by the client.
-    figures['other_user_session_list_p99_ms_during_proxy_big_answer'] = await during(async () => {
-      const answer = await proxied('big', 'stream me a lot');
-      if (answer.status !== 200 || answer.bytes < bigBytes) throw new Error(`big answer attack: ${answer.status}, ${answer.bytes} of ${bigBytes} bytes`);
-    });
+    if (runs('proxy_big_answer')) {
+      figures['other_user_session_list_p99_ms_during_proxy_big_answer'] = await during(async () => {
+        const answer = await proxied('big', 'stream me a lot');
+        if (answer.status !== 200 || answer.bytes < bigBytes) throw new Error(`big answer attack: ${answer.status}, ${answer.bytes} of ${bigBytes} bytes`);
+      });
+    }
 
     // 3. Exchanges held open by one user (the upstream never answers them).
-    let opened = 0;
-    await new Promise<void>((resolve, reject) => {
-      for (let n = 0; n < HELD; n++) {
-        const body = JSON.stringify({ model: 'hold', max_tokens: 10, stream: true, messages: [{ role: 'user', content: `hold ${n}` }] });
-        const req = http.request(`${BASE}/proxy/anthropic/v1/messages`, { method: 'POST', agent: false, headers: { ...proxyHeaders(`held-${n}`), 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
-          res.resume();
-          // A fixed server refuses past a per-user cap (429): that is the attack met, not a setup failure.
-          if (res.statusCode !== 200 && res.statusCode !== 429) reject(new Error(`held exchange ${n}: ${res.statusCode}`));
-          if (++opened === HELD) resolve();
-        });
-        req.on('error', (error) => (held.includes(req) ? reject(error) : undefined));
-        req.end(body);
-        held.push(req);
-      }
-      setTimeout(() => reject(new Error(`only ${opened} of ${HELD} held exchanges got an answer head in 60 s`)), 60_000).unref();
-    });
-    figures['other_user_session_list_p99_ms_during_held_exchanges'] = await during(() => new Promise((resolve) => setTimeout(resolve, 500)));
-    for (const req of held.splice(0)) req.destroy();
+    if (runs('held_exchanges')) {
+      let opened = 0;
+      await new Promise<void>((resolve, reject) => {
+        for (let n = 0; n < HELD; n++) {
+          const body = JSON.stringify({ model: 'hold', max_tokens: 10, stream: true, messages: [{ role: 'user', content: `hold ${n}` }] });
+          const req = http.request(`${BASE}/proxy/anthropic/v1/messages`, { method: 'POST', agent: false, headers: { ...proxyHeaders(`held-${n}`), 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
+            res.resume();
+            // A fixed server refuses past a per-user cap (429): that is the attack met, not a setup failure.
+            if (res.statusCode !== 200 && res.statusCode !== 429) reject(new Error(`held exchange ${n}: ${res.statusCode}`));
+            if (++opened === HELD) resolve();
+          });
+          req.on('error', (error) => (held.includes(req) ? reject(error) : undefined));
+          req.end(body);
+          held.push(req);
+        }
+        setTimeout(() => reject(new Error(`only ${opened} of ${HELD} held exchanges got an answer head in 60 s`)), 60_000).unref();
+      });
+      figures['other_user_session_list_p99_ms_during_held_exchanges'] = await during(() => new Promise((resolve) => setTimeout(resolve, 500)));
+      for (const req of held.splice(0)) req.destroy();
+    }
 
     // 4. Two share links to the slow session, each rendered again and again.
-    const warm = await request('GET', `/s/${links[0]}`, { accept: 'text/html' });
-    if (warm.status !== 200) throw new Error(`share link: ${warm.status} ${warm.text.slice(0, 200)}`);
-    figures['other_user_session_list_p99_ms_during_share_render'] = await during(async () => {
-      const answers = await Promise.all(links.flatMap((id) => [0, 1].map(() => request('GET', `/s/${id}`, { accept: 'text/html' }))));
-      for (const answer of answers) if (answer.status !== 200) throw new Error(`share render attack: ${answer.status}`);
-    });
+    if (runs('share_render')) {
+      const warm = await request('GET', `/s/${links[0]}`, { accept: 'text/html' });
+      if (warm.status !== 200) throw new Error(`share link: ${warm.status} ${warm.text.slice(0, 200)}`);
+      figures['other_user_session_list_p99_ms_during_share_render'] = await during(async () => {
+        const answers = await Promise.all(links.flatMap((id) => [0, 1].map(() => request('GET', `/s/${id}`, { accept: 'text/html' }))));
+        for (const answer of answers) if (answer.status !== 200) throw new Error(`share render attack: ${answer.status}`);
+      });
+    }
 
     // 5. A zip bomb in a state-directory upload.
-    const bomb = await zipBomb(Math.round(1024 * MB * SCALE));
-    process.stderr.write(`bench: fairness: zip bomb of ${Math.round(bomb.length / 1024)} KB\n`);
-    figures['other_user_session_list_p99_ms_during_zip_bomb'] = await during(async () => {
-      const answer = await request('POST', '/api/import?name=state.zip', { authorization: `Bearer ${abuser.token}`, 'content-type': 'application/zip' }, bomb);
-      if (answer.status !== 200 && !(answer.status >= 400 && answer.status < 500 && /cap|large|bytes|ratio|limit|unpack/i.test(answer.text))) throw new Error(`zip bomb attack: ${answer.status} ${answer.text.slice(0, 200)}`);
-    });
+    if (runs('zip_bomb')) {
+      const bomb = await zipBomb(Math.round(1024 * MB * SCALE));
+      process.stderr.write(`bench: fairness: zip bomb of ${Math.round(bomb.length / 1024)} KB\n`);
+      figures['other_user_session_list_p99_ms_during_zip_bomb'] = await during(async () => {
+        const answer = await request('POST', '/api/import?name=state.zip', { authorization: `Bearer ${abuser.token}`, 'content-type': 'application/zip' }, bomb);
+        if (answer.status !== 200 && !(answer.status >= 400 && answer.status < 500 && /cap|large|bytes|ratio|limit|unpack/i.test(answer.text))) throw new Error(`zip bomb attack: ${answer.status} ${answer.text.slice(0, 200)}`);
+      });
+    }
 
     // 6. One very long line in a Claude Code import.
-    const line = Buffer.from(`${JSON.stringify({ type: 'user', sessionId: 'long-line', message: { role: 'user', content: 'y'.repeat(Math.round(40 * MB * SCALE)) } })}\n`);
-    figures['other_user_session_list_p99_ms_during_long_line'] = await during(async () => {
-      const answer = await request('POST', '/api/import?name=long.jsonl', { authorization: `Bearer ${abuser.token}`, 'content-type': 'application/octet-stream' }, line);
-      if (answer.status !== 200 && !(answer.status >= 400 && answer.status < 500 && /line|large|bytes|limit/i.test(answer.text))) throw new Error(`long line attack: ${answer.status} ${answer.text.slice(0, 200)}`);
-    });
+    if (runs('long_line')) {
+      const line = Buffer.from(`${JSON.stringify({ type: 'user', sessionId: 'long-line', message: { role: 'user', content: 'y'.repeat(Math.round(40 * MB * SCALE)) } })}\n`);
+      figures['other_user_session_list_p99_ms_during_long_line'] = await during(async () => {
+        const answer = await request('POST', '/api/import?name=long.jsonl', { authorization: `Bearer ${abuser.token}`, 'content-type': 'application/octet-stream' }, line);
+        if (answer.status !== 200 && !(answer.status >= 400 && answer.status < 500 && /line|large|bytes|limit/i.test(answer.text))) throw new Error(`long line attack: ${answer.status} ${answer.text.slice(0, 200)}`);
+      });
+    }
     return figures;
   } finally {
     for (const req of held) req.destroy();

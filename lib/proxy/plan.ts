@@ -4,6 +4,7 @@ import { chainFingerprint, fingerprints } from './fingerprint.js';
 import { parseRequest } from './request.js';
 import { chooseSession, type Agent } from './session-identity.js';
 import { keepRequest, type KeptRequest } from './kept-request.js';
+import { boundReply } from './limits.js';
 import { emptyReply, type AssembledReply, type ExchangeOutcome, type ParsedRequest, type Step, type Wire } from './types.js';
 
 /** The request headers that say which session and which agent: nothing else goes off the request's path (no key). */
@@ -23,6 +24,11 @@ export interface ExchangeBytes {
   /** the upstream sent more than `bytes` holds: the copy stopped at its limit */
   truncated?: boolean;
   outcome: ExchangeOutcome;
+  /**
+   * The most one recorded message may hold (the store's message limit): the reply is cut to it
+   * here, in the planning thread, so a 16 MiB answer's text never comes back to the request thread.
+   */
+  maxReplyBytes?: number;
 }
 
 export interface PlannedExchange {
@@ -46,6 +52,8 @@ export interface PlannedExchange {
   outcome: ExchangeOutcome;
   /** the request as kept for a retry through the same upstream (kept-request.ts); null: not kept */
   kept?: KeptRequest | null;
+  /** the reply was cut to `maxReplyBytes` (its fingerprint is the whole reply's) */
+  replyCut?: boolean;
 }
 
 const NOTHING: Omit<PlannedExchange, 'outcome'> = { record: false, sessionId: null, agent: null, parsed: null, reply: null, fingerprints: [], replyFingerprint: null };
@@ -120,7 +128,9 @@ export function planExchange(exchange: ExchangeBytes): PlannedExchange {
   // Kept only where the page offers Retry: a reply that ends the turn (one that calls tools is a step of it),
   // so an agent's many tool steps do not each store the whole conversation again.
   const kept = reply && reply.toolCalls.length === 0 ? keepRequest(exchange.wire, json, exchange.body.byteLength) : null;
-  return { record: true, sessionId: choice.sessionId, agent: choice.agent, parsed, reply, ...chainOf(parsed.steps, reply), outcome: outcomeOf(exchange, reply), kept };
+  // Fingerprinted and judged whole, then cut to one message: the next request repeats the whole reply.
+  const bounded = reply && exchange.maxReplyBytes !== undefined ? boundReply(reply, exchange.maxReplyBytes) : { reply, truncated: false };
+  return { record: true, sessionId: choice.sessionId, agent: choice.agent, parsed, reply: bounded.reply, ...chainOf(parsed.steps, reply), outcome: outcomeOf(exchange, reply), kept, replyCut: bounded.truncated };
 }
 
 /**

@@ -22,6 +22,7 @@ import { listCommits, type CommitPage } from './session/commit-page.js';
 import { getBranchAround, getBranchWindow, getTipOf, type BranchAround, type BranchWindowOptions } from './operations/branch-window.js';
 import { readComparePaths, type ComparePaths } from './operations/compare-paths.js';
 import { sessionAt, type SessionAt } from './operations/session-at.js';
+import { newestTurnCommit } from './operations/newest-turn.js';
 import { listTurns, type TimelinePage } from './operations/timeline-turns.js';
 import { conversationDag, type ConversationDag } from './operations/conversation-dag.js';
 import { diffCommit, type CommitDiff } from './operations/diff-commit.js';
@@ -257,6 +258,10 @@ export class SessionStore extends ProjectMethods {
   /** timeline.list: the turns newest first, with what each added, its project commit or why none, its forks. */
   async listTurns(sessionId: string, options?: { limit?: number; cursor?: string | null }): Promise<TimelinePage> {
     return listTurns(this.ctx, sessionId, options);
+  }
+  /** The newest turn commit and its turn (null: none but session init), without asking git again. */
+  async newestTurn(sessionId: string): Promise<{ sha: string; turn: number } | null> {
+    return newestTurnCommit(this.ctx, sessionId);
   }
   /** The session exactly as a turn commit holds it, read from git. */
   async branchAt(sessionId: string, sha: string): Promise<SessionAt> {

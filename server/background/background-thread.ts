@@ -4,6 +4,7 @@ import type { ExchangeBytes, PlannedExchange } from '@/lib/proxy/plan';
 import { redactMessage, type RedactableMessage } from '@/lib/redact/index';
 import type { Redactor } from '@/lib/store/index';
 import { runJob, type BackgroundJob, type ResultOf } from './background-jobs';
+import { movableBuffers } from './moved-buffers';
 import { BACKGROUND_NICE, startWorker } from './worker-threads';
 
 /**
@@ -20,11 +21,16 @@ interface Job {
   request: BackgroundJob;
   resolve: (result: unknown) => void;
   reject: (error: unknown) => void;
+  /** memory the caller gave up, moved to the thread with the job (not copied) */
+  move: ArrayBuffer[];
+  /** the job's memory went to the thread: it cannot be done here again */
+  moved?: boolean;
 }
 
 /** The job done here instead (the thread failed on it or is gone); an error reaches the caller. */
 function runHere(job: Job): void {
   try {
+    if (job.moved) throw new Error(`the background thread failed on a ${job.request.kind} job whose data it held`);
     thread().counts.here[job.request.kind]++;
     job.resolve(runJob(job.request));
   } catch (error) {
@@ -57,7 +63,9 @@ function send(state: BackgroundThread, job: Job): void {
   state.jobs.set(id, job);
   // While a job is pending the thread keeps the process up, so the recording or import finishes.
   state.worker!.ref();
-  state.worker!.postMessage({ id, job: job.request });
+  const transfer = job.move.filter((buffer) => buffer.byteLength > 0);
+  job.moved = transfer.length > 0;
+  state.worker!.postMessage({ id, job: job.request }, transfer);
 }
 
 function thread(): BackgroundThread {
@@ -122,20 +130,24 @@ export function warmBackgroundThread(): void {
 const LARGE_EXCHANGE_BYTES = 512 * 1024;
 const isLarge = (exchange: ExchangeBytes): boolean => (exchange.body?.byteLength ?? 0) + exchange.bytes.byteLength >= LARGE_EXCHANGE_BYTES;
 
-/** Runs one job in the background thread, or here when that thread is not available. The job's data is copied, not moved. */
-export function runInBackground<J extends BackgroundJob>(request: J): Promise<ResultOf<J>> {
+/**
+ * Runs one job in the background thread, or here when that thread is not available. The job's
+ * data is copied, except the views in `move` (movableBuffers): the caller gives those up (they
+ * read as empty once sent).
+ */
+export function runInBackground<J extends BackgroundJob>(request: J, move: readonly (Uint8Array | null)[] = []): Promise<ResultOf<J>> {
   const state = thread();
   return new Promise<unknown>((resolve, reject) => {
-    const job: Job = { request, resolve, reject };
+    const job: Job = { request, resolve, reject, move: movableBuffers(move) };
     if (state.worker && state.ready) send(state, job);
     else if (state.worker && (request.kind !== 'plan' || isLarge(request.exchange))) state.waiting.push(job);
     else setImmediate(() => runHere(job));
   }) as Promise<ResultOf<J>>;
 }
 
-/** Plan one exchange in the background thread (see lib/proxy/plan.ts). */
-export function planOffThread(exchange: ExchangeBytes): Promise<PlannedExchange> {
-  return runInBackground({ kind: 'plan', exchange });
+/** Plan one exchange in the background thread (see lib/proxy/plan.ts); `move`: its views the caller gives up (runInBackground). */
+export function planOffThread(exchange: ExchangeBytes, move: readonly (Uint8Array | null)[] = []): Promise<PlannedExchange> {
+  return runInBackground({ kind: 'plan', exchange }, move);
 }
 
 /**

@@ -58,6 +58,8 @@ export interface ForwardResult {
   /** performance.now() when the request went upstream, and at the answer's first byte (null: none came) */
   startedAt: number;
   firstByteAt: number | null;
+  /** the request body was handed to the socket in full ('finish'): the body's memory is no longer read here */
+  requestSent: boolean;
 }
 
 /** The response headers the client gets: the upstream's, less one hop's. */
@@ -98,11 +100,12 @@ export function forward(input: ForwardInput, res: http.ServerResponse, failure: 
   let deadline: NodeJS.Timeout | null = null;
   const startedAt = performance.now();
   let firstByteAt: number | null = null;
+  let requestSent = false;
   const finish = (outcome: ExchangeOutcome) => {
     if (settled) return;
     settled = true;
     if (deadline) clearTimeout(deadline);
-    onDone({ status, contentType, bytes: Buffer.concat(chunks, copied), totalBytes, outcome, endedAt: performance.now(), startedAt, firstByteAt });
+    onDone({ status, contentType, bytes: Buffer.concat(chunks, copied), totalBytes, outcome, endedAt: performance.now(), startedAt, firstByteAt, requestSent });
     chunks.length = 0;
   };
   const fail = (httpStatus: number, message: string, outcome: ExchangeOutcome) => {
@@ -149,6 +152,7 @@ export function forward(input: ForwardInput, res: http.ServerResponse, failure: 
     upstream.on('aborted', () => fail(502, 'the upstream broke the answer off', 'timeout'));
     upstream.on('error', () => fail(502, 'the upstream broke the answer off', 'timeout'));
   });
+  upstreamRequest.on('finish', () => (requestSent = true));
   upstreamRequest.setNoDelay(true);
   upstreamRequest.setTimeout(input.idleTimeoutMs, () => {
     upstreamRequest.destroy(new Error('timeout'));

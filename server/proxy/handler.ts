@@ -149,7 +149,7 @@ export async function serveProxy(req: http.IncomingMessage, res: http.ServerResp
       (status, message) => providerError(route.kind, status, message),
       (result) => {
         if (!route.wire) return leave();
-        void recordInBackground({ userId, wire: route.wire, upstream: upstream.name, headers: req.headers, body, bodyBytes: bytes, status: result.status, contentType: result.contentType, bytes: result.bytes, totalBytes: result.totalBytes, outcome: result.outcome, endedAt: result.endedAt, startedAt: result.startedAt, firstByteAt: result.firstByteAt }).finally(leave);
+        void recordInBackground({ userId, wire: route.wire, upstream: upstream.name, headers: req.headers, body, bodySent: result.requestSent, bodyBytes: bytes, status: result.status, contentType: result.contentType, bytes: result.bytes, totalBytes: result.totalBytes, outcome: result.outcome, endedAt: result.endedAt, startedAt: result.startedAt, firstByteAt: result.firstByteAt }).finally(leave);
       },
     );
     // From here onDone leaves the gate (forward calls it exactly once).

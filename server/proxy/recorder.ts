@@ -23,12 +23,14 @@ export interface FinishedExchange {
   wire: Wire;
   upstream: string;
   headers: IncomingHttpHeaders;
-  /** the request body as the client sent it; null when it was over the limit */
+  /** the request body as the client sent it; null when it was over the limit (moved to the planning thread when `bodySent`) */
   body: Buffer | null;
+  /** the body was handed to the upstream's socket in full: nothing reads it any more, so it may move */
+  bodySent?: boolean;
   bodyBytes: number;
   status: number;
   contentType: string | null;
-  /** what was kept of the answer (forward.ts copies at most MAX_RECORDED_ANSWER_BYTES) */
+  /** what was kept of the answer (forward.ts copies at most MAX_RECORDED_ANSWER_BYTES); moved to the planning thread, not to be read once recorded */
   bytes: Buffer;
   /** how many bytes the answer had in all, when more than `bytes` holds */
   totalBytes?: number;
@@ -118,16 +120,19 @@ export function recordInBackground(exchange: FinishedExchange): Promise<void> {
 
 export async function recordExchangeNow(exchange: FinishedExchange): Promise<RecordedSummary | null> {
   const { order } = state();
+  // The kept answer and the body move to the planning thread (no copy on this thread): from here
+  // on they are read by their sizes only.
+  const sizes: ExchangeSizes = { recorded: exchange.bytes.length, answer: answerBytes(exchange) };
   // Planned at once (off the thread); the session is known only once planned, so a user's plans
   // are settled in arrival order, and then each session records one exchange at a time.
-  const planned = planOffThread(toBytes(exchange));
+  const planned = planOffThread(toBytes(exchange), exchange.bodySent ? [exchange.body, exchange.bytes] : [exchange.bytes]);
   // A resumed run's exchange goes to the session it was resumed from: placed in the user's order too.
   const plan = await order.run(`${exchange.userId}/`, async () => {
     const settled = settle(exchange, await planned);
     return settled ? followResume(exchange.userId, settled) : null;
   });
   if (!plan) return null;
-  return order.run(`${exchange.userId}/${plan.sessionId}`, () => inCommitSlot(exchange.userId, () => commit(exchange, plan)));
+  return order.run(`${exchange.userId}/${plan.sessionId}`, () => inCommitSlot(exchange.userId, () => commit(exchange, plan, sizes)));
 }
 
 /**
@@ -147,8 +152,14 @@ function inCommitSlot<T>(userId: string, work: () => Promise<T>): Promise<T> {
 /** The answer's size in all: more than was kept when the copy stopped at its limit. */
 const answerBytes = (exchange: FinishedExchange) => Math.max(exchange.totalBytes ?? 0, exchange.bytes.length);
 
+/** Bytes of the answer kept for recording (`recorded`) and sent in all (`answer`), taken before the bytes move to the planning thread. */
+interface ExchangeSizes {
+  recorded: number;
+  answer: number;
+}
+
 function toBytes(exchange: FinishedExchange): ExchangeBytes {
-  return { wire: exchange.wire, upstream: exchange.upstream, headers: identityHeaders(exchange.headers), body: exchange.body, contentType: exchange.contentType, bytes: exchange.bytes, truncated: answerBytes(exchange) > exchange.bytes.length, outcome: exchange.outcome };
+  return { wire: exchange.wire, upstream: exchange.upstream, headers: identityHeaders(exchange.headers), body: exchange.body, contentType: exchange.contentType, bytes: exchange.bytes, truncated: answerBytes(exchange) > exchange.bytes.length, outcome: exchange.outcome, maxReplyBytes: maxMessageBytesFromEnv() };
 }
 
 interface Plan {
@@ -162,13 +173,15 @@ interface Plan {
   /** planned: forwarding's outcome, or `error_event` for an error inside a 2xx */
   outcome: ExchangeOutcome;
   kept: KeptRequest | null;
+  /** the planning thread cut the reply to one message */
+  replyCut: boolean;
 }
 
 /** The planned exchange placed: the session of its previous_response_id, else of its first message. */
 function settle(exchange: FinishedExchange, planned: PlannedExchange): Plan | null {
   if (!planned.record) return null;
   const { parsed, reply } = planned;
-  if (!parsed) return planned.sessionId ? { sessionId: planned.sessionId, agent: planned.agent, parsed: null, reply: null, after: null, fingerprints: [], replyFingerprint: null, outcome: planned.outcome, kept: null } : null;
+  if (!parsed) return planned.sessionId ? { sessionId: planned.sessionId, agent: planned.agent, parsed: null, reply: null, after: null, fingerprints: [], replyFingerprint: null, outcome: planned.outcome, kept: null, replyCut: false } : null;
   const after = parsed.previousResponseId ? responseIndex(exchange.userId).get(parsed.previousResponseId) : null;
   // The request holds only what follows that reply (short): chained after it.
   const { fingerprints: chain, replyFingerprint } = after ? chainOf(parsed.steps, reply, after.fingerprint) : planned;
@@ -178,19 +191,19 @@ function settle(exchange: FinishedExchange, planned: PlannedExchange): Plan | nu
     if (!first) return null;
     sessionId = prefixSessionId(first);
   }
-  return { sessionId, agent: planned.agent, parsed, reply, after, fingerprints: chain, replyFingerprint, outcome: planned.outcome, kept: planned.kept ?? null };
+  return { sessionId, agent: planned.agent, parsed, reply, after, fingerprints: chain, replyFingerprint, outcome: planned.outcome, kept: planned.kept ?? null, replyCut: planned.replyCut ?? false };
 }
 
 const turnStatus = (outcome: ExchangeOutcome): 'idle' | 'failed' | 'cancelled' => (outcome === 'complete' ? 'idle' : outcome === 'client_gone' ? 'cancelled' : 'failed');
 
-async function commit(exchange: FinishedExchange, plan: Plan): Promise<RecordedSummary> {
+async function commit(exchange: FinishedExchange, plan: Plan, sizes: ExchangeSizes): Promise<RecordedSummary> {
   const store = await getUserStore(exchange.userId);
   const source = sourceOf(plan.agent, exchange.wire);
   const agentId = plan.agent ?? (exchange.wire === 'anthropic' ? 'anthropic' : 'openai');
   await store.createSession({ id: plan.sessionId, source, agentId });
   const outcome = plan.outcome;
   const proxyMeta: Record<string, unknown> = { wire: exchange.wire, upstream: exchange.upstream, status: exchange.status, outcome };
-  const copyCut = answerBytes(exchange) > exchange.bytes.length;
+  const copyCut = sizes.answer > sizes.recorded;
 
   let steps: ExchangeStep[];
   let reply: ExchangeStep | null = null;
@@ -201,17 +214,17 @@ async function commit(exchange: FinishedExchange, plan: Plan): Promise<RecordedS
     const chain = plan.fingerprints;
     steps = await Promise.all(plan.parsed.steps.map((step, index) => toExchangeStep(store, plan.sessionId, step, chain[index] ?? undefined)));
     if (plan.reply && replyFingerprint) {
-      // One message at most the store's message limit: a reply over it is cut (issue 27 item 2).
+      // One message at most the store's message limit: a reply over it is cut (issue 27 item 2), in the planning thread.
       const bounded = boundReply(plan.reply, maxMessageBytesFromEnv());
       const answer = bounded.reply;
       // Marked when anything of the answer is missing from the record: the copy stopped, or the reply was cut to fit.
-      const cutMeta = copyCut || bounded.truncated ? { ...proxyMeta, truncated: true, response_bytes: answerBytes(exchange), recorded_bytes: exchange.bytes.length } : proxyMeta;
+      const cutMeta = copyCut || bounded.truncated || plan.replyCut ? { ...proxyMeta, truncated: true, response_bytes: sizes.answer, recorded_bytes: sizes.recorded } : proxyMeta;
       // Said on the reply, so the page can offer its Retry through this upstream (upstream-retry.ts).
       const replyProxyMeta = plan.kept ? { ...cutMeta, request_kept: true } : cutMeta;
       const outcomeError =
         outcome === 'client_gone' ? 'the client went away before the end' : outcome === 'timeout' ? 'the upstream timed out or broke off' : outcome === 'deadline' ? "the exchange passed the proxy's deadline and was ended" : null;
       // Nothing came at all: say why, not that the (empty) answer was unreadable.
-      const error = exchange.bytes.length === 0 ? (outcomeError ?? answer.error) : (answer.error ?? outcomeError);
+      const error = sizes.recorded === 0 ? (outcomeError ?? answer.error) : (answer.error ?? outcomeError);
       reply = {
         role: 'assistant',
         fingerprint: exchange.replay ? textHash(`${replyFingerprint}\nreplay\n${exchange.replay.of}\n${exchange.replay.model}`) : replyFingerprint,
@@ -232,7 +245,7 @@ async function commit(exchange: FinishedExchange, plan: Plan): Promise<RecordedS
     }
   }
   const context = plan.parsed
-    ? { wire: exchange.wire, model: plan.parsed.model, tools: plan.parsed.tools, stream: plan.parsed.stream, upstream: exchange.upstream, status: exchange.status, outcome, request_bytes: exchange.bodyBytes, response_bytes: answerBytes(exchange), ...(copyCut ? { recorded_bytes: exchange.bytes.length, truncated: true } : {}), ...(plan.kept ? { request: plan.kept } : {}) }
+    ? { wire: exchange.wire, model: plan.parsed.model, tools: plan.parsed.tools, stream: plan.parsed.stream, upstream: exchange.upstream, status: exchange.status, outcome, request_bytes: exchange.bodyBytes, response_bytes: sizes.answer, ...(copyCut ? { recorded_bytes: sizes.recorded, truncated: true } : {}), ...(plan.kept ? { request: plan.kept } : {}) }
     : undefined;
   const result = await store.recordExchange(
     { sessionId: plan.sessionId, steps, after: plan.after?.nodeId ?? null, reply, system: plan.parsed?.system ?? null, context },

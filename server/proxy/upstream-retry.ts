@@ -139,6 +139,7 @@ export async function resendThrough(userId: string, store: SessionStore, session
     upstream: send.name,
     headers: { 'x-entity-memory-session': sessionId, ...(AGENT_USER_AGENT[agent] ? { 'user-agent': AGENT_USER_AGENT[agent] } : {}) },
     body,
+    bodySent: result.requestSent,
     bodyBytes: body.length,
     status: result.status,
     contentType: result.contentType,

@@ -59,10 +59,9 @@ export async function openShare(id: string): Promise<{ link: ShareLink; store: S
   return store.hasSession(link.sessionId) ? { link, store } : null;
 }
 
-/** The newest turn commit of a session, or null when it has none but `session init`. */
+/** The newest turn commit of a session, or null when it has none but `session init` (from the store's memory: no git process per visit). */
 export async function newestTurn(store: SessionStore, sessionId: string): Promise<PinnedTurn | null> {
-  const [newest] = (await store.listCommits(sessionId, { limit: 1 })).commits;
-  return newest && newest.turn > 0 ? { sha: newest.sha, turn: newest.turn } : null;
+  return store.newestTurn(sessionId);
 }
 
 /** The commit of turn `turn`, walking the timeline newest first. */

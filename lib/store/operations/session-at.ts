@@ -13,6 +13,8 @@ import type { StoreContext } from '../session/store-context.js';
 import type { BranchMessage, StoredNode } from '../types.js';
 import { branchMessages } from '../dag/branch.js';
 import { withSession } from '../session/session-access.js';
+import { ensureCommitState } from '../session/commit-state.js';
+import { ViewsAtHead } from '../session/views-at-head.js';
 
 /** A neighbouring turn of the at-turn view. */
 export interface TurnRef {
@@ -74,30 +76,36 @@ const parsedBlobs = new LRUCache<string, Map<string, StoredNode | null>>({ max: 
  */
 export function sessionAt(ctx: StoreContext, sessionId: string, sha: string): Promise<SessionAt> {
   assertCommitId(sha);
-  return withSession(ctx, sessionId, async (session) => {
-    const line = await firstParentLine(session.dir);
-    const index = line.indexOf(sha);
-    if (index < 0) throw new NotFoundError(`unknown commit: ${sha}`);
-    const turnOf = (at: number): number => line.length - 1 - at;
-    const commit = await readCommitObject(session.dir, sha);
-    const graph = new SessionGraph(await nodesAtTree(session.dir, commit.tree));
-    const meta = metaAt(await readBlobAt(session.dir, commit.tree, 'meta.json'));
-    const headId = headIdAt(meta, graph);
-    const turn = turnOf(index);
-    return {
-      sha,
-      turn,
-      createdAt: secondsToMs(commit.timestamp),
-      message: commit.message.replace(TRAILER_LINE, '').trim(),
-      projectCommit: PROJECT_COMMIT_TRAILER.exec(commit.message)?.[1] ?? null,
-      headId,
-      title: typeof meta?.title === 'string' ? meta.title : '',
-      messages: branchMessages(graph, headId),
-      // turn 0 is the repo's `session init`, not a turn to go back to
-      previous: turn > 1 ? { sha: line[index + 1]!, turn: turn - 1 } : null,
-      next: index > 0 ? { sha: line[index - 1]!, turn: turn + 1 } : null,
-    };
-  });
+  return withSession(ctx, sessionId, async (session) => viewsAtHead.get(session.dir, (await ensureCommitState(session)).head, sha, () => readSessionAt(session.dir, sha)));
+}
+
+/** Read once per HEAD: a shared page's every visit asked git again (issue 27 item 4). UTF-16 bytes of the text each holds. */
+const viewsAtHead = new ViewsAtHead<SessionAt>((view) => view.messages.reduce((bytes, message) => bytes + message.content.length * 2, 0));
+
+/** sessionAt read from git: HEAD's line, the commit, its tree's nodes and meta.json. */
+async function readSessionAt(dir: string, sha: string): Promise<SessionAt> {
+  const line = await firstParentLine(dir);
+  const index = line.indexOf(sha);
+  if (index < 0) throw new NotFoundError(`unknown commit: ${sha}`);
+  const turnOf = (at: number): number => line.length - 1 - at;
+  const commit = await readCommitObject(dir, sha);
+  const graph = new SessionGraph(await nodesAtTree(dir, commit.tree));
+  const meta = metaAt(await readBlobAt(dir, commit.tree, 'meta.json'));
+  const headId = headIdAt(meta, graph);
+  const turn = turnOf(index);
+  return {
+    sha,
+    turn,
+    createdAt: secondsToMs(commit.timestamp),
+    message: commit.message.replace(TRAILER_LINE, '').trim(),
+    projectCommit: PROJECT_COMMIT_TRAILER.exec(commit.message)?.[1] ?? null,
+    headId,
+    title: typeof meta?.title === 'string' ? meta.title : '',
+    messages: branchMessages(graph, headId),
+    // turn 0 is the repo's `session init`, not a turn to go back to
+    previous: turn > 1 ? { sha: line[index + 1]!, turn: turn - 1 } : null,
+    next: index > 0 ? { sha: line[index - 1]!, turn: turn + 1 } : null,
+  };
 }
 
 /** The commit's meta.json as an object, or null when missing or unreadable (then it names no head and no title). */
