@@ -127,17 +127,21 @@ test('an email outside the allowed domains, and the email of an existing passwor
   expect(await users()).toEqual(before);
 });
 
-const MISBEHAVIOURS: { mode: OidcMisbehaviour; what: string }[] = [
-  { mode: 'wrong-audience', what: 'an ID token for another client (aud)' },
-  { mode: 'wrong-issuer', what: 'an ID token from another issuer (iss)' },
-  { mode: 'code-replayed', what: 'an authorization code already redeemed' },
-  { mode: 'code-expired', what: 'an expired authorization code' },
+// `refusal`: what the provider's token endpoint answered (null: it issued the tokens); `logged`: why the
+// app's OpenID client refused, in the server's log.
+const MISBEHAVIOURS: { mode: OidcMisbehaviour; what: string; refusal: RegExp | null; logged: RegExp }[] = [
+  { mode: 'wrong-audience', what: 'an ID token for another client (aud)', refusal: null, logged: /aud mismatch, expected entity-memory-e2e, got: another-client/ },
+  { mode: 'wrong-issuer', what: 'an ID token from another issuer (iss)', refusal: null, logged: /unexpected iss value, expected http:\/\/127\.0\.0\.1:\d+, got: http:\/\/127\.0\.0\.1:9\/another-issuer/ },
+  { mode: 'code-replayed', what: 'an authorization code already redeemed', refusal: /^invalid_grant: /, logged: /invalid_grant/ },
+  { mode: 'code-expired', what: 'an expired authorization code', refusal: /^invalid_grant: /, logged: /invalid_grant/ },
 ];
 
-for (const { mode, what } of MISBEHAVIOURS) {
+for (const { mode, what, refusal, logged } of MISBEHAVIOURS) {
   test(`${what} is refused with a clear page, no 500, and nobody is signed in or created`, async ({ browser }) => {
     const before = await users();
     const redeemedBefore = provider.redeemedCodes();
+    const refusalsBefore = provider.tokenRefusals().length;
+    const logBefore = server.output().length;
     provider.misbehave(mode);
     try {
       const cy = await freshBrowser(browser);
@@ -146,7 +150,11 @@ for (const { mode, what } of MISBEHAVIOURS) {
       await expect(cy.page).toHaveURL(/\/signin\?(.*&)?error=OAuthCallback$/);
       expect(cy.statuses.filter((status) => status >= 500)).toEqual([]);
       // The token endpoint answered only where the ID token itself was the fault.
-      expect(provider.redeemedCodes() - redeemedBefore).toBe(mode === 'wrong-audience' || mode === 'wrong-issuer' ? 1 : 0);
+      expect(provider.redeemedCodes() - redeemedBefore).toBe(refusal ? 0 : 1);
+      const refusals = provider.tokenRefusals().slice(refusalsBefore);
+      if (refusal) expect(refusals).toEqual([expect.stringMatching(refusal)]);
+      else expect(refusals).toEqual([]);
+      expect(server.output().slice(logBefore)).toMatch(logged);
       expect((await cy.page.goto('/'))?.url()).toMatch(/\/signin/);
       await cy.close();
     } finally {
