@@ -132,8 +132,8 @@ test('an email outside the allowed domains, and the email of an existing passwor
 const MISBEHAVIOURS: { mode: OidcMisbehaviour; what: string; refusal: RegExp | null; logged: RegExp }[] = [
   { mode: 'wrong-audience', what: 'an ID token for another client (aud)', refusal: null, logged: /aud mismatch, expected entity-memory-e2e, got: another-client/ },
   { mode: 'wrong-issuer', what: 'an ID token from another issuer (iss)', refusal: null, logged: /unexpected iss value, expected http:\/\/127\.0\.0\.1:\d+, got: http:\/\/127\.0\.0\.1:9\/another-issuer/ },
-  { mode: 'code-replayed', what: 'an authorization code already redeemed', refusal: /^invalid_grant: /, logged: /invalid_grant/ },
-  { mode: 'code-expired', what: 'an expired authorization code', refusal: /^invalid_grant: /, logged: /invalid_grant/ },
+  { mode: 'code-replayed', what: 'an authorization code already redeemed', refusal: /^invalid_grant: authorization code already consumed$/, logged: /invalid_grant/ },
+  { mode: 'code-expired', what: 'an expired authorization code', refusal: /^invalid_grant: authorization code (is expired|not found)$/, logged: /invalid_grant/ },
 ];
 
 for (const { mode, what, refusal, logged } of MISBEHAVIOURS) {
