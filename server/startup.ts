@@ -1,4 +1,5 @@
 import { acquireDataDirLock, DataDirLockedError } from '@/lib/process/data-dir-lock';
+import { oidcConfigProblems } from '@/server/auth/oidc-provider';
 import { flushAllSync, getAuthStore, getClusterNode, getDataDir, prepareRuntime } from '@/server/runtime';
 
 const STARTED = Symbol.for('entity-memory.started');
@@ -72,7 +73,7 @@ async function startOnce(): Promise<void> {
     adminEmail: process.env.OPENPROGRAM_ADMIN_EMAIL,
     adminPassword: process.env.OPENPROGRAM_ADMIN_PASSWORD,
   });
-  for (const line of lines) console.log(`[entity-memory] ${line}`);
+  for (const line of [...lines, ...oidcConfigProblems()]) console.log(`[entity-memory] ${line}`);
   auth.writeCliToken();
   console.log(`[entity-memory] data directory ${dataDir}`);
 }

@@ -7,6 +7,7 @@ import { FormMessage } from '@/components/ui/form-message';
 import { PromptDialog } from '@/components/ui/prompt-dialog';
 import type { RouterOutputs } from '@/trpc/types';
 import { useTRPC } from '@/trpc/client';
+import { signInMethodLabel } from './sign-in-method-label';
 
 type UserRow = RouterOutputs['admin']['listUsers'][number];
 
@@ -39,6 +40,7 @@ export function UserTable({ initialUsers, currentUserId }: { initialUsers: UserR
               <th scope="col" className="py-2">Email</th>
               <th scope="col" className="hidden pr-2 sm:table-cell">Role</th>
               <th scope="col" className="hidden sm:table-cell">Status</th>
+              <th scope="col" className="hidden pl-2 sm:table-cell">Sign-in</th>
               <th scope="col"><span className="sr-only">Actions</span></th>
             </tr>
           </thead>
@@ -50,11 +52,12 @@ export function UserTable({ initialUsers, currentUserId }: { initialUsers: UserR
                   {user.id === currentUserId ? <span className="whitespace-nowrap text-neutral-500"> (you)</span> : null}
                   {/* On a phone the role and status columns fold in here, so the actions stay in view. */}
                   <span className="block text-xs font-normal text-neutral-500 sm:hidden dark:text-neutral-400">
-                    {user.admin ? 'admin' : 'user'} · {user.disabled ? 'disabled' : 'active'}
+                    {user.admin ? 'admin' : 'user'} · {user.disabled ? 'disabled' : 'active'} · {signInMethodLabel(user.signIn)}
                   </span>
                 </td>
                 <td className="hidden pr-2 sm:table-cell">{user.admin ? 'admin' : 'user'}</td>
                 <td className="hidden sm:table-cell">{user.disabled ? 'disabled' : 'active'}</td>
+                <td className="hidden pl-2 sm:table-cell">{signInMethodLabel(user.signIn)}</td>
                 <td className="py-1.5 pl-2 text-right">
                   <div className="flex flex-wrap justify-end gap-1.5">
                     <Button

@@ -1,8 +1,9 @@
 // Shared by the server-rendered sign-in page and the client forms (no 'use client' here).
+import { describeSingleSignOnError } from './oidc-sign-in-messages';
 
 export function describeSignInError(error: string | null | undefined): string {
   if (!error || error === 'CredentialsSignin') return 'Wrong email or password, or the account is disabled.';
-  return error;
+  return describeSingleSignOnError(error) ?? error;
 }
 
 // Any origin will do: only whether the resolved URL stays on it matters.

@@ -8,3 +8,7 @@ export { InstanceKeys, INSTANCE_KEYS_FILE, type InstanceKeysView } from './insta
 export { ProxyUpstreams, migrateProxyUpstreams, PROXY_UPSTREAMS_FILE, defaultUpstreamUrl, normalizeUpstreamUrl, UPSTREAM_NAME_PATTERN, BUILT_IN_UPSTREAMS, type Upstream, type UpstreamKind, type UpstreamView } from './proxy-upstreams.js';
 export { EMAIL_MAX_LENGTH, USER_ID_PATTERN, isUserId, normaliseEmail, UserStore, type PublicUser, type UserRecord, type UserBackend, type UserChange, type UsersFile, DEFAULT_PREFS, type UserPrefs } from './users.js';
 export { checkRoot, parseRootsEnv, ProjectRootsFile, migrateProjectRoots, PROJECT_ROOTS_FILE, type ProjectRoot } from './project-roots.js';
+export { type SignInMethod, type UserIdentity } from './user-identity.js';
+export { discoveryUrl, readOidcConfig, type OidcConfig } from './oidc-config.js';
+export { type OidcRefusal } from './oidc-claims.js';
+export { signInWithOidc, type OidcSignInResult } from './oidc-users.js';

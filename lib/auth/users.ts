@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { atomicWriteFileSync } from '../fs/atomic-write.js';
 import { AuthError } from './errors.js';
 import { assertPasswordPolicy, burnPasswordCheck, hashPassword, verifyPassword } from './password.js';
+import { sameIdentity, signInMethodOf, type SignInMethod, type UserIdentity } from './user-identity.js';
 
 export interface UserRecord {
   id: string;
@@ -17,6 +18,8 @@ export interface UserRecord {
   updatedAt: number;
   /** the user's own settings; absent: every default */
   prefs?: Partial<UserPrefs>;
+  /** how they sign in when not with a password (lib/auth/user-identity.ts); absent: password */
+  identity?: UserIdentity;
 }
 
 /** Per-user settings (Settings page). */
@@ -40,6 +43,7 @@ export interface PublicUser {
   disabled: boolean;
   sessionVersion: number;
   createdAt: number;
+  signIn: SignInMethod;
 }
 
 export interface UsersFile {
@@ -108,7 +112,7 @@ export function isUserId(value: unknown): value is string {
 
 function toPublicUser(user: UserRecord): PublicUser {
   const { id, email, admin, disabled, sessionVersion, createdAt } = user;
-  return { id, email, admin, disabled, sessionVersion, createdAt };
+  return { id, email, admin, disabled, sessionVersion, createdAt, signIn: signInMethodOf(user.identity) };
 }
 
 /**
@@ -228,19 +232,35 @@ export class UserStore {
     assertPasswordPolicy(input.password);
     this.assertEmailFree(email);
     const passwordHash = await hashPassword(input.password);
-    // Checked again: another create may have finished while this one was hashing.
+    return this.insert({ email, passwordHash, admin: input.admin ?? false });
+  }
+
+  /** A user who signs in through an identity provider; `passwordHash` is one nobody knows. */
+  async createWithIdentity(input: { email: string; admin: boolean; identity: UserIdentity; passwordHash: string }): Promise<UserRecord> {
+    const email = normaliseEmail(input.email);
     this.assertEmailFree(email);
+    if (this.findByIdentity(input.identity)) throw new AuthError('CONFLICT', 'a user with this identity already exists');
+    const created = await this.insert({ email, passwordHash: input.passwordHash, admin: input.admin, identity: input.identity });
+    return this.byId.get(created.id)!;
+  }
+
+  findByIdentity(identity: UserIdentity): UserRecord | undefined {
+    return this.state.users.find((user) => user.identity !== undefined && sameIdentity(user.identity, identity));
+  }
+
+  /** The role an identity provider's groups claim gives; the sign-ins go on (the role is read on every request). */
+  async setAdmin(id: string, admin: boolean): Promise<PublicUser> {
+    return this.update(this.require(id), (u) => {
+      u.admin = admin;
+    });
+  }
+
+  private async insert(fields: Pick<UserRecord, 'email' | 'passwordHash' | 'admin' | 'identity'>): Promise<PublicUser> {
+    // Checked again: another create may have finished while this one was hashing.
+    this.assertEmailFree(fields.email);
     const at = this.now();
-    const user: UserRecord = {
-      id: this.newId(),
-      email,
-      passwordHash,
-      admin: input.admin ?? false,
-      disabled: false,
-      sessionVersion: 1,
-      createdAt: at,
-      updatedAt: at,
-    };
+    const user: UserRecord = { id: this.newId(), ...fields, disabled: false, sessionVersion: 1, createdAt: at, updatedAt: at };
+    if (user.identity === undefined) delete user.identity;
     await this.backend.write({ kind: 'insert', user }, { ...this.state, users: [...this.state.users, user] });
     // The backend decided (Postgres's unique email); a replica may already hold the row from
     // the backend's own announcement.

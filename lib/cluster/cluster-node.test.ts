@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPool, type Pool } from './db.js';
 import { startClusterNode, type ClusterNode } from './node.js';
+import { loadUsers } from './pg-auth-backend.js';
 import { ShardConflictError } from './shard-directory-port.js';
 import { ShardDirectory } from './shard-directory.js';
 import { startTestPostgres, type TestPostgres } from './testing/postgres.js';
@@ -142,5 +143,18 @@ describe('cluster mode on a real Postgres', () => {
     const mine = a.ownership.check(userId);
     expect(mine.kind).toBe(other === 'node-a' ? 'mine' : 'elsewhere');
     if (mine.kind === 'elsewhere') expect(mine.url).toBe('http://127.0.0.1:2');
+  });
+
+  // Single sign-on (DESIGN §17): a user's identity is kept in auth_user.identity.
+  it('keeps a single sign-on identity with the user: read back at load, seen by another instance, kept by a role change', async () => {
+    const identity = { kind: 'oidc' as const, issuer: 'https://id.example.org', subject: 'subject-1' };
+    const made = await a.auth.users.createWithIdentity({ email: 'sso@x.org', admin: false, identity, passwordHash: 'scrypt$unusable' });
+    const password = await a.auth.users.create({ email: 'pw@x.org', password: 'password-1' });
+    const loaded = await loadUsers(pool);
+    expect(loaded.users.find((u) => u.id === made.id)?.identity).toEqual(identity);
+    expect(loaded.users.find((u) => u.id === password.id)).not.toHaveProperty('identity');
+    await eventually(() => b.auth.users.findByIdentity(identity)?.id === made.id, 'the identity on node b');
+    await a.auth.users.setAdmin(made.id, true);
+    expect((await loadUsers(pool)).users.find((u) => u.id === made.id)).toMatchObject({ admin: true, identity });
   });
 });

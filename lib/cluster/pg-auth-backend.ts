@@ -29,6 +29,7 @@ interface UserRow {
   created_at: string;
   updated_at: string;
   prefs: UserRecord['prefs'] | null;
+  identity: UserRecord['identity'] | null;
 }
 
 function toUser(row: UserRow): UserRecord {
@@ -43,6 +44,7 @@ function toUser(row: UserRow): UserRecord {
     updatedAt: Number(row.updated_at),
   };
   if (row.prefs) user.prefs = row.prefs;
+  if (row.identity) user.identity = row.identity;
   return user;
 }
 
@@ -68,7 +70,7 @@ function toToken(row: TokenRow): TokenRecord {
   };
 }
 
-const USER_COLUMNS = 'id, email, password_hash, admin, disabled, session_version, created_at, updated_at, prefs';
+const USER_COLUMNS = 'id, email, password_hash, admin, disabled, session_version, created_at, updated_at, prefs, identity';
 const TOKEN_COLUMNS = 'id, user_id, name, hash, created_at, last_used_at, expires_at';
 
 export async function loadUsers(pool: Pool): Promise<UsersFile> {
@@ -145,8 +147,8 @@ export class PgUserBackend implements UserBackend {
       try {
         owner = await inTransaction(this.pool, async (client) => {
           await client.query(
-            `INSERT INTO auth_user (${USER_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-            [u.id, u.email, u.passwordHash, u.admin, u.disabled, u.sessionVersion, u.createdAt, u.updatedAt, u.prefs ?? null],
+            `INSERT INTO auth_user (${USER_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+            [u.id, u.email, u.passwordHash, u.admin, u.disabled, u.sessionVersion, u.createdAt, u.updatedAt, u.prefs ?? null, u.identity ?? null],
           );
           const { rows } = await client.query<{ shard: string; epoch: string; state: ShardOwner['state'] }>('SELECT shard, epoch, state FROM place_user($1)', [u.id]);
           if (!rows[0]) throw new AuthError('CONFLICT', 'no instance can take a new user: every instance is marked unhealthy or has weight 0');

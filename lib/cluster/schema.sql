@@ -28,6 +28,8 @@ CREATE TABLE IF NOT EXISTS auth_user (
   updated_at bigint NOT NULL,
   prefs jsonb
 );
+-- How a user signs in when not with a password ({kind, issuer, subject}: single sign-on, DESIGN §17); set once, at creation.
+ALTER TABLE auth_user ADD COLUMN IF NOT EXISTS identity jsonb;
 
 -- Personal API tokens, as sha256 hashes only.
 CREATE TABLE IF NOT EXISTS auth_token (

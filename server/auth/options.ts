@@ -3,6 +3,7 @@ import CredentialsProvider from 'next-auth/providers/credentials';
 import { z } from 'zod';
 import { getAuthStore } from '@/server/runtime';
 import { clientIp } from './client-ip';
+import { logAuthError, OIDC_PROVIDER_ID, oidcConfig, oidcProvider, oidcSignIn, signedInUser } from './oidc-provider';
 import { SESSION_MAX_AGE_S } from './session-cookie';
 import { markRateLimited, markSignedIn } from './sign-in-status';
 import './types';
@@ -38,6 +39,8 @@ function waitText(ms: number): string {
  */
 export function authOptions(secure: boolean): NextAuthOptions {
   const auth = getAuthStore();
+  // Single sign-on beside passwords, when OPENPROGRAM_OIDC_* configure it (server/auth/oidc-provider.ts).
+  const oidc = oidcConfig();
   return {
     secret: auth.secret,
     session: { strategy: 'jwt', maxAge: SESSION_MAX_AGE_S },
@@ -45,6 +48,7 @@ export function authOptions(secure: boolean): NextAuthOptions {
     // prefix) follow `secure`.
     useSecureCookies: secure,
     pages: { signIn: '/signin', error: '/signin' },
+    logger: { error: logAuthError },
     providers: [
       CredentialsProvider({
         id: 'credentials',
@@ -64,12 +68,16 @@ export function authOptions(secure: boolean): NextAuthOptions {
           return null;
         },
       }),
+      ...(oidc ? [oidcProvider(oidc)] : []),
     ],
     callbacks: {
-      jwt({ token, user }) {
+      signIn: ({ account, profile }) => (oidc && account?.provider === OIDC_PROVIDER_ID ? oidcSignIn(auth, oidc, profile) : true),
+      jwt({ token, user, account, profile }) {
         if (user) {
-          token.uid = user.id;
-          token.sv = user.sessionVersion;
+          const signedIn = signedInUser(auth, user, account, profile);
+          if (!signedIn) throw new Error('the signed-in user is gone');
+          token.uid = signedIn.id;
+          token.sv = signedIn.sessionVersion;
         } else if (typeof token.uid !== 'string' || typeof token.sv !== 'number' || !auth.sessionUser(token.uid, token.sv)) {
           // next-auth answers a throw here by clearing the cookie: /api/auth/session signs out too.
           throw new Error('the session has ended (user disabled or password reset)');

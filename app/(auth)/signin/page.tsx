@@ -1,4 +1,5 @@
 import { redirect } from 'next/navigation';
+import { OidcSignInButton } from '@/components/auth/oidc-sign-in-button';
 import { SetupAdminForm } from '@/components/auth/setup-admin-form';
 import { SignInForm } from '@/components/auth/sign-in-form';
 import { describeSignInError, safeCallbackUrl } from '@/components/auth/sign-in-messages';
@@ -34,6 +35,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Searc
           </p>
         ) : null}
         <Card>{status.needsSetup ? <SetupAdminForm /> : <SignInForm callbackUrl={callbackUrl} initialError={error} />}</Card>
+        {status.singleSignOn ? <OidcSignInButton providerName={status.singleSignOn.name} callbackUrl={callbackUrl} /> : null}
         {!status.needsSetup && status.signupOpen ? (
           <Card>
             <SignUpForm />

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { oidcConfig } from '@/server/auth/oidc-provider';
 import { getAuthStore } from '@/server/runtime';
 import { createTRPCRouter, publicProcedure } from '../trpc';
 import { emailInput, passwordInput } from '../schemas';
@@ -7,7 +8,9 @@ import { emailInput, passwordInput } from '../schemas';
 export const authRouter = createTRPCRouter({
   status: publicProcedure.query(() => {
     const auth = getAuthStore();
-    return { needsSetup: auth.needsSetup, signupOpen: auth.users.signupOpen };
+    // singleSignOn: the sign-in page's "Sign in with <name>" button, when OPENPROGRAM_OIDC_* are set.
+    const oidc = oidcConfig();
+    return { needsSetup: auth.needsSetup, signupOpen: auth.users.signupOpen, singleSignOn: oidc ? { name: oidc.name } : null };
   }),
 
   /** First run: the setup code printed in the server log makes this account the admin. */

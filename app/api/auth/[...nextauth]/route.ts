@@ -1,7 +1,9 @@
 import NextAuth from 'next-auth';
 import { NextResponse, type NextRequest } from 'next/server';
 import { malformedAuthBody } from '@/server/auth/auth-body';
+import { clientIp } from '@/server/auth/client-ip';
 import { authOptions, isHttpsRequest } from '@/server/auth/options';
+import { withSignInRequest } from '@/server/auth/sign-in-events';
 
 type RouteContext = { params: Promise<{ nextauth: string[] }> };
 
@@ -10,7 +12,7 @@ async function handler(req: NextRequest, context: RouteContext): Promise<Respons
   // next-auth parses a JSON body itself and throws on a malformed one: a 500 with an empty body.
   const refusal = req.method === 'POST' ? malformedAuthBody(req.headers.get('content-type'), await req.clone().text()) : null;
   if (refusal) return NextResponse.json({ error: refusal }, { status: 400 });
-  return NextAuth(req, context, authOptions(isHttpsRequest(req.headers)));
+  return withSignInRequest(clientIp(req.headers), () => NextAuth(req, context, authOptions(isHttpsRequest(req.headers))));
 }
 
 export { handler as GET, handler as POST };
