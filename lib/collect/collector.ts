@@ -1,4 +1,4 @@
-import { watch, type FSWatcher } from 'node:fs';
+import { statSync, watch, type FSWatcher } from 'node:fs';
 import { open, readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { loadPositions, planRead, savePositions, type CollectPositions } from './collect-positions.js';
@@ -186,6 +186,7 @@ export async function runCollector(options: CollectorOptions): Promise<CollectSu
   const watchRoot = (root: string): void => {
     if (watchers.has(root)) return;
     try {
+      if (!statSync(root).isDirectory()) return; // a file given as a path: the rescan looks at it
       const watcher = watch(root, { recursive: true }, (_event, file) => {
         if (typeof file !== 'string' || !file.endsWith('.jsonl')) return;
         const path = join(root, file);

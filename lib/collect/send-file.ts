@@ -35,6 +35,8 @@ export class CollectRefused extends Error {
 }
 
 const RETRY_STATUSES = new Set([408, 421, 425, 429, 502, 503, 504]);
+/** What the import says of one file (too large, not a format it reads): that file's, not the collector's. */
+const FILE_REFUSALS = new Set([400, 413, 415, 422]);
 
 async function reasonOf(response: Response): Promise<string> {
   const text = await response.text().catch(() => '');
@@ -75,5 +77,7 @@ export async function sendFile(server: CollectServer, name: string, handle: File
   const reason = await reasonOf(response);
   if (response.status >= 500 || RETRY_STATUSES.has(response.status)) throw new RetryLater(`${server.url} answered ${response.status}: ${reason}`);
   if (response.status === 401 || response.status === 403) throw new CollectRefused(`${server.url} refused the token (${response.status}: ${reason})`);
-  throw new FileRefused(`${response.status}: ${reason}`);
+  if (FILE_REFUSALS.has(response.status)) throw new FileRefused(`${response.status}: ${reason}`);
+  // 404 and the like: no Entity Memory import there; marking files sent would lose them
+  throw new CollectRefused(`${target.origin}${target.pathname} answered ${response.status} (${reason}): is --server an Entity Memory server?`);
 }

@@ -151,3 +151,22 @@ describe('collect into the import', () => {
     expect(() => statSync(statePath)).toThrow();
   });
 });
+
+describe('collect against something that is no Entity Memory server', () => {
+  it('stops on a 404 instead of marking files sent', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'collect-home-'));
+    cleanups.push(() => rmSync(home, { recursive: true, force: true }));
+    const server = createServer((request, response) => {
+      request.resume();
+      request.on('end', () => response.writeHead(404).end('not here'));
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    cleanups.push(() => new Promise<void>((done) => server.close(() => done())));
+    const file = join(home, 'one.jsonl');
+    writeFileSync(file, line('u1', null, 'user', 'hello', 1));
+    const statePath = join(home, 'collect.json');
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    await expect(runCollector({ server: { url, token: TOKEN, machine: 'm' }, roots: [file], statePath, once: true, log: () => {} })).rejects.toThrow(/answered 404 .*is --server an Entity Memory server\?/);
+    expect(() => statSync(statePath)).toThrow();
+  });
+});
