@@ -152,7 +152,12 @@ export async function runCollector(options: CollectorOptions): Promise<CollectSu
   };
 
   const drain = (): Promise<void> => {
-    draining ??= (async () => {
+    if (draining) return draining;
+    // Set before the loop starts: with an empty queue the loop ends before `draining` would be assigned.
+    let finished!: () => void;
+    const run = new Promise<void>((done) => (finished = done));
+    draining = run;
+    void (async () => {
       try {
         while (queue.size > 0 && !signal?.aborted && !fatal) {
           const path = queue.values().next().value as string;
@@ -164,9 +169,10 @@ export async function runCollector(options: CollectorOptions): Promise<CollectSu
         stop?.();
       } finally {
         draining = null;
+        finished();
       }
     })();
-    return draining;
+    return run;
   };
 
   const enqueue = (path: string): void => {

@@ -144,6 +144,21 @@ describe('collect into the import', () => {
     expect(JSON.parse(readFileSync(statePath, 'utf8')).files[file].offset).toBe(statSync(file).size);
   });
 
+  it('watching: a transcript in a folder made after it started is sent, and more lines after it', async () => {
+    const { home, file, server, contents, logs } = await setUp();
+    const controller = new AbortController();
+    rmSync(join(home, '.claude'), { recursive: true, force: true });
+    const collecting = runCollector({ server: { url: server.url, token: TOKEN, machine: 'laptop-2' }, roots: [join(home, '.claude', 'projects')], statePath: join(home, 'collect.json'), rescanMs: 100, debounceMs: 20, settleMs: 50, log: (text) => logs.push(text), signal: controller.signal });
+    await new Promise((done) => setTimeout(done, 300));
+    mkdirSync(join(home, '.claude', 'projects', '-work-app'), { recursive: true });
+    writeFileSync(file, line('u1', null, 'user', 'asked after the collector started', 1));
+    await expect.poll(contents, { timeout: 10_000 }).toEqual(['asked after the collector started']);
+    appendFileSync(file, line('a1', 'u1', 'assistant', 'and answered', 2));
+    await expect.poll(contents, { timeout: 10_000 }).toEqual(['asked after the collector started', 'and answered']);
+    controller.abort();
+    expect((await collecting).sends).toBeGreaterThanOrEqual(2);
+  });
+
   it('stops with the reason when the server refuses the token, and saves no position', async () => {
     const { file, statePath, collectOnce, server } = await setUp();
     writeFileSync(file, line('u1', null, 'user', 'hello', 1));
