@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { createToken, e2eScratchDir, expect, freshDataDir, MODEL_URL, query, startServerSignedIn, test } from '../fixtures';
@@ -105,10 +105,13 @@ test('collect: a Claude Code run on a second machine is in the server’s list w
     await expect.poll(messages, { timeout: 5_000 }).toEqual(transcriptMessages(transcript));
     expect(transcriptMessages(transcript)).toEqual(['remember the word pelican', 'You said: remember the word pelican']);
 
-    // The collector killed outright (no chance to save anything more); the agent goes on meanwhile.
+    // The collector killed outright (no chance to save anything more) while the agent writes its next turn.
+    const before = statSync(transcript).size;
+    const second = claude(home, folder, ['--resume', uuid, '--', 'now remember the word walrus']);
+    await expect.poll(() => statSync(transcript).size, { timeout: 120_000 }).toBeGreaterThan(before);
     collectors[0]!.child.kill('SIGKILL');
     await new Promise((resolve) => collectors[0]!.child.once('exit', resolve));
-    await claude(home, folder, ['--resume', uuid, '--', 'now remember the word walrus']);
+    await second;
     collectors.push(startCollector(home, server.url, token));
     await expect.poll(messages, { timeout: 30_000 }).toEqual(transcriptMessages(transcript));
     expect(transcriptMessages(transcript)).toHaveLength(4);
