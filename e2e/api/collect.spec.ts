@@ -88,6 +88,11 @@ test('collect: a Claude Code run on a second machine is in the server’s list w
   const collectors: Collector[] = [];
   try {
     const { token } = await createToken(api, 'collector on laptop-2');
+    // A machine name the import refuses: 400 with the reason, nothing written (the one row at the end is the collector's).
+    const stray = JSON.stringify({ type: 'user', uuid: 'stray-1', parentUuid: null, sessionId: randomUUID(), timestamp: '2026-12-01T10:00:00.000Z', message: { role: 'user', content: 'never imported' } });
+    const refused = await api.post(`/api/import?name=stray.jsonl&machine=${encodeURIComponent('bad\u0001name')}`, { data: `${stray}\n`, headers: { authorization: `Bearer ${token}` } });
+    expect(refused.status()).toBe(400);
+    expect(await refused.text()).toContain('machine: the machine name holds a control character');
     collectors.push(startCollector(home, server.url, token));
     const uuid = randomUUID();
     const id = `cc-${uuid}`;
