@@ -73,6 +73,10 @@ export function parseCommandLine(argv: string[]) {
       good: { type: 'string' },
       bad: { type: 'string' },
       rev: { type: 'string' },
+      server: { type: 'string' },
+      token: { type: 'string' },
+      once: { type: 'boolean' },
+      install: { type: 'boolean' },
     },
   });
 }

@@ -15,6 +15,7 @@ import { RESUME_SUMMARY, RESUME_USAGE, runResume } from './resume-command.js';
 import { BISECT_SUMMARY, BISECT_USAGE, runBisect } from './bisect-command.js';
 import { runUsageCommand, USAGE_USAGE } from './usage-command.js';
 import { BACKUP_COMMANDS } from './backup-command.js';
+import { COLLECT_COMMANDS } from './collect-command.js';
 
 const GENERAL_HELP = `Entity Memory command line
 
@@ -50,6 +51,7 @@ const COMMANDS: Record<string, CommandSpec> = {
   ...PROJECT_COMMANDS,
   ...SESSION_COMMANDS,
   ...BACKUP_COMMANDS,
+  ...COLLECT_COMMANDS,
   'usage summary': {
     usage: USAGE_USAGE,
     summary: 'tokens, cost and cache hit rate by day, model, project or session (DESIGN §15)',
@@ -159,6 +161,7 @@ function normalise(positionals: string[]): string[] {
   if (first === 'bisect') return ['bisect', 'turns', ...rest];
   if (first === 'blame') return ['blame', 'file', ...rest];
   if (first === 'usage' && rest[0] !== 'summary') return ['usage', 'summary', ...rest];
+  if (first === 'collect') return ['collect', 'transcripts', ...rest];
   if (first === 'backup' || first === 'restore' || first === 'verify') return ['backup', first === 'backup' ? 'create' : first, ...rest];
   if (first === 'archive' || first === 'unarchive' || first === 'rename' || first === 'delete') return ['sessions', first, ...rest];
   // `export --all out.zip`: the flag is the command, the file its argument.

@@ -69,6 +69,8 @@ export const LAYERS = [
   { layer: 'lib/export', paths: ['lib/export/'], packages: ['fflate'], imports: ['lib/export/', 'lib/store/'] },
   // backups (DESIGN §17): a data directory copied to a tar while the server runs, verified, restored
   { layer: 'lib/backup', paths: ['lib/backup/'], packages: ['tar-stream', 'zod'], imports: ['lib/backup/', 'lib/store/', 'lib/fs/'] },
+  // the collector (DESIGN §17): this machine's transcripts to a server's import, with a saved position per file
+  { layer: 'lib/collect', paths: ['lib/collect/'], packages: [], imports: ['lib/collect/', 'lib/fs/'] },
   // compare two branches (DESIGN §14): the alignment and jsdiff's word differences over the store's two paths
   { layer: 'lib/compare', paths: ['lib/compare/'], packages: ['diff'], imports: ['lib/compare/', 'lib/store/'] },
   { layer: 'server', paths: ['server/'], packages: ANY, imports: ['server/', 'lib/'] },

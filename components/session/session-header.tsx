@@ -8,6 +8,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import { useLiveEvents } from '@/components/live/live-events-provider';
 import { agentLabel, wayInLabel } from '@/components/sessions/agent-label';
+import { MachineName } from '@/components/sessions/machine-name';
 import { SessionListContext, type SessionListControls } from '@/components/sessions/session-list-context';
 import { SessionMenu } from '@/components/sessions/session-menu';
 import { HeaderTags } from '@/components/organise/header-tags';
@@ -121,6 +122,7 @@ export function SessionHeader({ sessionId }: { sessionId: string }) {
             </span>
           ) : null}
           {wayInLabel(session) ? <span className="text-xs text-neutral-500">{`Came in: ${wayInLabel(session)}`}</span> : null}
+          <MachineName machine={session.machine} withIcon className="text-xs text-neutral-500" />
           <SessionUsage sessionId={sessionId} />
           {session.archived ? <span className="text-xs text-neutral-500">Archived</span> : null}
           {session.pinned ? <span className="text-xs text-neutral-500">Pinned</span> : null}

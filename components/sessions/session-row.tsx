@@ -7,6 +7,7 @@ import Link from 'next/link';
 import { memo } from 'react';
 import { cn } from '@/components/ui/cn';
 import { writerLine } from './agent-label';
+import { MachineName } from './machine-name';
 import { displayTitle } from './display-title';
 import { RelativeTime } from './relative-time';
 import { useSessionListControls } from './session-list-context';
@@ -103,6 +104,7 @@ export const SessionRowItem = memo(function SessionRowItem({ row, active, index 
               <span className="truncate">
               {row.project}
               {writer ? <span data-agent={row.source}>{` · ${writer}`}</span> : null}
+              <MachineName machine={row.machine} />
               {row.archived ? ' · archived' : ''}
               {row.status === 'failed' ? ' · failed' : ''}
               </span>

@@ -12,7 +12,7 @@ export type SessionScope = 'active' | 'archived' | 'all';
 const ROW_KEYS = [
   'id', 'agentId', 'title', 'createdAt', 'updatedAt', 'source', 'channel', 'accountId', 'peerDisplay',
   'peerId', 'pinned', 'archived', 'group', 'status', 'unread', 'preview', 'project', 'agentName', 'wayIn', 'agentGroup',
-  'tags', 'state',
+  'tags', 'state', 'machine',
 ] as const satisfies readonly (keyof SessionRow)[];
 
 /** The list row inside a session.get answer (which adds headId, turnCount, …). */

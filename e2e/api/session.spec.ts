@@ -27,6 +27,8 @@ const ROW_FIELDS = [
   'agentName', 'wayIn', 'agentGroup',
   // DESIGN §16: the user's tags and the session's state
   'tags', 'state',
+  // DESIGN §17: the machine a collector brought it from (null here)
+  'machine',
 ].sort();
 
 interface Page {

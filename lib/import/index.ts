@@ -4,3 +4,4 @@ export { emptyReport, mergeReports, type ImportReport, type SkippedLine } from '
 export { parseClaudeCode } from './claude-code.js';
 export { parseCodex } from './codex.js';
 export type { NumberedLine, ParsedSession } from './types.js';
+export { machineNameProblem, withMachine } from './machine-target.js';

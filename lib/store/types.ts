@@ -91,6 +91,8 @@ export interface RegistryEntry {
   /** DESIGN §16, only when set: a session without tags or state keeps index.json's older shape */
   tags?: string[];
   state?: string | null;
+  /** DESIGN §17, only when set: the machine a collector brought the session from */
+  machine?: string;
   [key: string]: unknown;
 }
 
@@ -145,6 +147,8 @@ export interface SessionRow {
   tags: string[];
   /** null (none), active, review ("Needs review") or done */
   state: SessionState | null;
+  /** the machine `entity-memory collect` brought it from (DESIGN §17); null for every other way in */
+  machine: string | null;
 }
 
 /** Why a turn was ended from outside: Stop pressed, or no activity for the idle limit. */

@@ -1,4 +1,4 @@
-import { importFile } from '@/lib/import/index';
+import { importFile, machineNameProblem, withMachine } from '@/lib/import/index';
 
 export type { ImportReport, SkippedLine } from '@/lib/import/index';
 import { domainErrorStatus } from './domain-error-status';
@@ -19,8 +19,12 @@ export async function importUpload(headers: Headers, url: URL, body: AsyncIterab
       return jsonError(400, 'name required: the file name (or its path in an uploaded folder), up to 1,024 characters');
     }
     if (!body) return jsonError(400, 'send the file as the request body');
+    // `entity-memory collect` names the machine the file is from (DESIGN §17)
+    const machine = url.searchParams.get('machine');
+    const machineProblem = machine === null ? null : machineNameProblem(machine);
+    if (machineProblem) return jsonError(400, `machine: ${machineProblem}`);
     try {
-      return Response.json(await importFile(caller.store, name, body));
+      return Response.json(await importFile(machine === null ? caller.store : withMachine(caller.store, machine), name, body));
     } catch (error) {
       const refused = domainErrorStatus(error);
       if (refused === null) throw error;

@@ -7,7 +7,7 @@ function row(id: string, updatedAt: number, extra: Partial<SessionRow> = {}): Se
   return {
     id, agentId: 'main', title: id, createdAt: 0, updatedAt, source: 'web', channel: null, accountId: null,
     peerDisplay: null, peerId: null, pinned: false, archived: false, group: '', status: 'idle', unread: false,
-    preview: null, project: 'Home', agentName: null, wayIn: 'web chat', agentGroup: 'You, in the web chat', tags: [], state: null, ...extra,
+    preview: null, project: 'Home', agentName: null, wayIn: 'web chat', agentGroup: 'You, in the web chat', tags: [], state: null, machine: null, ...extra,
   };
 }
 

@@ -15,8 +15,8 @@ describe('create_session', () => {
     const first = await store.createSession({ id: 's1', source: 'web', agentId: 'main' });
     expect(first.created).toBe(true);
     expect(first.row).toMatchObject({ id: 's1', title: '', source: 'web', status: 'idle', pinned: false, archived: false, unread: false, project: 'Home', preview: null });
-    // The 17 fields of DESIGN §5, ours derived from agentId and source (agentName, wayIn, agentGroup), and DESIGN §16's tags and state.
-    expect(Object.keys(first.row)).toHaveLength(22);
+    // The 17 fields of DESIGN §5, ours derived from agentId and source (agentName, wayIn, agentGroup), DESIGN §16's tags and state, and DESIGN §17's machine.
+    expect(Object.keys(first.row)).toHaveLength(23);
     expect(first.row).toMatchObject({ agentName: null, wayIn: 'web chat', agentGroup: 'You, in the web chat' });
     const again = await store.createSession({ id: 's1', source: 'cli', title: 'other' });
     expect(again).toEqual({ row: first.row, created: false });

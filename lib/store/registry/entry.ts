@@ -74,5 +74,7 @@ function organisedFields(raw: Record<string, unknown>): Partial<RegistryEntry> {
   const out: Partial<RegistryEntry> = {};
   if (tags.length > 0) out.tags = [...tags];
   if (state !== null) out.state = state;
+  // DESIGN §17: the collector's machine, kept in meta.json and the registry so the list names it
+  if (typeof raw['machine'] === 'string' && raw['machine'] !== '') out.machine = raw['machine'];
   return out;
 }

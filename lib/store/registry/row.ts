@@ -30,6 +30,7 @@ export function toRow(ctx: { projects: Pick<ProjectStore, 'nameOf'> }, entry: Re
     agentGroup: agent.group,
     tags: tagsOf(entry.tags) as string[],
     state: stateOf(entry.state),
+    machine: typeof entry.machine === 'string' ? entry.machine : null,
   };
 }
 
@@ -52,6 +53,7 @@ const ROW_FIELD: Record<string, keyof SessionRow> = {
   project_id: 'project',
   tags: 'tags',
   state: 'state',
+  machine: 'machine',
 };
 
 /** The changed registry fields as a partial row, for session_updated. */
