@@ -2,6 +2,7 @@ import NextAuth from 'next-auth';
 import { NextResponse, type NextRequest } from 'next/server';
 import { malformedAuthBody } from '@/server/auth/auth-body';
 import { authOptions, isHttpsRequest } from '@/server/auth/options';
+import { signOutAuditor } from '@/server/audit/audit-sign-in';
 
 type RouteContext = { params: Promise<{ nextauth: string[] }> };
 
@@ -10,7 +11,10 @@ async function handler(req: NextRequest, context: RouteContext): Promise<Respons
   // next-auth parses a JSON body itself and throws on a malformed one: a 500 with an empty body.
   const refusal = req.method === 'POST' ? malformedAuthBody(req.headers.get('content-type'), await req.clone().text()) : null;
   if (refusal) return NextResponse.json({ error: refusal }, { status: 400 });
-  return NextAuth(req, context, authOptions(isHttpsRequest(req.headers)));
+  const signOut = await signOutAuditor(req.method, req.url, req.headers);
+  const response: Response = await NextAuth(req, context, authOptions(isHttpsRequest(req.headers)));
+  await signOut?.(response.status);
+  return response;
 }
 
 export { handler as GET, handler as POST };
