@@ -44,3 +44,4 @@ export function actorName(actor: string | null): string {
   if (actor === null) return '';
   return getAuthStore().users.get(actor)?.email ?? actor;
 }
+export { AUDIT_ACTIONS } from '@/lib/audit/index';
