@@ -25,6 +25,8 @@ export const LAYERS = [
   // share links: their records, ids, expiry and who may open them; no session content
   { layer: 'lib/share', paths: ['lib/share/'], packages: [], imports: ['lib/share/', 'lib/fs/', 'lib/errors/'] },
   { layer: 'lib/auth', paths: ['lib/auth/'], packages: [], imports: ['lib/auth/', 'lib/fs/', 'lib/errors/'] },
+  // the audit log (DESIGN §17): its entries, the append-only file read from the end, its CSV
+  { layer: 'lib/audit', paths: ['lib/audit/'], packages: [], imports: ['lib/audit/', 'lib/fs/', 'lib/errors/'] },
   // the full-text index: derived from the store's sessions, never imported by it
   {
     layer: 'lib/search',
@@ -55,7 +57,7 @@ export const LAYERS = [
   // (the control contract: zod schemas of the instance endpoint's bodies, user ids as lib/auth has them)
   { layer: 'lib/cluster/move', paths: ['lib/cluster/move/'], packages: ['pg', 'zod'], imports: ['lib/cluster/', 'lib/store/', 'lib/auth/', 'lib/fs/', 'lib/errors/'] },
   // the rest of lib/cluster stays below move/: `excludes` closes the prefix gap (lib/cluster/ contains move/)
-  { layer: 'lib/cluster', paths: ['lib/cluster/'], packages: ['pg'], imports: ['lib/cluster/', 'lib/auth/', 'lib/share/', 'lib/fs/', 'lib/errors/'], excludes: ['lib/cluster/move/'] },
+  { layer: 'lib/cluster', paths: ['lib/cluster/'], packages: ['pg'], imports: ['lib/cluster/', 'lib/auth/', 'lib/share/', 'lib/audit/', 'lib/fs/', 'lib/errors/'], excludes: ['lib/cluster/move/'] },
   { layer: 'lib/process', paths: ['lib/process/'], packages: [], imports: ['lib/process/'] },
   // the recording proxy's wire formats: requests read into steps, replies reassembled, fingerprints
   { layer: 'lib/proxy', paths: ['lib/proxy/'], packages: [], imports: ['lib/proxy/'] },

@@ -1,5 +1,6 @@
 import { acquireDataDirLock, DataDirLockedError } from '@/lib/process/data-dir-lock';
 import { oidcConfigProblems } from '@/server/auth/oidc-provider';
+import { auditSingleSignOn } from '@/server/audit/audit-single-sign-on';
 import { flushAllSync, getAuthStore, getClusterNode, getDataDir, prepareRuntime } from '@/server/runtime';
 
 const STARTED = Symbol.for('entity-memory.started');
@@ -74,6 +75,7 @@ async function startOnce(): Promise<void> {
     adminPassword: process.env.OPENPROGRAM_ADMIN_PASSWORD,
   });
   for (const line of [...lines, ...oidcConfigProblems()]) console.log(`[entity-memory] ${line}`);
+  auditSingleSignOn();
   auth.writeCliToken();
   console.log(`[entity-memory] data directory ${dataDir}`);
 }

@@ -101,6 +101,8 @@ test('the first sign-in through the provider creates the user with the role from
   expect((await bo.page.goto('/admin'))?.status()).toBe(404);
   await bo.close();
 
+  const signedIn = (await query<{ entries: { target: string; actor: string | null }[] }>(api, 'audit.list', { action: 'sign-in', result: 'success' })).data.entries.map((entry) => entry.target);
+  expect(signedIn).toEqual(expect.arrayContaining(['ada@example.org (single sign-on)', 'bo@example.org (single sign-on)']));
   expect(await users()).toEqual([
     expect.objectContaining({ email: ADMIN.email, admin: true, signIn: { kind: 'password' } }),
     expect.objectContaining({ email: 'ada@example.org', admin: true, signIn: { kind: 'oidc', issuer: provider.issuer } }),
@@ -125,6 +127,10 @@ test('an email outside the allowed domains, and the email of an existing passwor
   expect((await lookalike.page.goto('/admin'))?.url()).toMatch(/\/signin\?callbackUrl=%2Fadmin$/);
   await lookalike.close();
   expect(await users()).toEqual(before);
+
+  // Both refusals are in the audit log, with the reason, as a password sign-in's failure is (DESIGN §17).
+  const refused = (await query<{ entries: { target: string }[] }>(api, 'audit.list', { action: 'sign-in', result: 'failure' })).data.entries.map((entry) => entry.target);
+  expect(refused).toEqual(expect.arrayContaining(['eve@elsewhere.test (single sign-on: domain-not-allowed)', `${ADMIN.email} (single sign-on: email-taken)`]));
 });
 
 // `refusal`: what the provider's token endpoint answered (null: it issued the tokens); `logged`: why the

@@ -20,6 +20,7 @@ import { noteRouter } from './routers/note';
 import { usageRouter } from './routers/usage';
 import { bookmarkRouter } from './routers/bookmark';
 import { viewRouter } from './routers/view';
+import { auditRouter } from './routers/audit';
 
 /**
  * Every router, one per domain (server/api/routers/<domain>.ts). The store's routers go here too:
@@ -47,6 +48,7 @@ export const appRouter = createTRPCRouter({
   usage: usageRouter,
   bookmark: bookmarkRouter,
   view: viewRouter,
+  audit: auditRouter,
 });
 
 export type AppRouter = typeof appRouter;

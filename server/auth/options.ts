@@ -2,6 +2,7 @@ import type { NextAuthOptions } from 'next-auth';
 import CredentialsProvider from 'next-auth/providers/credentials';
 import { z } from 'zod';
 import { getAuthStore } from '@/server/runtime';
+import { auditSignIn } from '@/server/audit/audit-sign-in';
 import { clientIp } from './client-ip';
 import { logAuthError, OIDC_PROVIDER_ID, oidcConfig, oidcProvider, oidcSignIn, signedInUser } from './oidc-provider';
 import { SESSION_MAX_AGE_S } from './session-cookie';
@@ -58,6 +59,7 @@ export function authOptions(secure: boolean): NextAuthOptions {
           const parsed = credentialsInput.safeParse(credentials);
           if (!parsed.success) return null;
           const result = await auth.signIn(parsed.data.email, parsed.data.password, clientIp(req.headers ?? {}));
+          await auditSignIn(req.headers ?? {}, parsed.data.email, result);
           if (result.ok) markSignedIn(req.headers ?? {}, result.user.id);
           if (result.ok) return { id: result.user.id, email: result.user.email, sessionVersion: result.user.sessionVersion };
           if (result.reason === 'rate_limited') {

@@ -5,6 +5,7 @@ import { isSessionId } from '@/lib/store/index';
 import { decodePathSegment } from './decode-path-segment';
 import { domainErrorStatus } from './domain-error-status';
 import { authenticateRoute, type RouteCaller } from './route-auth';
+import { auditExport } from '@/server/audit/audit-route';
 import { NON_PAGE_CSP, STATIC_SECURITY_HEADERS } from './security-headers';
 
 /** Sessions one zip request may name: a form of ids stays far below the body limit. */
@@ -130,6 +131,12 @@ async function decide(req: IncomingMessage): Promise<Answer> {
   const caller = await authenticateRoute(headersOf(req), { write: req.method === 'POST' });
   // A refusal (401, 403, a moved user's 421) goes out as it was made: its headers and body are the answer.
   if (caller instanceof Response) return { status: caller.status, headers: Object.fromEntries(caller.headers), body: await caller.text() };
+  const answer = await exportAnswer(req, caller, url, isZip, rest);
+  await auditExport(caller, req.headers, url, answer.status);
+  return answer;
+}
+
+async function exportAnswer(req: IncomingMessage, caller: RouteCaller, url: URL, isZip: boolean, rest: string): Promise<Answer> {
   try {
     if (isZip) return await zipAnswer(req, caller, url.searchParams);
     if (rest.includes('/') || rest === '') return errorAnswer(404, 'not found');

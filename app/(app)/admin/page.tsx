@@ -10,6 +10,7 @@ import { PricesSection } from '@/components/admin/prices-section';
 import { Card } from '@/components/ui/card';
 import { getServerCaller, requireUser } from '@/trpc/server';
 import { TitledSection } from '@/components/ui/titled-section';
+import { AdminAuditSection } from './audit-section';
 
 export const metadata = { title: 'Admin · Entity Memory' };
 
@@ -56,6 +57,9 @@ export default async function AdminPage() {
         <TitledSection id="prices-title" title="Prices">
           <PricesSection initial={prices} />
         </TitledSection>
+      </Card>
+      <Card>
+        <AdminAuditSection users={users} />
       </Card>
     </div>
   );

@@ -12,6 +12,7 @@ import { headers } from 'next/headers';
 import { ConnectAgent } from '@/components/connect/connect-agent';
 import { UpstreamList } from '@/components/connect/upstream-list';
 import { ShareList } from '@/components/share/share-list';
+import { ActivitySection } from './activity-section';
 
 export const metadata = { title: 'Settings · Entity Memory' };
 
@@ -78,6 +79,9 @@ export default async function SettingsPage() {
       </Card>
       <Card>
         <ModelStatusSection />
+      </Card>
+      <Card>
+        <ActivitySection />
       </Card>
     </div>
   );

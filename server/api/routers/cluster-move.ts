@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { MoveError } from '@/lib/cluster/move/index';
 import { adminMove, clusterOverview, continueAdminMove, startAdminMove } from '@/server/cluster/admin-moves';
 import { getAuthStore } from '@/server/runtime';
+import { audited } from '@/server/audit/audit-runtime';
 import { adminProcedure, createTRPCRouter } from '../trpc';
 import { userIdInput } from '../schemas';
 
@@ -25,11 +26,11 @@ export const clusterMoveRouter = createTRPCRouter({
   /** Checked and recorded at once; the steps run in the background (follow them with `get`). */
   start: adminProcedure
     .input(z.object({ userId: userIdInput, to: instanceIdInput }).strict())
-    .mutation(({ input }) => moveErrors(() => startAdminMove(input.userId, input.to))),
+    .mutation(({ ctx, input }) => audited(ctx, 'move.start', `${input.userId} to ${input.to}`, () => moveErrors(() => startAdminMove(input.userId, input.to)))),
 
   continue: adminProcedure
     .input(z.object({ moveId: moveIdInput, action: z.enum(['resume', 'rollback']) }).strict())
-    .mutation(({ input }) => moveErrors(() => continueAdminMove(input.moveId, input.action))),
+    .mutation(({ ctx, input }) => audited(ctx, 'move.continue', `${input.moveId} ${input.action}`, () => moveErrors(() => continueAdminMove(input.moveId, input.action)))),
 
   get: adminProcedure.input(z.object({ moveId: moveIdInput }).strict()).query(({ input }) => {
     const move = adminMove(input.moveId);

@@ -3,6 +3,7 @@ import { runBulk, SESSION_STATUSES, type SessionStore } from '@/lib/store/index'
 import { MAX_QUERY_CHARS, SEARCH_LIMIT_MAX } from '@/lib/search/index';
 import { getChatDispatcher } from '@/server/chat/runtime';
 import { getSettledSearch, getUserSearch } from '@/server/runtime';
+import { audited, type AuditActor } from '@/server/audit/audit-runtime';
 import { createTRPCRouter, sessionProcedure, storeProcedure } from '../trpc';
 import { forkProcedure } from './session-fork';
 import { compareProcedure } from './session-compare';
@@ -15,12 +16,12 @@ const BULK_ACTIONS = ['archive', 'unarchive', 'delete', 'markRead'] as const;
 type BulkAction = (typeof BULK_ACTIONS)[number];
 
 /** One session of a bulk request; false when it is not (or no longer) in the caller's store. */
-async function applyBulk(store: SessionStore, userId: string, id: string, action: BulkAction): Promise<boolean> {
+async function applyBulk(store: SessionStore, who: AuditActor & { user: { id: string } }, id: string, action: BulkAction): Promise<boolean> {
   if (!store.hasSession(id)) return false;
   try {
     if (action === 'delete') {
-      await getChatDispatcher().stop(userId, id);
-      await store.deleteSession(id);
+      await getChatDispatcher().stop(who.user.id, id);
+      await audited(who, 'session.delete', id, () => store.deleteSession(id));
     }
     else if (action === 'markRead') await store.updateSession(id, { unread: false });
     else await store.setArchived(id, action === 'archive');
@@ -155,7 +156,7 @@ export const sessionRouter = createTRPCRouter({
   /** A running chat turn is stopped first (DESIGN §4.9). */
   delete: sessionProcedure.input(z.object({ id: sessionIdInput }).strict()).mutation(async ({ ctx }) => {
     await getChatDispatcher().stop(ctx.user.id, ctx.sessionId);
-    return ctx.store.deleteSession(ctx.sessionId);
+    return audited(ctx, 'session.delete', ctx.sessionId, () => ctx.store.deleteSession(ctx.sessionId));
   }),
 
   /** Ids not in the caller's store (someone else's included) come back in `missing`. */
@@ -163,7 +164,7 @@ export const sessionRouter = createTRPCRouter({
     .input(z.object({ ids: z.array(sessionIdInput).min(1).max(1000), action: z.enum(BULK_ACTIONS) }).strict())
     .mutation(async ({ ctx, input }) => {
       // A few ids at a time: their registry records share log writes (lib/store/operations/bulk.ts).
-      return runBulk(input.ids, (id) => applyBulk(ctx.store, ctx.user.id, id, input.action));
+      return runBulk(input.ids, (id) => applyBulk(ctx.store, ctx, id, input.action));
     }),
 
   /**

@@ -4,6 +4,7 @@ import { ShareError, type PinnedTurn, type ShareLink } from '@/lib/share/index';
 import type { SessionStore } from '@/lib/store/index';
 import { getShareLinks, getSharingMode, getUserStore } from '@/server/runtime';
 import { commitOfTurn, newestTurn, sharedView } from '@/server/share/share-view';
+import { audited } from '@/server/audit/audit-runtime';
 import { createTRPCRouter, publicProcedure, sessionProcedure, storeProcedure } from '../trpc';
 import { nodeIdInput, sessionIdInput, shareExpiryInput, shareIdInput, shareScopeInput } from '../schemas';
 
@@ -76,7 +77,7 @@ export const shareRouter = createTRPCRouter({
       } else if (input.scope !== 'live') {
         pin = await pinNewest(ctx.store, ctx.sessionId);
       }
-      const link = await getShareLinks().create(ctx.user.id, { sessionId: ctx.sessionId, scope: input.scope, pin, expires: input.expires, toolCalls: input.toolCalls });
+      const link = await audited(ctx, 'share.create', (made) => made.id, () => getShareLinks().create(ctx.user.id, { sessionId: ctx.sessionId, scope: input.scope, pin, expires: input.expires, toolCalls: input.toolCalls }));
       return ownerView(ctx.store, link);
     }),
 
@@ -111,12 +112,12 @@ export const shareRouter = createTRPCRouter({
       const link = links.get(ctx.user.id, input.id);
       const repin = input.toLatest === true || (input.live === false && link.scope === 'live');
       const pin = repin && input.live !== true ? await pinNewest(ctx.store, link.sessionId) : undefined;
-      return ownerView(ctx.store, links.update(ctx.user.id, input.id, { pin, live: input.live, expires: input.expires, toolCalls: input.toolCalls }));
+      return ownerView(ctx.store, await audited(ctx, 'share.update', input.id, () => links.update(ctx.user.id, input.id, { pin, live: input.live, expires: input.expires, toolCalls: input.toolCalls })));
     }),
 
   /** `{id}` → `{id}`: the link answers 404 from the next request on. */
   revoke: storeProcedure.input(z.object({ id: shareIdInput }).strict()).mutation(async ({ ctx, input }) => {
-    await getShareLinks().revoke(ctx.user.id, input.id);
+    await audited(ctx, 'share.revoke', input.id, () => getShareLinks().revoke(ctx.user.id, input.id));
     return { id: input.id };
   }),
 

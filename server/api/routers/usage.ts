@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { isRealDay, priceSchema, readPrices, setPrice, USAGE_BY, USAGE_SPLITS } from '@/lib/usage/index';
 import { getDataDir } from '@/server/runtime';
 import { sessionUsage, usageSummary } from '@/server/usage/usage-service';
+import { audited } from '@/server/audit/audit-runtime';
 import { adminProcedure, createTRPCRouter, protectedProcedure, sessionProcedure } from '../trpc';
 import { sessionIdInput } from '../schemas';
 
@@ -40,5 +41,5 @@ export const usageRouter = createTRPCRouter({
   prices: protectedProcedure.query(() => readPrices(getDataDir())),
 
   /** Admin → Prices: a model's price from a day on (the same model and day replaced); figures before that day keep theirs. */
-  setPrice: adminProcedure.input(priceSchema.strict()).mutation(({ input }) => setPrice(getDataDir(), input)),
+  setPrice: adminProcedure.input(priceSchema.strict()).mutation(({ ctx, input }) => audited(ctx, 'admin.setPrice', input.model, () => setPrice(getDataDir(), input))),
 });
