@@ -73,6 +73,7 @@ export function parseCommandLine(argv: string[]) {
       good: { type: 'string' },
       bad: { type: 'string' },
       rev: { type: 'string' },
+      project: { type: 'string' },
     },
   });
 }
