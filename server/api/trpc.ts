@@ -82,6 +82,12 @@ const originCheck = t.middleware(({ ctx, type, next }) => {
 /** Anyone, signed in or not. */
 export const publicProcedure = t.procedure.use(domainErrors).use(originCheck);
 
+/** Anyone; but an API token that shows itself needs the procedure's scope (a share link's visitor). */
+export const visitorProcedure = publicProcedure.use(({ ctx, type, path, meta, next }) => {
+  if (ctx.via === 'token') checkProcedureAccess({ scopes: (ctx.access ?? FULL_ACCESS).scopes, projectId: null }, meta, type, path);
+  return next();
+});
+
 /**
  * A signed-in user (cookie), an API token, or the CLI; ctx.user is non-null. A user moved to another
  * instance is sent there (421 naming it); while a move freezes the user, writes answer 503 with
