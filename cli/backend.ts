@@ -3,6 +3,7 @@ import type { ListScope, Message, ProjectBlame, ProjectSummary, SessionDetail, S
 import type { ImportInput, ImportProgress, ImportReport } from '../lib/import/index.js';
 import type { ResumeFile, ResumeRequest } from '../lib/resume/index.js';
 import type { UsageQuery, UsageSummary } from '../lib/usage/index.js';
+import type { TokenCreateInput } from './token-scope-flags.js';
 
 export type ExportFormat = 'md' | 'json' | 'bundle';
 
@@ -34,7 +35,7 @@ export interface CliBackend {
   setUserDisabled(emailOrId: string, disabled: boolean): Promise<UserSummary>;
   /** Also ends the user's open sign-ins. */
   resetPassword(emailOrId: string, password: string): Promise<UserSummary>;
-  createToken(input: { name: string; expiresAt: number | null }): Promise<{ id: string; token: string }>;
+  createToken(input: TokenCreateInput): Promise<{ id: string; token: string }>;
   listSessions(input: { scope: ListScope; limit: number; q?: string }): Promise<SessionRow[]>;
   setArchived(sessionId: string, archived: boolean): Promise<SessionRow>;
   rename(sessionId: string, title: string): Promise<SessionRow>;

@@ -77,6 +77,7 @@ export function parseCommandLine(argv: string[]) {
       token: { type: 'string' },
       once: { type: 'boolean' },
       install: { type: 'boolean' },
+      project: { type: 'string' },
     },
   });
 }

@@ -9,6 +9,7 @@ import { CliError, type CliBackend, type ExportRequest, type ShownSession, type 
 import { emptyReport, mergeReports, type ImportInput, type ImportProgress, type ImportReport } from '../lib/import/index.js';
 import { isConnectionFailure, notReadyStatus, OWNER_URL_HEADER, retryAfterMs, ServerNotReadyError } from './server-wait.js';
 import type { UsageQuery, UsageSummary } from '../lib/usage/index.js';
+import { tokenCreateRequest, type TokenCreateInput } from './token-scope-flags.js';
 
 const KIND_BY_CODE: Record<string, CliError['kind']> = {
   NOT_FOUND: 'not_found',
@@ -110,8 +111,8 @@ export class HttpBackend implements CliBackend {
     return this.call((api) => api.admin.resetPassword.mutate({ userId: user.id, password }));
   }
 
-  createToken(input: { name: string; expiresAt: number | null }): Promise<{ id: string; token: string }> {
-    return this.call((api) => api.token.create.mutate(input.expiresAt === null ? { name: input.name } : { name: input.name, expiresAt: input.expiresAt }));
+  createToken(input: TokenCreateInput): Promise<{ id: string; token: string }> {
+    return this.call((api) => api.token.create.mutate(tokenCreateRequest(input)));
   }
 
   async listSessions(input: { scope: ListScope; limit: number; q?: string }): Promise<SessionRow[]> {

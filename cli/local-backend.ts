@@ -11,6 +11,7 @@ import { importInputs, type ImportInput, type ImportProgress, type ImportReport 
 import { defaultResumeFolder, prepareResume, type ResumeFile } from '../lib/resume/index.js';
 import { allSessionIds, ExportTooLargeError, markdownExport, sessionBundle, sessionJson, sessionsZip } from '../lib/export/index.js';
 import { PriceBook, readPrices, summarize, UsageRollups, type UsageQuery, type UsageSummary } from '../lib/usage/index.js';
+import { tokenCreateRequest, type TokenCreateInput } from './token-scope-flags.js';
 
 const KIND_BY_CODE: Record<string, CliError['kind']> = {
   NOT_FOUND: 'not_found',
@@ -109,9 +110,12 @@ export class LocalBackend implements CliBackend {
     });
   }
 
-  createToken(input: { name: string; expiresAt: number | null }): Promise<{ id: string; token: string }> {
+  createToken(input: TokenCreateInput): Promise<{ id: string; token: string }> {
     return translated(async () => {
-      const { id, token } = await this.auth.tokens.create(this.actingUser().id, input);
+      if (input.projectId && !(await (await this.sessions()).listProjects()).some((project) => project.id === input.projectId)) {
+        throw new CliError(`no such project: ${input.projectId}`, 'not_found');
+      }
+      const { id, token } = await this.auth.tokens.create(this.actingUser().id, tokenCreateRequest(input));
       return { id, token };
     });
   }

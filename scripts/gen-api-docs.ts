@@ -13,6 +13,7 @@ import ts from 'typescript';
 import { z } from 'zod';
 import { curlExample } from '../components/settings/curl-example';
 import { PROCEDURES, type Access } from '../e2e/fixtures/procedure-matrix';
+import { PROCEDURE_SCOPES } from '../e2e/fixtures/procedure-scopes';
 import { appRouter } from '../server/api/root';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -143,7 +144,8 @@ export function renderApiDocs(): string {
       const def = procedures[path]!._def;
       const name = path.slice(router.length + 1);
       const who = access.get(path);
-      sections.push(`#### \`${path}\` · ${def.type}${who ? ` · ${ACCESS_WORDS[who]}` : ''}\n`);
+      const scope = who === 'protected' ? PROCEDURE_SCOPES[path] : undefined;
+      sections.push(`#### \`${path}\` · ${def.type}${who ? ` · ${ACCESS_WORDS[who]}` : ''}${scope ? ` (scope \`${scope}\`)` : ''}\n`);
       const comment = comments.get(name);
       if (comment) sections.push(`${comment}\n`);
       const input = inputOf(def);
@@ -182,8 +184,10 @@ no client library needed.
   \`curl -G --data-urlencode 'input={"limit":10}' …/api/trpc/session.list\`.
 - **Mutations** are \`POST\` with the input as the JSON body and \`content-type: application/json\`.
 - **Authentication**: \`Authorization: Bearer <token>\` with a personal API token (Settings → API
-  tokens). A token can do everything its owner can, except manage tokens, change the password and
-  administer. The browser uses the sign-in cookie instead; cookie mutations must carry this
+  tokens). A token can do what its owner can within its scopes (\`read\` for a query, \`write\` for a
+  mutation, as each procedure below says; \`proxy\`, \`import\`, \`mcp\` for those routes) and its
+  project, if it has one; never manage tokens, change the password or administer. A missing scope is
+  403 naming it. The browser uses the sign-in cookie instead; cookie mutations must carry this
   server's \`Origin\`.
 - **Answers**: \`{"result":{"data":<answer>}}\`. Times are milliseconds since 1970.
 - **Errors**: \`{"error":{"message":…,"data":{"code":"BAD_REQUEST","httpStatus":400,…}}}\` with the

@@ -1,4 +1,5 @@
 import { one, usageError, type CommandSpec } from '../command-spec.js';
+import { parseScopeFlag } from '../token-scope-flags.js';
 
 /** Accounts and API tokens. */
 export const USER_COMMANDS: Record<string, CommandSpec> = {
@@ -48,8 +49,8 @@ export const USER_COMMANDS: Record<string, CommandSpec> = {
     },
   },
   'tokens create': {
-    usage: 'tokens create <name> [--expires <date>]',
-    summary: 'create an API token (shown once)',
+    usage: 'tokens create <name> [--expires <date>] [--scope read,write,proxy,import,mcp] [--project <id>]',
+    summary: 'create an API token (shown once); without --scope it has every scope',
     async run(backend, args, values, output) {
       const name = one(args, 'token name', this);
       let expiresAt: number | null = null;
@@ -57,7 +58,8 @@ export const USER_COMMANDS: Record<string, CommandSpec> = {
         expiresAt = Date.parse(values.expires);
         if (Number.isNaN(expiresAt)) throw usageError(`--expires: not a date: ${values.expires}`, this);
       }
-      const token = await backend.createToken({ name, expiresAt });
+      const scopes = parseScopeFlag(values.scope, this);
+      const token = await backend.createToken({ name, expiresAt, scopes, projectId: values.project ?? null });
       output.out(values.json ? JSON.stringify(token) : token.token);
     },
   },

@@ -8,6 +8,7 @@ import { TextField } from '@/components/ui/text-field';
 import { useTRPC } from '@/trpc/client';
 import { CopyTextButton } from './copy-text-button';
 import { curlExample } from './curl-example';
+import { scopesFromForm, TokenScopesField } from './token-scopes-field';
 
 /** Creates a token and shows it once; it cannot be seen again after this. */
 export function TokenCreateForm() {
@@ -30,7 +31,9 @@ export function TokenCreateForm() {
     setError(null);
     try {
       const expiresAt = expires ? new Date(`${expires}T23:59:59`).getTime() : null;
-      const { token } = await create.mutateAsync({ name, expiresAt });
+      const { scopes, projectId } = scopesFromForm(form);
+      if (scopes.length === 0) throw new Error('Choose at least one scope.');
+      const { token } = await create.mutateAsync({ name, expiresAt, scopes, projectId });
       setCreated({ name, token });
       formElement.reset();
     } catch (failure) {
@@ -43,6 +46,7 @@ export function TokenCreateForm() {
       <form onSubmit={onSubmit} className="flex flex-wrap items-end gap-3" aria-label="Create an API token">
         <TextField label="Token name" name="name" required maxLength={100} className="min-w-48 flex-1" />
         <TextField label="Expires (optional)" name="expires" type="date" />
+        <TokenScopesField />
         <Button type="submit" disabled={create.isPending}>
           Create token
         </Button>

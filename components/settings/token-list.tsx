@@ -23,6 +23,8 @@ export function TokenList({ initialTokens }: { initialTokens: TokenRow[] }) {
     }),
   );
   const [revoking, setRevoking] = useState<TokenRow | null>(null);
+  const projects = useQuery(trpc.project.list.queryOptions());
+  const projectNames = new Map((projects.data ?? []).map((project) => [project.id, project.name]));
   const rows = tokens.data ?? [];
   if (rows.length === 0) return <p className="text-sm text-neutral-600 dark:text-neutral-400">No API tokens yet.</p>;
   return (
@@ -33,6 +35,8 @@ export function TokenList({ initialTokens }: { initialTokens: TokenRow[] }) {
           <tr className="border-b border-neutral-200 dark:border-neutral-800">
             <th scope="col" className="py-2">Name</th>
             <th scope="col">Created</th>
+            <th scope="col">Scopes</th>
+            <th scope="col">Project</th>
             <th scope="col">Last used</th>
             <th scope="col">Expires</th>
             <th scope="col"><span className="sr-only">Actions</span></th>
@@ -43,6 +47,8 @@ export function TokenList({ initialTokens }: { initialTokens: TokenRow[] }) {
             <tr key={token.id} className="border-b border-neutral-100 dark:border-neutral-900">
               <td className="py-2 font-medium">{token.name}</td>
               <td>{when(token.createdAt)}</td>
+              <td className="font-mono">{token.scopes.join(', ')}</td>
+              <td>{token.projectId === null ? 'every project' : (projectNames.get(token.projectId) ?? token.projectId)}</td>
               <td>{when(token.lastUsedAt)}</td>
               <td>{token.expiresAt === null ? 'never' : `${when(token.expiresAt)}${token.expired ? ' (expired)' : ''}`}</td>
               <td className="text-right">

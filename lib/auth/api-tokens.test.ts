@@ -56,11 +56,12 @@ describe('ApiTokenStore', () => {
       expect(reread.list('u1').find((entry) => entry.id === first.id)?.lastUsedAt).toBe(3_000);
 
       vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-      now = 4_000;
+      // past the minute's grain of last use
+      now = 64_000;
       store.authenticate(first.token);
       vi.advanceTimersByTime(5_000);
       vi.useRealTimers();
-      await vi.waitFor(() => expect(new ApiTokenStore(dir).list('u1').find((entry) => entry.id === first.id)?.lastUsedAt).toBe(4_000), { timeout: 2_000, interval: 20 });
+      await vi.waitFor(() => expect(new ApiTokenStore(dir).list('u1').find((entry) => entry.id === first.id)?.lastUsedAt).toBe(64_000), { timeout: 2_000, interval: 20 });
     } finally {
       vi.useRealTimers();
     }

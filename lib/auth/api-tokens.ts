@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { atomicWriteFile, atomicWriteFileSync } from '../fs/atomic-write.js';
 import { AuthError } from './errors.js';
 import { API_TOKEN_PREFIX, newSecretToken, sha256Hex } from './token-secret.js';
+import { accessOfRecord, checkScopes, type TokenAccess, type TokenScope } from './token-scopes.js';
 
 export interface TokenRecord {
   id: string;
@@ -14,6 +15,10 @@ export interface TokenRecord {
   createdAt: number;
   lastUsedAt: number | null;
   expiresAt: number | null;
+  /** absent on tokens made before scopes: they have every scope (token-scopes.ts) */
+  scopes?: TokenScope[];
+  /** the one project the token reaches; absent or null: every project */
+  projectId?: string | null;
 }
 
 export interface TokenInfo {
@@ -23,6 +28,8 @@ export interface TokenInfo {
   lastUsedAt: number | null;
   expiresAt: number | null;
   expired: boolean;
+  scopes: readonly TokenScope[];
+  projectId: string | null;
 }
 
 export const TOKEN_NAME_MAX_LENGTH = 100;
@@ -31,6 +38,8 @@ const TOKEN_ID = TOKEN_ID_PATTERN;
 // last-use times are kept in memory and written at most this often: a token used by an agent
 // on every call must not cost a disk write per call.
 const LAST_USED_FLUSH_MS = 5_000;
+// Last use is coarse: a token's time moves (and is written) at most once a minute.
+const LAST_USED_GRAIN_MS = 60_000;
 
 export type TokenChange =
   | { kind: 'insert'; token: TokenRecord }
@@ -125,7 +134,11 @@ export class ApiTokenStore {
     for (const token of tokens) this.byHash.set(token.hash, token);
   }
 
-  async create(userId: string, input: { name: string; expiresAt?: number | null }): Promise<{ id: string; token: string; info: TokenInfo }> {
+  /** `scopes` absent: every scope (the read-write-proxy-import-mcp token of before); `projectId` is checked by the caller to be the user's. */
+  async create(
+    userId: string,
+    input: { name: string; expiresAt?: number | null; scopes?: readonly string[]; projectId?: string | null },
+  ): Promise<{ id: string; token: string; info: TokenInfo }> {
     const name = input.name.trim();
     if (name === '' || [...name].length > TOKEN_NAME_MAX_LENGTH) {
       throw new AuthError('BAD_REQUEST', `token name must be 1 to ${TOKEN_NAME_MAX_LENGTH} characters`);
@@ -134,6 +147,8 @@ export class ApiTokenStore {
     if (expiresAt !== null && (!Number.isSafeInteger(expiresAt) || expiresAt <= this.now())) {
       throw new AuthError('BAD_REQUEST', 'expiresAt must be a time in the future (ms since 1970)');
     }
+    const projectId = input.projectId ?? null;
+    const scopes = checkScopes(input.scopes, projectId);
     const token = newSecretToken(`${API_TOKEN_PREFIX}${userId}_`);
     const record: TokenRecord = {
       id: this.newId(),
@@ -143,6 +158,8 @@ export class ApiTokenStore {
       createdAt: this.now(),
       lastUsedAt: null,
       expiresAt,
+      scopes,
+      projectId,
     };
     await this.backend.write({ kind: 'insert', token: record }, [...this.tokens, record]);
     this.tokens.push(record);
@@ -176,10 +193,18 @@ export class ApiTokenStore {
     const claimed = tokenClaimedUserId(token);
     if (claimed !== null && claimed !== record.userId) return null;
     if (record.expiresAt !== null && record.expiresAt <= this.now()) return null;
-    record.lastUsedAt = this.now();
-    this.usedSinceFlush.add(record);
-    this.scheduleFlush();
+    if (record.lastUsedAt === null || this.now() - record.lastUsedAt >= LAST_USED_GRAIN_MS) {
+      record.lastUsedAt = this.now();
+      this.usedSinceFlush.add(record);
+      this.scheduleFlush();
+    }
     return { userId: record.userId, tokenId: record.id };
+  }
+
+  /** What a token found by authenticate may reach (its scopes and project). */
+  accessOf(tokenId: string): TokenAccess | null {
+    const record = this.tokens.find((t) => t.id === tokenId);
+    return record ? accessOfRecord(record) : null;
   }
 
   /** Whether a token found earlier is still there and unexpired (for long-lived requests). */
@@ -212,7 +237,8 @@ export class ApiTokenStore {
 
   private info(record: TokenRecord): TokenInfo {
     const { id, name, createdAt, lastUsedAt, expiresAt } = record;
-    return { id, name, createdAt, lastUsedAt, expiresAt, expired: expiresAt !== null && expiresAt <= this.now() };
+    const { scopes, projectId } = accessOfRecord(record);
+    return { id, name, createdAt, lastUsedAt, expiresAt, expired: expiresAt !== null && expiresAt <= this.now(), scopes, projectId };
   }
 
   private newId(): string {

@@ -7,6 +7,7 @@ import { SignInRateLimiter, type SignInLimits } from './rate-limit.js';
 import { loadOrCreateAuthSecret } from './secret.js';
 import { newSetupCode, setupCodeMatches } from './setup-code.js';
 import { CLI_TOKEN_PREFIX, newSecretToken, safeEqual } from './token-secret.js';
+import type { TokenAccess } from './token-scopes.js';
 import { UserStore, type PublicUser, type UserRecord } from './users.js';
 
 export interface AuthStoreOptions {
@@ -145,10 +146,11 @@ export class AuthStore {
   }
 
   /** The enabled owner of a valid personal API token, or null. */
-  authenticateToken(token: string): { user: UserRecord; tokenId: string } | null {
+  authenticateToken(token: string): { user: UserRecord; tokenId: string; access: TokenAccess } | null {
     const found = this.tokens.authenticate(token);
     const user = found ? this.users.get(found.userId) : undefined;
-    return found && user && !user.disabled ? { user, tokenId: found.tokenId } : null;
+    const access = found ? this.tokens.accessOf(found.tokenId) : null;
+    return found && user && !user.disabled && access ? { user, tokenId: found.tokenId, access } : null;
   }
 
   /**

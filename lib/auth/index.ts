@@ -1,5 +1,6 @@
 export { AuthStore, type AuthStoreOptions, type SignInResult } from './auth-store.js';
 export { ApiTokenStore, TOKEN_ID_PATTERN, TOKEN_NAME_MAX_LENGTH, tokenClaimedUserId, type TokenInfo, type TokenBackend, type TokenChange, type TokenRecord } from './api-tokens.js';
+export { TOKEN_SCOPES, PROJECT_LIMITED_SCOPES, FULL_ACCESS, isTokenScope, hasScope, missingScopeMessage, outsideProjectMessage, type TokenAccess, type TokenScope } from './token-scopes.js';
 export { AuthError, type AuthErrorCode } from './errors.js';
 export { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './password.js';
 export { SignInRateLimiter, DEFAULT_SIGN_IN_RULES, decideSignIn, signInKeys, type RateLimitDecision, type RateLimitRule, type SignInLimits, type SignInRules } from './rate-limit.js';

@@ -13,6 +13,7 @@ import {
   type UserRecord,
   type UsersFile,
   decideSignIn,
+  isTokenScope,
   signInKeys,
 } from '../auth/index.js';
 import { notifyControl } from './control-channel.js';
@@ -56,10 +57,14 @@ interface TokenRow {
   created_at: string;
   last_used_at: string | null;
   expires_at: string | null;
+  scopes: string[] | null;
+  project_id: string | null;
 }
 
 function toToken(row: TokenRow): TokenRecord {
   return {
+    ...(row.scopes === null ? {} : { scopes: row.scopes.filter(isTokenScope) }),
+    projectId: row.project_id,
     id: row.id,
     userId: row.user_id,
     name: row.name,
@@ -71,7 +76,7 @@ function toToken(row: TokenRow): TokenRecord {
 }
 
 const USER_COLUMNS = 'id, email, password_hash, admin, disabled, session_version, created_at, updated_at, prefs, identity';
-const TOKEN_COLUMNS = 'id, user_id, name, hash, created_at, last_used_at, expires_at';
+const TOKEN_COLUMNS = 'id, user_id, name, hash, created_at, last_used_at, expires_at, scopes, project_id';
 
 export async function loadUsers(pool: Pool): Promise<UsersFile> {
   const [users, signup] = await Promise.all([
@@ -191,7 +196,7 @@ export class PgTokenBackend implements TokenBackend {
     const t = change.token;
     await inTransaction(this.pool, async (client) => {
       if (change.kind === 'insert') {
-        await client.query(`INSERT INTO auth_token (${TOKEN_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)`, [
+        await client.query(`INSERT INTO auth_token (${TOKEN_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, [
           t.id,
           t.userId,
           t.name,
@@ -199,6 +204,8 @@ export class PgTokenBackend implements TokenBackend {
           t.createdAt,
           t.lastUsedAt,
           t.expiresAt,
+          t.scopes ?? null,
+          t.projectId ?? null,
         ]);
       } else {
         await client.query('DELETE FROM auth_token WHERE id = $1 AND user_id = $2', [t.id, t.userId]);

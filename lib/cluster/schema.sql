@@ -41,6 +41,9 @@ CREATE TABLE IF NOT EXISTS auth_token (
   last_used_at bigint,
   expires_at bigint
 );
+-- A token's scopes (NULL: made before scopes, every scope) and its one project (DESIGN §17).
+ALTER TABLE auth_token ADD COLUMN IF NOT EXISTS scopes text[];
+ALTER TABLE auth_token ADD COLUMN IF NOT EXISTS project_id text;
 
 -- Cluster-wide settings: the sign-up switch, the shared cookie-signing secret.
 CREATE TABLE IF NOT EXISTS auth_setting (

@@ -111,6 +111,10 @@ export class SessionStore extends ProjectMethods {
   hasSession(id: string): boolean {
     return this.ctx.registry.has(id);
   }
+  /** The project a session is in, from memory, or null for an id not in this store. */
+  sessionProjectId(id: string): string | null {
+    return this.ctx.registry.get(id)?.project_id ?? null;
+  }
   listSessions(options?: ListOptions): ListPage {
     return listSessions(this.ctx, options);
   }

@@ -5,7 +5,7 @@
  */
 import { initTRPC, TRPCError } from '@trpc/server';
 import { z } from 'zod';
-import type { UserRecord } from '@/lib/auth/index';
+import { FULL_ACCESS, type TokenAccess, type UserRecord } from '@/lib/auth/index';
 import { isCrossOriginRequest } from '@/server/auth/origin';
 import { authenticatePageRequest, authenticateRequest, type AuthOutcome, type AuthVia } from '@/server/auth/request-auth';
 import { clientIp } from '@/server/auth/client-ip';
@@ -14,12 +14,15 @@ import { describeIssues, errorFormatter, mapDomainErrors } from './errors';
 import { admitRead, enterUserWrite, type GateRefusal } from '@/server/cluster/user-gate';
 import { MisdirectedError, misdirectedHeaders } from '@/server/cluster/misdirected';
 import { sessionIdInput } from './schemas';
+import { checkProcedureAccess, checkSessionProject, type ProcedureMeta } from './token-access';
 
 export interface Context {
   headers: Headers;
   /** null when signed out */
   user: UserRecord | null;
   via: AuthVia | null;
+  /** what the credential may reach: a token's scopes and project (server/api/token-access.ts); absent: everything */
+  access?: TokenAccess;
   /** set when a credential was given and is wrong: protected procedures answer 401 with it */
   authError: string | null;
   ip: string | null;
@@ -44,6 +47,7 @@ function contextOf(headers: Headers, outcome: AuthOutcome): Context {
     headers,
     user: outcome.kind === 'ok' ? outcome.auth.user : null,
     via: outcome.kind === 'ok' ? outcome.auth.via : null,
+    access: outcome.kind === 'ok' ? outcome.auth.access : FULL_ACCESS,
     authError: outcome.kind === 'invalid' ? outcome.message : null,
     ip: clientIp(headers),
     responseCookies: [],
@@ -60,7 +64,7 @@ export function trpcResponseMeta({ ctx }: { ctx?: Context }): { status?: number;
 }
 
 // Plain JSON, no transformer: any agent can call the API with curl (DESIGN §5).
-const t = initTRPC.context<Context>().create({ errorFormatter });
+const t = initTRPC.context<Context>().meta<ProcedureMeta>().create({ errorFormatter });
 
 export const createTRPCRouter = t.router;
 export const createCallerFactory = t.createCallerFactory;
@@ -78,15 +82,23 @@ const originCheck = t.middleware(({ ctx, type, next }) => {
 /** Anyone, signed in or not. */
 export const publicProcedure = t.procedure.use(domainErrors).use(originCheck);
 
+/** Anyone; but an API token that shows itself needs the procedure's scope (a share link's visitor). */
+export const visitorProcedure = publicProcedure.use(({ ctx, type, path, meta, next }) => {
+  if (ctx.via === 'token') checkProcedureAccess({ scopes: (ctx.access ?? FULL_ACCESS).scopes, projectId: null }, meta, type, path);
+  return next();
+});
+
 /**
  * A signed-in user (cookie), an API token, or the CLI; ctx.user is non-null. A user moved to another
  * instance is sent there (421 naming it); while a move freezes the user, writes answer 503 with
  * Retry-After, and the writes running are counted so the freeze can wait for them.
  */
-export const protectedProcedure = publicProcedure.use(async ({ ctx, type, next }) => {
+export const protectedProcedure = publicProcedure.use(async ({ ctx, type, path, meta, next }) => {
   if (!ctx.user || !ctx.via) {
     throw new TRPCError({ code: 'UNAUTHORIZED', message: ctx.authError ?? 'sign in or send Authorization: Bearer <token>' });
   }
+  // A token's scope and project, from the procedure's meta (token-access.ts).
+  checkProcedureAccess(ctx.access ?? FULL_ACCESS, meta, type, path);
   const nextCtx = { ctx: { ...ctx, user: ctx.user, via: ctx.via } };
   if (type !== 'mutation') {
     const refusal = admitRead(ctx.user.id);
@@ -144,12 +156,13 @@ export const storeProcedure = protectedProcedure.use(async ({ ctx, next }) => {
  * in that store: it answers exactly like an id that exists nowhere (the store's own message).
  * Runs before the procedure's input parser, on the raw input: nothing else is read or written.
  */
-export const sessionProcedure = storeProcedure.use(async ({ ctx, getRawInput, next }) => {
+export const sessionProcedure = storeProcedure.use(async ({ ctx, type, getRawInput, next }) => {
   const raw = await getRawInput();
   const key = typeof raw === 'object' && raw !== null && Object.hasOwn(raw, 'sessionId') ? 'sessionId' : 'id';
   const parsed = z.object({ [key]: sessionIdInput }).safeParse(raw);
   if (!parsed.success) throw new TRPCError({ code: 'BAD_REQUEST', message: describeIssues(parsed.error.issues) });
   const sessionId = (parsed.data as Record<string, string>)[key]!;
   if (!ctx.store.hasSession(sessionId)) throw new TRPCError({ code: 'NOT_FOUND', message: `unknown session: ${sessionId}` });
+  checkSessionProject(ctx.access ?? FULL_ACCESS, ctx.store.sessionProjectId(sessionId), type, sessionId);
   return next({ ctx: { ...ctx, sessionId } });
-});
+}).meta({ project: 'session' });

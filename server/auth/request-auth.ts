@@ -1,4 +1,4 @@
-import type { AuthStore, UserRecord } from '@/lib/auth/index';
+import { FULL_ACCESS, type AuthStore, type TokenAccess, type UserRecord } from '@/lib/auth/index';
 import { cookieReader, userFromSessionCookie } from './session-cookie';
 
 /** How a request proved who it is. */
@@ -7,6 +7,8 @@ export type AuthVia = 'cookie' | 'token' | 'cli';
 export interface RequestAuth {
   user: UserRecord;
   via: AuthVia;
+  /** a token's scopes and project; everything for the cookie and the CLI */
+  access: TokenAccess;
   /** re-checked while a long request (an event stream) is open: false once revoked or disabled */
   stillValid(): boolean;
 }
@@ -56,6 +58,7 @@ async function authenticateBearer(headers: Headers, auth: AuthStore, authorizati
     auth: {
       user: found.user,
       via: 'token',
+      access: found.access,
       stillValid: () => auth.tokens.isActive(found.tokenId) && !auth.users.get(userId)?.disabled,
     },
   };
@@ -65,7 +68,7 @@ async function authenticateCookie(headers: Headers, auth: AuthStore): Promise<Au
   const session = await userFromSessionCookie(cookieReader(headers.get('cookie')), auth);
   if (!session) return { kind: 'anonymous' };
   const { user, sessionVersion } = session;
-  return { kind: 'ok', auth: { user, via: 'cookie', stillValid: () => auth.sessionUser(user.id, sessionVersion) !== null } };
+  return { kind: 'ok', auth: { user, via: 'cookie', access: FULL_ACCESS, stillValid: () => auth.sessionUser(user.id, sessionVersion) !== null } };
 }
 
 function cliAuth(headers: Headers, auth: AuthStore, token: string): AuthOutcome {
@@ -75,5 +78,5 @@ function cliAuth(headers: Headers, auth: AuthStore, token: string): AuthOutcome 
     return { kind: 'invalid', message: email ? `no user ${email}` : 'no enabled admin exists yet' };
   }
   if (user.disabled) return { kind: 'invalid', message: `user ${user.email} is disabled` };
-  return { kind: 'ok', auth: { user, via: 'cli', stillValid: () => auth.isCliToken(token) && !user.disabled } };
+  return { kind: 'ok', auth: { user, via: 'cli', access: FULL_ACCESS, stillValid: () => auth.isCliToken(token) && !user.disabled } };
 }

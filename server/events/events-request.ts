@@ -3,6 +3,7 @@ import { getAuthStore, getUserStore } from '@/server/runtime';
 import type { UserRecord } from '@/lib/auth/index';
 import { admitRead } from '@/server/cluster/user-gate';
 import { misdirectedAnswer, type MisdirectedBody } from '@/server/cluster/misdirected';
+import { missingScope } from '@/server/http/route-access';
 
 export const EVENT_STREAM_HEADERS: Readonly<Record<string, string>> = {
   'content-type': 'text/event-stream; charset=utf-8',
@@ -13,7 +14,7 @@ export const EVENT_STREAM_HEADERS: Readonly<Record<string, string>> = {
 
 export type EventsAccess =
   | { ok: true; user: UserRecord; stillValid: () => boolean }
-  | { ok: false; status: 401; body: { error: string } }
+  | { ok: false; status: 401 | 403; body: { error: string } }
   /** the user lives on another instance now (a move): the client goes there */
   | { ok: false; status: 421; body: MisdirectedBody; headers: Record<string, string> };
 
@@ -26,6 +27,11 @@ export async function authorizeEvents(headers: Headers): Promise<EventsAccess> {
   if (outcome.kind !== 'ok') {
     return { ok: false, status: 401, body: { error: outcome.kind === 'invalid' ? outcome.message : 'sign in or send Authorization: Bearer <token>' } };
   }
+  const { access } = outcome.auth;
+  const lacking = missingScope(access, 'read');
+  if (lacking !== null) return { ok: false, status: 403, body: { error: lacking } };
+  // The stream carries every project's events: a token limited to one project does not open it.
+  if (access.projectId !== null) return { ok: false, status: 403, body: { error: `this API token is limited to the project "${access.projectId}"; the event stream carries every project` } };
   const refusal = admitRead(outcome.auth.user.id);
   if (refusal?.kind === 'moved') {
     const answer = misdirectedAnswer(refusal.owner);

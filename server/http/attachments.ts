@@ -4,6 +4,7 @@ import { isSessionId, MAX_ATTACHMENT_BYTES } from '@/lib/store/index';
 import { BodyTooLargeError, limitBody, MAX_BODY_BYTES } from './body-limit';
 import { domainErrorStatus } from './domain-error-status';
 import { authenticateRoute, jsonError, withRouteWrite } from './route-auth';
+import { outsideProjectRefusal, reachesSession } from './route-access';
 import type { UserStore } from '@/server/runtime';
 
 function unknownSession(sessionId: string): Response {
@@ -31,6 +32,7 @@ export async function uploadAttachment(req: Request): Promise<Response> {
     const sessionId = form.get('sessionId');
     if (!isSessionId(sessionId)) return jsonError(400, 'sessionId required (a session id)');
     if (!caller.store.hasSession(sessionId)) return unknownSession(sessionId);
+    if (!reachesSession(caller, sessionId)) return jsonError(403, outsideProjectRefusal(caller.access, sessionId));
     const files = form.getAll('file');
     const file = files[0];
     if (files.length !== 1 || !(file instanceof Blob)) return jsonError(400, 'file required: exactly one file field');
@@ -72,7 +74,7 @@ export async function openAttachmentDownload(requestHeaders: Headers, sessionId:
   const caller = await authenticateRoute(requestHeaders, { write: false });
   if (caller instanceof Response) return refuse(caller);
   if (!isSessionId(sessionId)) return refuse(jsonError(400, 'invalid session id'));
-  if (!caller.store.hasSession(sessionId)) return refuse(unknownSession(sessionId));
+  if (!caller.store.hasSession(sessionId) || !reachesSession(caller, sessionId)) return refuse(unknownSession(sessionId));
   return openStoredAttachment(caller.store, sessionId, name);
 }
 

@@ -6,6 +6,7 @@ import { decodePathSegment } from './decode-path-segment';
 import { domainErrorStatus } from './domain-error-status';
 import { authenticateRoute, type RouteCaller } from './route-auth';
 import { auditExport } from '@/server/audit/audit-route';
+import { reachesSession } from './route-access';
 import { NON_PAGE_CSP, STATIC_SECURITY_HEADERS } from './security-headers';
 
 /** Sessions one zip request may name: a form of ids stays far below the body limit. */
@@ -78,16 +79,16 @@ async function zipAnswer(req: IncomingMessage, caller: RouteCaller, params: URLS
     const bad = named.find((id) => !isSessionId(id)) as string | undefined;
     if (bad !== undefined) return errorAnswer(400, `invalid session id: ${JSON.stringify(bad.slice(0, 140))}`);
     // Another user's session reads as one that does not exist.
-    const missing = named.find((id) => !caller.store.hasSession(id));
+    const missing = named.find((id) => !caller.store.hasSession(id) || !reachesSession(caller, id));
     if (missing !== undefined) return errorAnswer(404, `unknown session: ${missing}`);
   }
-  const ids = named ? [...new Set(named)] : allSessionIds(caller.store);
+  const ids = named ? [...new Set(named)] : allSessionIds(caller.store).filter((id) => reachesSession(caller, id));
   return { status: 200, headers: attachment('entity-memory-sessions.zip', 'application/zip'), body: sessionsZip(caller.store, ids) };
 }
 
 async function sessionAnswer(caller: RouteCaller, sessionId: string, params: URLSearchParams): Promise<Answer> {
   if (!isSessionId(sessionId)) return errorAnswer(400, 'invalid session id');
-  if (!caller.store.hasSession(sessionId)) return errorAnswer(404, `unknown session: ${sessionId}`);
+  if (!caller.store.hasSession(sessionId) || !reachesSession(caller, sessionId)) return errorAnswer(404, `unknown session: ${sessionId}`);
   const format = params.get('format') ?? 'json';
   if (format === 'json') {
     // The first chunk reads the session, so an error is still a status (see send).
@@ -128,7 +129,7 @@ async function decide(req: IncomingMessage): Promise<Answer> {
   if (!allowed.includes(req.method ?? 'GET')) return errorAnswer(405, 'method not allowed', { allow: allowed.join(', ') });
   // A POST names sessions by form: the Origin check of writes applies to it (a cross-site form
   // could otherwise make the browser download on the user's cookie; harmless, but refused).
-  const caller = await authenticateRoute(headersOf(req), { write: req.method === 'POST' });
+  const caller = await authenticateRoute(headersOf(req), { write: req.method === 'POST', scope: 'read' });
   // A refusal (401, 403, a moved user's 421) goes out as it was made: its headers and body are the answer.
   if (caller instanceof Response) return { status: caller.status, headers: Object.fromEntries(caller.headers), body: await caller.text() };
   const answer = await exportAnswer(req, caller, url, isZip, rest);

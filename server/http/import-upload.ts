@@ -30,5 +30,5 @@ export async function importUpload(headers: Headers, url: URL, body: AsyncIterab
       if (refused === null) throw error;
       return jsonError(refused.status, refused.message);
     }
-  });
+  }, 'import');
 }

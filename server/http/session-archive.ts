@@ -2,6 +2,7 @@ import { isSessionId } from '@/lib/store/index';
 import { BodyTooLargeError, limitBody } from './body-limit';
 import { domainErrorStatus } from './domain-error-status';
 import { jsonError, withRouteWrite } from './route-auth';
+import { outsideProjectRefusal, reachesSession } from './route-access';
 
 /** `{"session_id": "…"}` is all these requests carry. */
 const MAX_ARCHIVE_BODY = 16 * 1024;
@@ -25,6 +26,7 @@ export async function archiveRoute(req: Request, archived: boolean): Promise<Res
     if (!isSessionId(sessionId)) return jsonError(400, 'session_id required');
     // The caller's own store only: someone else's session is as unknown as a made-up id.
     if (!caller.store.hasSession(sessionId)) return jsonError(404, 'unknown session');
+    if (!reachesSession(caller, sessionId)) return jsonError(403, outsideProjectRefusal(caller.access, sessionId));
     try {
       const row = await caller.store.setArchived(sessionId, archived);
       return Response.json({ session_id: row.id, archived: row.archived });

@@ -11,8 +11,18 @@ import { createTRPCContext } from '@/server/api/trpc';
 import { admitRead } from '@/server/cluster/user-gate';
 import { misdirectedAnswer } from '@/server/cluster/misdirected';
 import { createMcpServer, type McpCaller } from './tools';
+import { FULL_ACCESS, type TokenAccess } from '@/lib/auth/index';
+import { missingScope } from '@/server/http/route-access';
 
-type McpAuth = { ok: true; api: McpCaller } | { ok: false; status: 401 | 421; body: string; headers: Record<string, string> };
+/**
+ * The `mcp` scope is the whole MCP surface: its tools read and organise (tags, state, notes)
+ * through the procedures, so inside it the token reads and writes, still within its project.
+ */
+function mcpToolAccess(access: TokenAccess): TokenAccess {
+  return { scopes: ['read', 'write', 'mcp'], projectId: access.projectId };
+}
+
+type McpAuth = { ok: true; api: McpCaller } | { ok: false; status: 401 | 403 | 421; body: string; headers: Record<string, string> };
 
 const REFUSAL_HEADERS = { 'content-type': 'application/json', 'www-authenticate': 'Bearer realm="entity-memory"' };
 
@@ -25,13 +35,15 @@ export async function authenticateMcp(headers: Headers): Promise<McpAuth> {
   if (!headers.get('authorization')) return unauthorized('send Authorization: Bearer <API token>');
   const ctx = await createTRPCContext({ headers });
   if (!ctx.user) return unauthorized(ctx.authError ?? 'send Authorization: Bearer <API token>');
+  const lacking = missingScope(ctx.access ?? FULL_ACCESS, 'mcp');
+  if (lacking !== null) return { ok: false, status: 403, body: JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: lacking }, id: null }), headers: REFUSAL_HEADERS };
   // The tools only read, so a freeze does not stop them; a user moved away is sent to the owner.
   const refusal = admitRead(ctx.user.id);
   if (refusal?.kind === 'moved') {
     const answer = misdirectedAnswer(refusal.owner);
     return { ok: false, status: 421, body: JSON.stringify(answer.body), headers: answer.headers };
   }
-  return { ok: true, api: createCaller(ctx) };
+  return { ok: true, api: createCaller({ ...ctx, access: mcpToolAccess(ctx.access ?? FULL_ACCESS) }) };
 }
 
 /** For the node server (server/http/serve.ts). */

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { defaultUpstreamUrl, type AuthStore, type InstanceKeys, type Upstream, type UserRecord } from '@/lib/auth/index';
+import { defaultUpstreamUrl, hasScope, missingScopeMessage, type AuthStore, type InstanceKeys, type Upstream, type UserRecord } from '@/lib/auth/index';
 
 
 /** The header that carries our token when the agent keeps its own provider key. */
@@ -8,7 +8,8 @@ export const MEMORY_SESSION_HEADER = 'x-entity-memory-session';
 
 export type Credentials =
   | { ok: true; user: UserRecord; mode: 'stored-key' | 'pass-through' }
-  | { ok: false; message: string };
+  /** 401: no usable token; 403: a token without the proxy scope */
+  | { ok: false; status: 401 | 403; message: string };
 
 const one = (value: string | string[] | undefined): string | null => (Array.isArray(value) ? (value[0] ?? null) : (value ?? null));
 
@@ -29,15 +30,17 @@ export function proxyCaller(headers: IncomingHttpHeaders, auth: AuthStore): Cred
   const memoryToken = one(headers[MEMORY_TOKEN_HEADER])?.trim();
   if (memoryToken) {
     const found = auth.authenticateToken(memoryToken);
-    if (!found) return { ok: false, message: `The Entity Memory token in ${MEMORY_TOKEN_HEADER} is unknown, expired or revoked. Create one in Settings → API tokens.` };
+    if (!found) return { ok: false, status: 401, message: `The Entity Memory token in ${MEMORY_TOKEN_HEADER} is unknown, expired or revoked. Create one in Settings → API tokens.` };
+    if (!hasScope(found.access, 'proxy')) return { ok: false, status: 403, message: missingScopeMessage('proxy') };
     return { ok: true, user: found.user, mode: 'pass-through' };
   }
   const key = agentKeyOf(headers);
-  if (!key) return { ok: false, message: `No API key. Use an Entity Memory API token as the API key (Settings → Connect an agent), or send one in ${MEMORY_TOKEN_HEADER} beside your own provider key.` };
+  if (!key) return { ok: false, status: 401, message: `No API key. Use an Entity Memory API token as the API key (Settings → Connect an agent), or send one in ${MEMORY_TOKEN_HEADER} beside your own provider key.` };
   const found = auth.authenticateToken(key);
   if (!found) {
-    return { ok: false, message: `The API key is not an Entity Memory token (or it is expired or revoked). Use a token from Settings → Connect an agent, or keep your provider key and send the token in ${MEMORY_TOKEN_HEADER}.` };
+    return { ok: false, status: 401, message: `The API key is not an Entity Memory token (or it is expired or revoked). Use a token from Settings → Connect an agent, or keep your provider key and send the token in ${MEMORY_TOKEN_HEADER}.` };
   }
+  if (!hasScope(found.access, 'proxy')) return { ok: false, status: 403, message: missingScopeMessage('proxy') };
   return { ok: true, user: found.user, mode: 'stored-key' };
 }
 

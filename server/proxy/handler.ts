@@ -75,7 +75,7 @@ export async function serveProxy(req: http.IncomingMessage, res: http.ServerResp
   const caller = proxyCaller(req.headers, getAuthStore());
   if (!caller.ok) {
     req.resume();
-    return answer(kindByPath(url), 401, caller.message, NOT_RETRYABLE);
+    return answer(kindByPath(url), caller.status, caller.message, NOT_RETRYABLE);
   }
   const userId = caller.user.id;
   // The move gate, before a byte goes upstream: a user moved away is sent to the owner (nothing is

@@ -95,7 +95,7 @@ export const chatRouter = createTRPCRouter({
   }),
 
   /** What a chat may run on: `{defaultModel, models}` (the configured model first, then the others its server lists). */
-  models: protectedProcedure.query(() => getModelService().chatChoices()),
+  models: protectedProcedure.meta({ project: 'none' }).query(() => getModelService().chatChoices()),
 
   /** The chat's model pick (null: the default) and system prompt, from its context/chat.json. */
   settings: sessionProcedure.input(z.object({ sessionId: sessionIdInput }).strict()).query(({ ctx }) => ctx.store.getChatSettings(ctx.sessionId)),
@@ -124,5 +124,5 @@ export const chatRouter = createTRPCRouter({
     }),
 
   /** The model in use, or exactly why there is none (Settings, the composer). */
-  modelStatus: protectedProcedure.query(() => getModelService().status()),
+  modelStatus: protectedProcedure.meta({ project: 'none' }).query(() => getModelService().status()),
 });

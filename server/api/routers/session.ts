@@ -8,6 +8,7 @@ import { createTRPCRouter, sessionProcedure, storeProcedure } from '../trpc';
 import { forkProcedure } from './session-fork';
 import { compareProcedure } from './session-compare';
 import { replayProcedure } from './session-replay';
+import { narrowedFilter, narrowedNewSessionProject, projectOf } from '../token-access';
 import { cursorInput, labelInput, limitInput, pathInput, projectIdInput, sessionIdInput, sessionStateInput, tagFilterInput, tagListInput } from '../schemas';
 
 const statusInput = z.enum(SESSION_STATUSES);
@@ -37,6 +38,7 @@ async function applyBulk(store: SessionStore, who: AuditActor & { user: { id: st
 export const sessionRouter = createTRPCRouter({
   /** An existing id returns its row unchanged. */
   create: storeProcedure
+    .meta({ project: 'narrowed' })
     .input(
       z
         .object({
@@ -52,10 +54,14 @@ export const sessionRouter = createTRPCRouter({
         })
         .strict(),
     )
-    .mutation(async ({ ctx, input }) => (await ctx.store.createSession(input)).row),
+    .mutation(async ({ ctx, input }) => {
+      const projectId = narrowedNewSessionProject(input.projectId, projectOf(ctx));
+      return (await ctx.store.createSession(projectId === undefined ? input : { ...input, projectId })).row;
+    }),
 
   /** Newest updatedAt first (ties by id), paged by an opaque cursor. */
   list: storeProcedure
+    .meta({ project: 'narrowed' })
     .input(
       z
         .object({
@@ -78,7 +84,10 @@ export const sessionRouter = createTRPCRouter({
         .strict()
         .optional(),
     )
-    .query(({ ctx, input: { direction: _direction, ...input } = {} }) => ctx.store.listSessions(input)),
+    .query(({ ctx, input: { direction: _direction, ...input } = {} }) => {
+      const filter = narrowedFilter(input, projectOf(ctx));
+      return filter ? ctx.store.listSessions(filter) : { rows: [], nextCursor: null };
+    }),
 
   /**
    * Full text of the caller's own sessions (DESIGN §10): titles and every message, tool calls
@@ -86,6 +95,7 @@ export const sessionRouter = createTRPCRouter({
    * data (`{text, match}` segments), never as HTML. `status` says whether the index is catching up.
    */
   search: storeProcedure
+    .meta({ project: 'narrowed' })
     .input(
       z
         .object({
@@ -101,7 +111,12 @@ export const sessionRouter = createTRPCRouter({
         })
         .strict(),
     )
-    .query(async ({ ctx, input: { direction: _direction, q, ...options } }) => (await getSettledSearch(ctx.user.id)).search(q, options)),
+    .query(async ({ ctx, input: { direction: _direction, q, ...options } }) => {
+      const page = await getSettledSearch(ctx.user.id).then((search) => search.search(q, options));
+      const project = projectOf(ctx);
+      // A project-limited token sees its project's hits only (a page may then hold fewer).
+      return project === undefined ? page : { ...page, hits: page.hits.filter((hit) => ctx.store.sessionProjectId(hit.sessionId) === project) };
+    }),
 
   /** The caller's index: ready, or catching up (a rebuild under way, sessions done of total). */
   searchStatus: storeProcedure.query(async ({ ctx }) => (await getUserSearch(ctx.user.id)).status),

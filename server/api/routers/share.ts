@@ -5,7 +5,7 @@ import type { SessionStore } from '@/lib/store/index';
 import { getShareLinks, getSharingMode, getUserStore } from '@/server/runtime';
 import { commitOfTurn, newestTurn, sharedView } from '@/server/share/share-view';
 import { audited } from '@/server/audit/audit-runtime';
-import { createTRPCRouter, publicProcedure, sessionProcedure, storeProcedure } from '../trpc';
+import { createTRPCRouter, sessionProcedure, storeProcedure, visitorProcedure } from '../trpc';
 import { nodeIdInput, sessionIdInput, shareExpiryInput, shareIdInput, shareScopeInput } from '../schemas';
 
 /** A link as its owner's lists show it: the record without its owner, with its path and session title. */
@@ -128,7 +128,7 @@ export const shareRouter = createTRPCRouter({
    * off: NOT_FOUND, always the same answer. Paged like `message.branch`: `limit` messages before
    * `before` (a message the link shows) or the newest `limit`; without a limit, all of them.
    */
-  view: publicProcedure
+  view: visitorProcedure
     .input(z.object({ id: shareIdInput, limit: z.number().int().min(1).max(500).optional(), before: nodeIdInput.optional() }).strict())
     .query(({ ctx, input }) => sharedView(input.id, { signedIn: ctx.user !== null }, { limit: input.limit, before: input.before })),
 });

@@ -1,15 +1,30 @@
+import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
-import { getAuthStore, getEventHub } from '@/server/runtime';
+import { TOKEN_SCOPES } from '@/lib/auth/index';
+import { getAuthStore, getEventHub, getUserStore } from '@/server/runtime';
 import { audited } from '@/server/audit/audit-runtime';
 import { cookieOnlyProcedure, createTRPCRouter } from '../trpc';
-import { tokenIdInput, tokenNameInput } from '../schemas';
+import { projectIdInput, tokenIdInput, tokenNameInput } from '../schemas';
 
 /** Personal API tokens. Cookie only: a token cannot mint or see other tokens. */
 export const tokenRouter = createTRPCRouter({
-  /** The only time the token itself is shown. */
+  /** The only time the token itself is shown. `scopes` absent: every scope (DESIGN §17); `projectId`: only that project's sessions. */
   create: cookieOnlyProcedure
-    .input(z.object({ name: tokenNameInput, expiresAt: z.number().int().positive().nullish() }).strict())
+    .input(
+      z
+        .object({
+          name: tokenNameInput,
+          expiresAt: z.number().int().positive().nullish(),
+          scopes: z.array(z.enum(TOKEN_SCOPES)).min(1, 'choose at least one scope').max(TOKEN_SCOPES.length).optional(),
+          projectId: projectIdInput.nullish(),
+        })
+        .strict(),
+    )
     .mutation(async ({ ctx, input }) => {
+      if (input.projectId) {
+        const projects = await (await getUserStore(ctx.user.id)).listProjects();
+        if (!projects.some((project) => project.id === input.projectId)) throw new TRPCError({ code: 'NOT_FOUND', message: `no such project: ${input.projectId}` });
+      }
       const { id, token } = await audited(ctx, 'token.create', (made) => made.id, () => getAuthStore().tokens.create(ctx.user.id, input));
       return { id, token };
     }),

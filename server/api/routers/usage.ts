@@ -38,7 +38,7 @@ export const usageRouter = createTRPCRouter({
   session: sessionProcedure.input(z.object({ sessionId: sessionIdInput }).strict()).query(({ ctx }) => sessionUsage(ctx.user.id, ctx.sessionId)),
 
   /** The price table in force (per million tokens, USD, each valid from its day). */
-  prices: protectedProcedure.query(() => readPrices(getDataDir())),
+  prices: protectedProcedure.meta({ project: 'none' }).query(() => readPrices(getDataDir())),
 
   /** Admin → Prices: a model's price from a day on (the same model and day replaced); figures before that day keep theirs. */
   setPrice: adminProcedure.input(priceSchema.strict()).mutation(({ ctx, input }) => audited(ctx, 'admin.setPrice', input.model, () => setPrice(getDataDir(), input))),

@@ -6,7 +6,7 @@ import { passwordInput } from '../schemas';
 
 export const userRouter = createTRPCRouter({
   /** Who the caller is, and how it authenticated (tokens may ask too). */
-  me: protectedProcedure.query(({ ctx }) => ({
+  me: protectedProcedure.meta({ project: 'none' }).query(({ ctx }) => ({
     id: ctx.user.id,
     email: ctx.user.email,
     admin: ctx.user.admin,
@@ -14,7 +14,7 @@ export const userRouter = createTRPCRouter({
   })),
 
   /** The caller's settings: `{redactSecrets, titleAgentSessions}`. */
-  prefs: protectedProcedure.query(({ ctx }) => getAuthStore().users.prefsOf(ctx.user.id)),
+  prefs: protectedProcedure.meta({ project: 'none' }).query(({ ctx }) => getAuthStore().users.prefsOf(ctx.user.id)),
 
   /**
    * Cookie only: an agent's token must not be able to turn redaction off for what it writes next,
