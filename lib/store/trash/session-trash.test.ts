@@ -30,7 +30,7 @@ describe('the trash', () => {
     const before = {
       session: await store.getSession('kept'),
       branches: await store.listBranches('kept'),
-      nodes: (await store.listNodes('kept', { limit: 100 })).nodes,
+      nodes: (await store.listNodes('kept', { limit: 100 })).messages,
       attachment: (await store.resolveAttachment('kept', 'notes.txt')).size,
     };
     const events: StoreEvent[] = [];
@@ -50,7 +50,7 @@ describe('the trash', () => {
     expect(row.id).toBe('kept');
     expect(await store.getSession('kept')).toEqual(before.session);
     expect(await store.listBranches('kept')).toEqual(before.branches);
-    expect((await store.listNodes('kept', { limit: 100 })).nodes).toEqual(before.nodes);
+    expect((await store.listNodes('kept', { limit: 100 })).messages).toEqual(before.nodes);
     expect((await store.resolveAttachment('kept', 'notes.txt')).size).toBe(before.attachment);
     expect(store.trash.list()).toEqual([]);
     expect(existsSync(join(dir, 'trash', 'kept'))).toBe(false);
