@@ -1,5 +1,6 @@
 import { acquireDataDirLock, DataDirLockedError } from '@/lib/process/data-dir-lock';
 import { flushAllSync, getAuthStore, getClusterNode, getDataDir, prepareRuntime } from '@/server/runtime';
+import { startRetentionSchedule } from '@/server/background/retention-schedule';
 
 const STARTED = Symbol.for('entity-memory.started');
 const started = globalThis as typeof globalThis & { [STARTED]?: Promise<void> };
@@ -75,4 +76,5 @@ async function startOnce(): Promise<void> {
   for (const line of lines) console.log(`[entity-memory] ${line}`);
   auth.writeCliToken();
   console.log(`[entity-memory] data directory ${dataDir}`);
+  startRetentionSchedule();
 }

@@ -20,6 +20,8 @@ import { noteRouter } from './routers/note';
 import { usageRouter } from './routers/usage';
 import { bookmarkRouter } from './routers/bookmark';
 import { viewRouter } from './routers/view';
+import { retentionRouter } from './routers/retention';
+import { trashRouter } from './routers/trash';
 
 /**
  * Every router, one per domain (server/api/routers/<domain>.ts). The store's routers go here too:
@@ -47,6 +49,8 @@ export const appRouter = createTRPCRouter({
   usage: usageRouter,
   bookmark: bookmarkRouter,
   view: viewRouter,
+  retention: retentionRouter,
+  trash: trashRouter,
 });
 
 export type AppRouter = typeof appRouter;
