@@ -7,6 +7,7 @@ import { UserTable } from '@/components/admin/user-table';
 import { UserMovesSection } from '@/components/admin/user-moves-section';
 import { ModelsAdminSection } from '@/components/models/models-admin-section';
 import { PricesSection } from '@/components/admin/prices-section';
+import { InstanceRetentionSection } from '@/components/retention/instance-retention-section';
 import { Card } from '@/components/ui/card';
 import { getServerCaller, requireUser } from '@/trpc/server';
 import { TitledSection } from '@/components/ui/titled-section';
@@ -18,6 +19,7 @@ export default async function AdminPage() {
   if (!user.admin) notFound();
   const api = await getServerCaller();
   const [users, status, roots, instanceKeys, prices] = await Promise.all([api.admin.listUsers(), api.auth.status(), api.admin.projectRoots(), api.admin.instanceKeys(), api.usage.prices()]);
+  const retention = await api.retention.settings();
   return (
     <div className="mx-auto max-w-5xl space-y-6 px-4 py-8">
       <h1 className="text-2xl font-semibold">Admin</h1>
@@ -55,6 +57,11 @@ export default async function AdminPage() {
       <Card>
         <TitledSection id="prices-title" title="Prices">
           <PricesSection initial={prices} />
+        </TitledSection>
+      </Card>
+      <Card>
+        <TitledSection id="retention-title" title="Retention">
+          <InstanceRetentionSection initial={retention.instance} />
         </TitledSection>
       </Card>
     </div>

@@ -12,6 +12,7 @@ import { headers } from 'next/headers';
 import { ConnectAgent } from '@/components/connect/connect-agent';
 import { UpstreamList } from '@/components/connect/upstream-list';
 import { ShareList } from '@/components/share/share-list';
+import { RetentionSetting } from '@/components/retention/retention-setting';
 
 export const metadata = { title: 'Settings · Entity Memory' };
 
@@ -19,6 +20,7 @@ export default async function SettingsPage() {
   await requireUser();
   const caller = await getServerCaller();
   const [tokens, prefs, upstreams, lastExchanges, shares] = await Promise.all([caller.token.list(), caller.user.prefs(), caller.proxy.listUpstreams(), caller.proxy.lastExchanges(), caller.share.list()]);
+  const retention = await caller.retention.settings();
   // The first paint's origin; the browser's own replaces it once mounted.
   const requestHeaders = await headers();
   const host = requestHeaders.get('x-forwarded-host') ?? requestHeaders.get('host') ?? 'localhost:3000';
@@ -63,6 +65,11 @@ export default async function SettingsPage() {
       <Card>
         <TitledSection id="titles-title" title="Titles">
           <TitleSetting initial={prefs.titleAgentSessions} />
+        </TitledSection>
+      </Card>
+      <Card>
+        <TitledSection id="retention-title" title="Retention">
+          <RetentionSetting initial={retention} />
         </TitledSection>
       </Card>
       <Card>
