@@ -43,7 +43,7 @@ export function InstanceRetentionSection({ initial }: { initial: RetentionPolicy
     try {
       const summary = await apply.mutateAsync(asOfMs === undefined || Number.isNaN(asOfMs) ? {} : { asOf: asOfMs });
       setSwept({
-        success: `Retention applied to ${count(summary.users, 'user')}: ${count(summary.archived, 'session')} archived, ${summary.trashed} moved to the Trash, ${summary.purged} deleted from the Trash${summary.skipped ? `; ${count(summary.skipped, 'user')} skipped (being moved, or failed: see the server log)` : ''}.`,
+        success: `Retention applied to ${count(summary.users, 'user')} as of ${asOfMs === undefined || Number.isNaN(asOfMs) ? 'now' : asOf}: ${count(summary.archived, 'session')} archived, ${summary.trashed} moved to the Trash, ${summary.purged} deleted from the Trash${summary.skipped ? `; ${count(summary.skipped, 'user')} skipped (being moved, or failed: see the server log)` : ''}.`,
       });
     } catch (failure) {
       setSwept({ error: (failure as Error).message });

@@ -8,11 +8,14 @@ export class RetentionPages {
   async chooseOwn(archiveAfterDays: number, moveToTrashAfterDays: number): Promise<void> {
     await this.page.goto('/settings');
     const section = this.page.getByRole('region', { name: 'Retention' });
-    await section.getByRole('radio', { name: 'Choose my own' }).check();
-    await section.getByRole('spinbutton', { name: 'Archive sessions with no activity for (days)' }).fill(String(archiveAfterDays));
-    await section.getByRole('spinbutton', { name: 'Move archived sessions to the Trash after (days)' }).fill(String(moveToTrashAfterDays));
-    await section.getByRole('button', { name: 'Save retention' }).click();
-    await expect(section.getByRole('status')).toContainText(`Saved. Sessions with no activity for ${archiveAfterDays} days are archived`);
+    // Again until it is saved: what is typed before the page has hydrated is not React's state yet.
+    await expect(async () => {
+      await section.getByRole('radio', { name: 'Choose my own' }).check();
+      await section.getByRole('spinbutton', { name: 'Archive sessions with no activity for (days)' }).fill(String(archiveAfterDays));
+      await section.getByRole('spinbutton', { name: 'Move archived sessions to the Trash after (days)' }).fill(String(moveToTrashAfterDays));
+      await section.getByRole('button', { name: 'Save retention' }).click();
+      await expect(section.getByRole('status')).toContainText(`Saved. Sessions with no activity for ${archiveAfterDays} days are archived`, { timeout: 3_000 });
+    }).toPass({ timeout: 20_000 });
   }
 
   /** Admin → Retention: "Apply retention now" as of a day (YYYY-MM-DD); resolves with what it says it did. */
@@ -20,12 +23,14 @@ export class RetentionPages {
     if (!this.page.url().endsWith('/admin')) await this.page.goto('/admin');
     const section = this.page.getByRole('region', { name: 'Retention' });
     const said = section.getByRole('status');
-    await section.getByLabel('As of (optional)').fill(day);
     const button = section.getByRole('button', { name: 'Apply retention now' });
-    // The click clears the last answer at once; this one's words show when the sweep is done.
-    await button.click();
-    await expect(button).toBeEnabled();
-    await expect(said).toHaveText(/^Retention applied to/);
+    // Again until it answers: a date typed before the page has hydrated is not React's state yet,
+    // and sweeping twice as of the same day moves nothing more.
+    await expect(async () => {
+      await section.getByLabel('As of (optional)').fill(day);
+      await button.click();
+      await expect(said).toHaveText(new RegExp(`^Retention applied to .* as of ${day}:`), { timeout: 5_000 });
+    }).toPass({ timeout: 30_000 });
     return (await said.textContent()) ?? '';
   }
 

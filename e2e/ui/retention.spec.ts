@@ -5,7 +5,7 @@ const DAY_MS = 86_400_000;
 /** The day `days` from now, as a date field takes it: the admin's "as of" for the sweep. */
 const daysOn = (days: number) => new Date(Date.now() + days * DAY_MS).toISOString().slice(0, 10);
 
-test('retention: off, the sweep moves nothing; on, an old session goes to the Trash, and Restore gives it back whole with its search hit', async ({ adminApi, page, context, searchPalette: palette }) => {
+test('retention: off, the sweep moves nothing; on, an old session goes to the Trash, and Restore gives it back whole with its search hit', async ({ adminApi, page, context, searchPalette: palette, sessionPage }) => {
   test.setTimeout(180_000);
   // An admin of its own, so the Admin page's sweep and this user's retention are this test's alone.
   const owner = await createUser(adminApi, { admin: true, label: 'retention' });
@@ -17,6 +17,12 @@ test('retention: off, the sweep moves nothing; on, an old session goes to the Tr
   expect(branchesBefore).toHaveLength(2);
   await signInBrowser(context, owner.api);
   const retention = new RetentionPages(page);
+  await page.goto('/trash');
+  await expect(retention.heading).toBeVisible();
+  await palette.open();
+  await palette.search('quokka');
+  await expect(palette.hit(/^Quokka plans.*the quokka relocation plan$/)).toHaveCount(1);
+  await page.keyboard.press('Escape');
 
   // Off (the default): even as of a year on, nothing is archived or trashed.
   await retention.applyAsOf(daysOn(400));
@@ -49,9 +55,10 @@ test('retention: off, the sweep moves nothing; on, an old session goes to the Tr
 
   // Whole: both branches, every message, and its search hit again.
   expect((await query<unknown[]>(owner.api, 'branch.list', { sessionId: session.id })).data).toEqual(branchesBefore);
-  await page.getByRole('link', { name: 'Open the restored session' }).click();
-  await expect(page.getByRole('main').getByText('the quokka relocation plan').first()).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Open the restored session' })).toHaveAttribute('href', `/sessions/${session.id}`);
+  expect((await sessionPage.goto(session.id))?.status()).toBe(200);
+  await expect(sessionPage.page.getByRole('main').getByText('the quokka relocation plan').first()).toBeVisible();
   await palette.open();
   await palette.search('quokka');
-  await expect(palette.hit(/Quokka plans/)).toHaveCount(1);
+  await expect(palette.hit(/^Quokka plans.*the quokka relocation plan$/)).toHaveCount(1);
 });
