@@ -6,7 +6,7 @@ import { Button } from '@/components/ui/button';
 import { FormMessage } from '@/components/ui/form-message';
 import { TextField } from '@/components/ui/text-field';
 import { useTRPC } from '@/trpc/client';
-import { RetentionFields } from './retention-fields';
+import { RetentionFields, submitWith } from './retention-fields';
 import { daysFromField, describeRetention, fieldFromDays, type RetentionPolicyValue } from './retention-words';
 
 const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -54,10 +54,7 @@ export function InstanceRetentionSection({ initial }: { initial: RetentionPolicy
     <div className="space-y-4">
       <form
         className="space-y-3"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void submit();
-        }}
+        onSubmit={submitWith(submit)}
       >
         <p className="text-sm text-neutral-600 dark:text-neutral-400">
           The default for everyone who has not made their own choice in Settings; a user&apos;s own choice always wins, off included. Leave

@@ -7,7 +7,7 @@ import { Button } from '@/components/ui/button';
 import { FormMessage } from '@/components/ui/form-message';
 import type { RouterOutputs } from '@/trpc/types';
 import { useTRPC } from '@/trpc/client';
-import { RetentionFields } from './retention-fields';
+import { RetentionFields, submitWith } from './retention-fields';
 import { daysFromField, describeRetention, fieldFromDays, TRASH_KEEP_DAYS } from './retention-words';
 
 type Settings = RouterOutputs['retention']['settings'];
@@ -39,10 +39,7 @@ export function RetentionSetting({ initial }: { initial: Settings }) {
   return (
     <form
       className="space-y-3"
-      onSubmit={(event) => {
-        event.preventDefault();
-        void submit();
-      }}
+      onSubmit={submitWith(submit)}
     >
       <p className="text-sm text-neutral-600 dark:text-neutral-400">
         Off unless you (or the admin, for everyone) choose it. Archiving only hides a session from the list; it stays readable and searchable. A
