@@ -73,6 +73,8 @@ export const LAYERS = [
   { layer: 'lib/backup', paths: ['lib/backup/'], packages: ['tar-stream', 'zod'], imports: ['lib/backup/', 'lib/store/', 'lib/fs/'] },
   // the collector (DESIGN §17): this machine's transcripts to a server's import, with a saved position per file
   { layer: 'lib/collect', paths: ['lib/collect/'], packages: [], imports: ['lib/collect/', 'lib/fs/'] },
+  // retention (DESIGN §17): the user's and the instance's policy, and the sweep over a store's public surface
+  { layer: 'lib/retention', paths: ['lib/retention/'], packages: ['zod'], imports: ['lib/retention/', 'lib/store/', 'lib/fs/'] },
   // compare two branches (DESIGN §14): the alignment and jsdiff's word differences over the store's two paths
   { layer: 'lib/compare', paths: ['lib/compare/'], packages: ['diff'], imports: ['lib/compare/', 'lib/store/'] },
   { layer: 'server', paths: ['server/'], packages: ANY, imports: ['server/', 'lib/'] },
@@ -126,7 +128,8 @@ export const STORE_ORDER = [
   ['registry/', 'titles/', 'projects/', 'recovery/', 'changes/'],
   // the session cache and locks, and what operations share
   ['session/'],
-  ['operations/'],
+  // trash/: retention's trash (DESIGN §17), a session's repository moved out of sessions/ and back
+  ['operations/', 'trash/'],
   // flows/: an operation made of others (an agent's exchange recorded as a turn, an import given its project)
   ['flows/'],
   // the store's project and attachment methods, the base class of session-store.ts

@@ -2,6 +2,7 @@ import { acquireDataDirLock, DataDirLockedError } from '@/lib/process/data-dir-l
 import { oidcConfigProblems } from '@/server/auth/oidc-provider';
 import { auditSingleSignOn } from '@/server/audit/audit-single-sign-on';
 import { flushAllSync, getAuthStore, getClusterNode, getDataDir, prepareRuntime } from '@/server/runtime';
+import { startRetentionSchedule } from '@/server/background/retention-schedule';
 
 const STARTED = Symbol.for('entity-memory.started');
 const started = globalThis as typeof globalThis & { [STARTED]?: Promise<void> };
@@ -78,4 +79,5 @@ async function startOnce(): Promise<void> {
   auditSingleSignOn();
   auth.writeCliToken();
   console.log(`[entity-memory] data directory ${dataDir}`);
+  startRetentionSchedule();
 }

@@ -1,6 +1,6 @@
 'use client';
 
-import { Bookmark, FolderGit2, MessagesSquare, SquarePen } from 'lucide-react';
+import { Bookmark, FolderGit2, MessagesSquare, SquarePen, Trash2 } from 'lucide-react';
 import Link from 'next/link';
 import { SIDEBAR_PINNED, SIDEBAR_RECENT } from '@/components/sessions/list-inputs';
 import { SessionList } from '@/components/sessions/session-list';
@@ -31,6 +31,9 @@ export function Sidebar() {
         </Link>
         <Link href="/bookmarks" className={ACTION}>
           <Bookmark size={16} aria-hidden /> Bookmarks
+        </Link>
+        <Link href="/trash" className={ACTION}>
+          <Trash2 size={16} aria-hidden /> Trash
         </Link>
       </div>
       <SidebarViews />

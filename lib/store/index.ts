@@ -48,3 +48,4 @@ export { bookmarksOf, type Bookmark } from './organise/user-bookmarks.js';
 export { MAX_BOOKMARKS, BOOKMARKS_FILE } from './organise/bookmarks.js';
 export { viewsOf, type ViewSummary } from './organise/user-views.js';
 export { MAX_VIEW_NAME_CHARS, VIEWS_FILE, type ViewFilter } from './organise/saved-views.js';
+export { SessionTrash, TRASH_DIR, TRASH_KEEP_DAYS, DAY_SECONDS, type TrashRecord } from './trash/index.js';

@@ -49,6 +49,7 @@ import { getChatSettings, setChatSettings, type ChatSettings } from './operation
 import { bundleSession } from './operations/bundle-session.js';
 import type { GitStream } from './git/git-cli.js';
 import { checkRegistry, type RegistryCheck } from './operations/check-registry.js';
+import { SessionTrash } from './trash/index.js';
 
 /**
  * The Session-Git store of one state directory: one method per operation of the seeds, each
@@ -59,6 +60,8 @@ export class SessionStore extends ProjectMethods {
   /** users/<id>/changes/ (DESIGN §3): what the search index and later consumers read from */
   readonly changes: ChangeFeed;
   readonly startup: StartupReport;
+  /** users/<id>/trash/ (DESIGN §17): retention's sessions, restorable */
+  readonly trash: SessionTrash;
   private closed = false;
   /** the limit of the idle sweep (ms; 0: off) */
   readonly turnIdleMs: number;
@@ -69,6 +72,7 @@ export class SessionStore extends ProjectMethods {
     this.events = ctx.events;
     this.changes = ctx.changes;
     this.startup = startup;
+    this.trash = new SessionTrash(ctx);
     this.turnIdleMs = turnIdleMs;
     // Checked often enough that a turn ends within a quarter of the limit past it, at most once a minute.
     this.idleTimer = turnIdleMs > 0 ? setInterval(() => void this.sweepIdleTurns(), Math.max(250, Math.min(60_000, turnIdleMs / 4))) : null;

@@ -21,6 +21,8 @@ import { usageRouter } from './routers/usage';
 import { bookmarkRouter } from './routers/bookmark';
 import { viewRouter } from './routers/view';
 import { auditRouter } from './routers/audit';
+import { retentionRouter } from './routers/retention';
+import { trashRouter } from './routers/trash';
 
 /**
  * Every router, one per domain (server/api/routers/<domain>.ts). The store's routers go here too:
@@ -49,6 +51,8 @@ export const appRouter = createTRPCRouter({
   bookmark: bookmarkRouter,
   view: viewRouter,
   audit: auditRouter,
+  retention: retentionRouter,
+  trash: trashRouter,
 });
 
 export type AppRouter = typeof appRouter;

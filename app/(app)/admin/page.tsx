@@ -7,6 +7,7 @@ import { UserTable } from '@/components/admin/user-table';
 import { UserMovesSection } from '@/components/admin/user-moves-section';
 import { ModelsAdminSection } from '@/components/models/models-admin-section';
 import { PricesSection } from '@/components/admin/prices-section';
+import { InstanceRetentionSection } from '@/components/retention/instance-retention-section';
 import { Card } from '@/components/ui/card';
 import { getServerCaller, requireUser } from '@/trpc/server';
 import { TitledSection } from '@/components/ui/titled-section';
@@ -19,6 +20,7 @@ export default async function AdminPage() {
   if (!user.admin) notFound();
   const api = await getServerCaller();
   const [users, status, roots, instanceKeys, prices] = await Promise.all([api.admin.listUsers(), api.auth.status(), api.admin.projectRoots(), api.admin.instanceKeys(), api.usage.prices()]);
+  const retention = await api.retention.settings();
   return (
     <div className="mx-auto max-w-5xl space-y-6 px-4 py-8">
       <h1 className="text-2xl font-semibold">Admin</h1>
@@ -60,6 +62,9 @@ export default async function AdminPage() {
       </Card>
       <Card>
         <AdminAuditSection users={users} />
+        <TitledSection id="retention-title" title="Retention">
+          <InstanceRetentionSection initial={retention.instance} />
+        </TitledSection>
       </Card>
     </div>
   );

@@ -13,6 +13,7 @@ import { ConnectAgent } from '@/components/connect/connect-agent';
 import { UpstreamList } from '@/components/connect/upstream-list';
 import { ShareList } from '@/components/share/share-list';
 import { ActivitySection } from './activity-section';
+import { RetentionSetting } from '@/components/retention/retention-setting';
 
 export const metadata = { title: 'Settings · Entity Memory' };
 
@@ -20,6 +21,7 @@ export default async function SettingsPage() {
   await requireUser();
   const caller = await getServerCaller();
   const [tokens, prefs, upstreams, lastExchanges, shares] = await Promise.all([caller.token.list(), caller.user.prefs(), caller.proxy.listUpstreams(), caller.proxy.lastExchanges(), caller.share.list()]);
+  const retention = await caller.retention.settings();
   // The first paint's origin; the browser's own replaces it once mounted.
   const requestHeaders = await headers();
   const host = requestHeaders.get('x-forwarded-host') ?? requestHeaders.get('host') ?? 'localhost:3000';
@@ -64,6 +66,11 @@ export default async function SettingsPage() {
       <Card>
         <TitledSection id="titles-title" title="Titles">
           <TitleSetting initial={prefs.titleAgentSessions} />
+        </TitledSection>
+      </Card>
+      <Card>
+        <TitledSection id="retention-title" title="Retention">
+          <RetentionSetting initial={retention} />
         </TitledSection>
       </Card>
       <Card>
