@@ -104,3 +104,97 @@ function readVarint(buf: Buffer, at: number): { value: number; next: number } | 
   }
   return { value, next: pos };
 }
+
+/** Where each entry of a format 2 or 3 index lies, without a copy or an object per entry. */
+export interface IndexLayout {
+  buf: Buffer;
+  count: number;
+  /** per entry: its start, then its path's start and end */
+  at: Int32Array;
+  /** any entry not at stage 0, or a sparse directory */
+  unusual: boolean;
+  rootTree: string | null;
+}
+
+/** The layout of a format 2 or 3 SHA-1 index; null for anything else (format 4 compresses paths: parseIndex). */
+export function indexLayout(buf: Buffer): IndexLayout | null {
+  const hashLength = 20;
+  if (buf.length < 12 || buf.toString('latin1', 0, 4) !== 'DIRC') return null;
+  const version = buf.readUInt32BE(4);
+  if (version !== 2 && version !== 3) return null;
+  const count = buf.readUInt32BE(8);
+  const at = new Int32Array(count * 3);
+  let unusual = false;
+  let pos = 12;
+  for (let n = 0; n < count; n++) {
+    const start = pos;
+    if (pos + 62 > buf.length) return null;
+    const mode = buf.readUInt32BE(pos + 24);
+    if (!VALID_MODES.has(mode)) return null;
+    const flags = buf.readUInt16BE(pos + 60);
+    if (mode === SPARSE_DIRECTORY_MODE || flags & 0x3000) unusual = true;
+    pos += 62;
+    if (flags & 0x4000) {
+      if (version < 3) return null;
+      pos += 2;
+    }
+    const end = buf.indexOf(0, pos);
+    if (end < 0 || (flags & 0x0fff) !== Math.min(end - pos, 0x0fff)) return null;
+    at[n * 3] = start;
+    at[n * 3 + 1] = pos;
+    at[n * 3 + 2] = end;
+    pos = start + Math.ceil((end - start + 1) / 8) * 8;
+  }
+  let rootTree: string | null = null;
+  while (pos + 8 <= buf.length - hashLength) {
+    const signature = buf.toString('latin1', pos, pos + 4);
+    const size = buf.readUInt32BE(pos + 4);
+    if (signature === 'link') return null;
+    if (signature === 'TREE') rootTree = validRootTree(buf.subarray(pos + 8, pos + 8 + size), hashLength);
+    pos += 8 + size;
+  }
+  return { buf, count, at, unusual, rootTree };
+}
+
+/** Entry `n` of a layout, as parseIndex gives it (decoded only for what differs). */
+export function layoutEntry(layout: IndexLayout, n: number): IndexEntry {
+  const start = layout.at[n * 3]!;
+  const flags = layout.buf.readUInt16BE(start + 60);
+  return {
+    path: layout.buf.subarray(layout.at[n * 3 + 1], layout.at[n * 3 + 2]),
+    mode: layout.buf.readUInt32BE(start + 24),
+    oid: layout.buf.subarray(start + 40, start + 60),
+    stage: (flags >> 12) & 3,
+  };
+}
+
+/**
+ * The entries that differ in mode or id between two layouts, in git's order, as [before, after]
+ * pairs (one side undefined for an added or removed path). Stat data is not compared.
+ */
+export function differingEntries(before: IndexLayout, after: IndexLayout): Array<[IndexEntry | undefined, IndexEntry | undefined]> {
+  const out: Array<[IndexEntry | undefined, IndexEntry | undefined]> = [];
+  const a = before.buf;
+  const b = after.buf;
+  let i = 0;
+  let j = 0;
+  while (i < before.count || j < after.count) {
+    const order = i >= before.count ? 1 : j >= after.count ? -1
+      : a.compare(b, after.at[j * 3 + 1], after.at[j * 3 + 2], before.at[i * 3 + 1], before.at[i * 3 + 2]);
+    if (order < 0) {
+      out.push([layoutEntry(before, i++), undefined]);
+    } else if (order > 0) {
+      out.push([undefined, layoutEntry(after, j++)]);
+    } else {
+      const x = before.at[i * 3]!;
+      const y = after.at[j * 3]!;
+      // mode at +24 (4 bytes), id at +40 (20 bytes)
+      if (a.compare(b, y + 24, y + 28, x + 24, x + 28) !== 0 || a.compare(b, y + 40, y + 60, x + 40, x + 60) !== 0) {
+        out.push([layoutEntry(before, i), layoutEntry(after, j)]);
+      }
+      i++;
+      j++;
+    }
+  }
+  return out;
+}

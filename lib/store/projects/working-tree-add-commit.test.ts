@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cleanupTempDirs, git, makeRepo, status, tempDir, writeFiles } from '../testing/project-repos.js';
 import { commitWorkingTree } from './working-tree-commit.js';
 import { indexChanges } from './working-tree-add-commit.js';
+import { indexLayout } from '../git/index-file.js';
 
 afterEach(cleanupTempDirs);
 
@@ -81,15 +82,18 @@ describe("an agent exchange's commit by git add -A into a copy of the index", ()
     expect(status(dir)).toEqual([' M src/f2.ts', '?? late.md']);
   });
 
-  it('reads changes between two entry lists as diff-index would name them', () => {
-    const entry = (path: string, oid: string, mode = 0o100644) => ({ path: Buffer.from(path), mode, oid: Buffer.from(oid.repeat(40), 'hex'), stage: 0 });
-    const before = [entry('a', '1'), entry('b', '2'), entry('c', '3')];
-    const after = [entry('a', '1'), entry('b', '2', 0o100755), entry('bb', '4'), entry('c', '5')];
-    expect(indexChanges(before, after).map((c) => `${c.status} ${c.path} ${c.oldMode}->${c.newMode}`)).toEqual([
-      'M b 100644->100755',
-      'A bb 000000->100644',
-      'M c 100644->100644',
-    ]);
-    expect(indexChanges(after, before).map((c) => `${c.status} ${c.path}`)).toEqual(['M b', 'D bb', 'M c']);
+  it('reads the changes between two index files as git diff-index names them; format 4 is left to the status path', () => {
+    const dir = makeRepo({ 'a.txt': 'a\n', 'b.sh': 'b\n', 'c.txt': 'c\n', 'd.txt': 'd\n' });
+    const before = readFileSync(join(dir, '.git', 'index'));
+    writeFiles(dir, { 'bb.txt': 'new\n', 'c.txt': 'changed\n' });
+    chmodSync(join(dir, 'b.sh'), 0o755);
+    rmSync(join(dir, 'd.txt'));
+    git(dir, 'add', '-A');
+    const after = readFileSync(join(dir, '.git', 'index'));
+    const ours = indexChanges(indexLayout(before)!, indexLayout(after)!).map((c) => `:${c.oldMode} ${c.newMode} ${c.oldSha} ${c.newSha} ${c.status}\t${c.path}`);
+    expect(ours).toEqual(git(dir, 'diff-index', '--cached', '--raw', '--full-index', '--no-renames', 'HEAD').split('\n'));
+    expect(indexLayout(after)!.rootTree).toBeNull(); // git add left the cache-tree invalid
+    git(dir, 'update-index', '--index-version', '4');
+    expect(indexLayout(readFileSync(join(dir, '.git', 'index')))).toBeNull();
   });
 });

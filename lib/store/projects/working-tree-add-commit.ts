@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { lstat, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { inflateSync } from 'node:zlib';
-import { parseIndex, SPARSE_DIRECTORY_MODE, type IndexEntry } from '../git/index-file.js';
+import { differingEntries, indexLayout, type IndexEntry, type IndexLayout } from '../git/index-file.js';
 import type { GitDirs } from '../git/repo-safety.js';
 import { commitIndex, skipped, type CommitRequest, type FinishProjectTurnResult } from './auto-commit.js';
 import { revertIndexEntries, withTempIndex, type ChangedEntry } from './commit-plumbing.js';
@@ -53,33 +53,9 @@ function changeOf(path: Buffer, before: IndexEntry | undefined, after: IndexEntr
   };
 }
 
-/** What differs between two stage-0 entry lists in git's order (a merge walk: only changes are decoded). */
-export function indexChanges(before: readonly IndexEntry[], after: readonly IndexEntry[]): ChangedEntry[] {
-  const changes: ChangedEntry[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < before.length || j < after.length) {
-    const a = before[i];
-    const b = after[j];
-    const order = !a ? 1 : !b ? -1 : Buffer.compare(a.path, b.path);
-    if (order < 0) {
-      changes.push(changeOf(a!.path, a, undefined));
-      i++;
-    } else if (order > 0) {
-      changes.push(changeOf(b!.path, undefined, b));
-      j++;
-    } else {
-      if (a!.mode !== b!.mode || !a!.oid.equals(b!.oid)) changes.push(changeOf(a!.path, a, b));
-      i++;
-      j++;
-    }
-  }
-  return changes;
-}
-
-/** An index of plain stage-0 entries whose valid cache-tree is `tree`: exactly that tree, nothing staged. */
-function holdsExactly(index: ReturnType<typeof parseIndex>, tree: string): index is NonNullable<ReturnType<typeof parseIndex>> {
-  return index !== null && index.rootTree === tree && index.entries.every((e) => e.stage === 0 && e.mode !== SPARSE_DIRECTORY_MODE);
+/** What differs between two indexes (stage 0, formats 2 and 3), as diff-index names it. */
+export function indexChanges(before: IndexLayout, after: IndexLayout): ChangedEntry[] {
+  return differingEntries(before, after).map(([a, b]) => changeOf((a ?? b)!.path, a, b));
 }
 
 /**
@@ -98,12 +74,13 @@ export async function commitWorkingTreeByAdd(
   if (!headTree) return null;
   return withTempIndex(dirs.gitDir, true, async (temp) => {
     if (!temp.seededFrom) return null;
-    const before = parseIndex(await readFile(temp.file));
-    if (!holdsExactly(before, headTree)) return null;
+    // The user staged nothing: the copy's cache-tree is valid and is HEAD's tree, no conflict entry.
+    const before = indexLayout(await readFile(temp.file));
+    if (!before || before.unusual || before.rootTree !== headTree) return null;
     await stageInto(real, temp.file, null, join(dirs.gitDir, 'index'));
-    const after = parseIndex(await readFile(temp.file));
-    if (!after || after.entries.some((e) => e.stage !== 0)) return null;
-    let changes = indexChanges(before.entries, after.entries);
+    const after = indexLayout(await readFile(temp.file));
+    if (!after || after.unusual) return null;
+    let changes = indexChanges(before, after);
     if (writtenBefore !== undefined) {
       const late: ChangedEntry[] = [];
       for (const change of changes) {
