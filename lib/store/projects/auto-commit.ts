@@ -359,7 +359,7 @@ export async function commitIndex(
     committer: request.identity,
     time: request.time,
   });
-  await moveHead(real, sha, head, request.reflog);
+  await moveHead(real, sha, head, request.reflog, { dirs, who: request.identity, seconds: request.time });
   const indexUpdated = (await installTempIndex(dirs.gitDir, temp)) || (await syncIndexEntries(real, await committed()));
   return { sha, indexUpdated };
 }

@@ -8,6 +8,8 @@ import { ConflictError } from '../errors.js';
 import { cleanCommitMessage } from '../text.js';
 import { GitCommandError, runGit, splitNul } from '../git/git-cli.js';
 import { nowSeconds } from '../time.js';
+import type { GitDirs } from '../git/repo-safety.js';
+import { updateHeadInProcess } from './ref-update.js';
 
 /**
  * Commits in a user's repository built with plumbing, so the user's own index is never the
@@ -234,8 +236,18 @@ export async function commitTree(cwd: string, spec: CommitSpec): Promise<string>
   return stdout.toString('utf8').trim();
 }
 
-/** Move HEAD (or the branch it names) from `expected` to `next`; ConflictError when it moved meanwhile. */
-export async function moveHead(cwd: string, next: string | null, expected: string | null, reflog: string): Promise<void> {
+/**
+ * Move HEAD (or the branch it names) from `expected` to `next`; ConflictError when it moved
+ * meanwhile. `inProcess`: who makes the update, so the common case is done without git.
+ */
+export async function moveHead(
+  cwd: string,
+  next: string | null,
+  expected: string | null,
+  reflog: string,
+  inProcess?: { dirs: GitDirs; who: Ident; seconds: number },
+): Promise<void> {
+  if (next && inProcess && updateHeadInProcess(inProcess.dirs, next, expected, reflog, inProcess.who, inProcess.seconds) === 'done') return;
   const zero = '0'.repeat((next ?? expected ?? '').length || 40);
   const args = next
     ? ['update-ref', '-m', reflog, 'HEAD', next, expected ?? zero]

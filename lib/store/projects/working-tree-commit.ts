@@ -18,6 +18,7 @@ import {
 } from './auto-commit.js';
 import { readHeadCommit, stagedChanges, withTempIndex } from './commit-plumbing.js';
 import { readWorkingTreeChanges, stageChangedPaths, writtenAfter } from './working-tree-changes.js';
+import { commitWorkingTreeByAdd } from './working-tree-add-commit.js';
 import { AGENT_EMAIL, agentCommitMessage, agentName } from './commit-message.js';
 
 /**
@@ -78,13 +79,6 @@ export async function commitWorkingTree(folder: string, options: WorkingTreeComm
       const busy = await operationInProgress(probe.dirs);
       if (busy) return skipped('operation_in_progress', `not committed: ${busy} is in progress in ${real}; the agent's edits are left in the working tree`);
       if (await isDetached(probe.dirs)) return skipped('detached_head', `not committed: HEAD is detached in ${real} (no branch to commit on); the agent's edits are left in the working tree`);
-      const changes = await readWorkingTreeChanges(real);
-      if (changes.staged) {
-        return skipped('dirty_index', `not committed: changes are staged in ${real} (git add), so the agent's edits cannot be committed without yours; they are left in the working tree`);
-      }
-      const late = options.writtenBefore !== undefined ? await writtenAfter(real, changes, options.writtenBefore) : new Set<string>();
-      const paths = changes.changed.filter((path) => !late.has(path));
-      if (paths.length === 0) return skipped('nothing_to_commit', 'no file changes to commit');
       const identity = { name: agentName(options.model), email: AGENT_EMAIL };
       const request = {
         identity,
@@ -93,6 +87,15 @@ export async function commitWorkingTree(folder: string, options: WorkingTreeComm
         reflog: `openprogram: agent exchange, turn ${options.turn}`,
       };
       const head = await readHeadCommit(real, probe.dirs);
+      const quick = head !== null ? await commitWorkingTreeByAdd(real, probe.dirs, head, request, options.writtenBefore) : null;
+      if (quick) return quick;
+      const changes = await readWorkingTreeChanges(real);
+      if (changes.staged) {
+        return skipped('dirty_index', `not committed: changes are staged in ${real} (git add), so the agent's edits cannot be committed without yours; they are left in the working tree`);
+      }
+      const late = options.writtenBefore !== undefined ? await writtenAfter(real, changes, options.writtenBefore) : new Set<string>();
+      const paths = changes.changed.filter((path) => !late.has(path));
+      if (paths.length === 0) return skipped('nothing_to_commit', 'no file changes to commit');
       return await withTempIndex(probe.dirs.gitDir, head !== null, async (temp) => {
         // Not a copy of the real index (none to copy, or the user's git was writing it): start from HEAD.
         if (head !== null && temp.seededFrom === null) await runGit(real, ['read-tree', head], { env: { GIT_INDEX_FILE: temp.file } });
