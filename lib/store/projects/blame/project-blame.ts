@@ -1,6 +1,9 @@
 import type { Message, TurnCommitInfo } from '../../types.js';
 import { gitBlame, type GitBlameCommit } from './git-blame.js';
 import { projectFolder, type ProjectLookup } from './project-files.js';
+import { cachedTurnPrompts, turnPromptsOf, type Prompt } from './turn-prompt-cache.js';
+
+export { promptText } from './turn-prompt-cache.js';
 
 /**
  * project.blame (DESIGN §14): each line of a project file → the commit that last changed it →
@@ -33,17 +36,17 @@ export interface ProjectBlame {
 
 /** What blame reads from the user's store (the SessionStore answers all of it). */
 export interface BlameSources extends ProjectLookup {
+  /** where the store keeps its state: blame keeps its cache under it (blame-cache.ts) */
+  readonly stateDir?: string;
   hasSession(id: string): boolean;
   listCommits(sessionId: string, options?: { limit?: number; cursor?: string | null }): Promise<{ commits: TurnCommitInfo[]; nextCursor: string | null }>;
   getNodesById(sessionId: string, ids: readonly string[]): Promise<Message[]>;
 }
 
-/** A long prompt is cut for the gutter's tooltip; the session holds it whole. */
-const PROMPT_CHARS = 2_000;
-
 export async function projectBlame(sources: BlameSources, input: { projectId: string; path: string; rev?: string }): Promise<ProjectBlame> {
   const project = await projectFolder(sources, input.projectId);
-  const blame = await gitBlame(project.path, input.path, input.rev);
+  const disk = sources.stateDir ? { stateDir: sources.stateDir, projectId: project.projectId } : undefined;
+  const blame = await gitBlame(project.path, input.path, input.rev, { repo: project.path, ...(disk ? { disk } : {}) });
   const prompts = await promptsOf(sources, [...blame.commits.values()]);
   const lines = blame.lines.map((row): BlameLine => {
     const commit = blame.commits.get(row.sha);
@@ -59,11 +62,6 @@ export async function projectBlame(sources: BlameSources, input: { projectId: st
     };
   });
   return { projectId: project.projectId, path: blame.path, rev: blame.rev, lines };
-}
-
-interface Prompt {
-  text: string;
-  messageId: string;
 }
 
 /** The prompt of each agent commit, by sha: one pass over each session's turns (a page of 200 per git process). */
@@ -93,29 +91,18 @@ export async function sessionTurnPrompts(sources: Pick<BlameSources, 'listCommit
   } while (cursor);
   turns.reverse();
   const nodes = await sources.getNodesById(sessionId, turns.flatMap((turn) => turn.nodeIds));
-  const users = new Map(nodes.filter((node) => node.role === 'user').map((node) => [node.id, node]));
-  let last: Message | null = null;
-  return turns.map((turn) => {
-    const added = turn.nodeIds.map((id) => users.get(id)).filter((node) => node !== undefined);
-    if (added.length > 0) last = added[added.length - 1]!;
-    return { turn, prompt: last };
-  });
-}
-
-/** A prompt as blame and the traces show it: cut at PROMPT_CHARS. */
-export function promptText(user: Message): string {
-  return user.content.length > PROMPT_CHARS ? Array.from(user.content).slice(0, PROMPT_CHARS).join('') : user.content;
+  return turnPromptsOf(turns, nodes, null);
 }
 
 async function sessionPrompts(sources: BlameSources, sessionId: string, wanted: GitBlameCommit[]): Promise<Map<string, Prompt>> {
-  const turns = await sessionTurnPrompts(sources, sessionId);
-  const byProjectCommit = new Map(turns.filter(({ turn }) => turn.projectCommit).map((entry) => [entry.turn.projectCommit!, entry]));
-  const byNumber = new Map(turns.map((entry) => [entry.turn.turn, entry]));
+  const turns = await cachedTurnPrompts(sources, sessionId);
+  const byProjectCommit = new Map(turns.filter((entry) => entry.projectCommit).map((entry) => [entry.projectCommit!, entry]));
+  const byNumber = new Map(turns.map((entry) => [entry.turn, entry]));
   const out = new Map<string, Prompt>();
   for (const commit of wanted) {
     // The session commit that names this project commit; the trailer's turn number when none does (an imported turn).
-    const user = (byProjectCommit.get(commit.sha) ?? (commit.turn !== null ? byNumber.get(commit.turn) : undefined))?.prompt;
-    if (user) out.set(commit.sha, { text: promptText(user), messageId: user.id });
+    const prompt = (byProjectCommit.get(commit.sha) ?? (commit.turn !== null ? byNumber.get(commit.turn) : undefined))?.prompt;
+    if (prompt) out.set(commit.sha, prompt);
   }
   return out;
 }
