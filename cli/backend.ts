@@ -4,7 +4,8 @@ import type { ImportInput, ImportProgress, ImportReport } from '../lib/import/in
 import type { ResumeFile, ResumeRequest } from '../lib/resume/index.js';
 import type { UsageQuery, UsageSummary } from '../lib/usage/index.js';
 
-export type ExportFormat = 'md' | 'json' | 'bundle';
+/** `agent-trace`: the session's attribution as Agent Trace records, JSON Lines (the route's `?format=agent-trace`). */
+export type ExportFormat = 'md' | 'json' | 'bundle' | 'agent-trace';
 
 export interface ExportRequest {
   sessionId: string;
