@@ -79,6 +79,13 @@ export class BlameCache {
     if (atTip && scope.disk) writeStored(scope.disk, path, blame);
   }
 
+  /** The sessions the blame kept at the tip names (memory only): most likely the ones the next blame of the path names. */
+  sessionsAtTip(repo: string, path: string): string[] {
+    const rev = this.latest.get(pathKey(repo, path));
+    const slot = rev ? this.slots.get(slotKey(repo, path, rev)) : undefined;
+    return [...new Set([...(slot?.blame.commits.values() ?? [])].flatMap((commit) => (commit.sessionId ? [commit.sessionId] : [])))];
+  }
+
   private remember(repo: string, path: string, blame: CachedBlame, atTip: boolean): void {
     const key = slotKey(repo, path, blame.rev);
     const old = this.slots.get(key);

@@ -1,7 +1,8 @@
 import type { Message, TurnCommitInfo } from '../../types.js';
-import { gitBlame, type GitBlameCommit } from './git-blame.js';
+import { blameCache } from './blame-cache.js';
+import { blamePath, gitBlame, type GitBlameCommit } from './git-blame.js';
 import { projectFolder, type ProjectLookup } from './project-files.js';
-import { cachedTurnPrompts, turnPromptsOf, type Prompt } from './turn-prompt-cache.js';
+import { cachedTurnPrompts, turnPromptsOf, type Prompt, type TurnPrompt } from './turn-prompt-cache.js';
 
 export { promptText } from './turn-prompt-cache.js';
 
@@ -46,8 +47,11 @@ export interface BlameSources extends ProjectLookup {
 export async function projectBlame(sources: BlameSources, input: { projectId: string; path: string; rev?: string }): Promise<ProjectBlame> {
   const project = await projectFolder(sources, input.projectId);
   const disk = sources.stateDir ? { stateDir: sources.stateDir, projectId: project.projectId } : undefined;
+  // The sessions the kept blame names read their new turns while git works: the blame after a turn mostly names the same ones.
+  const early = new Map(blameCache.sessionsAtTip(project.path, blamePath(input.path)).filter((id) => sources.hasSession(id)).map((id) => [id, cachedTurnPrompts(sources, id)]));
+  for (const reading of early.values()) reading.catch(() => undefined);
   const blame = await gitBlame(project.path, input.path, input.rev, { repo: project.path, ...(disk ? { disk } : {}) });
-  const prompts = await promptsOf(sources, [...blame.commits.values()]);
+  const prompts = await promptsOf(sources, [...blame.commits.values()], early);
   const lines = blame.lines.map((row): BlameLine => {
     const commit = blame.commits.get(row.sha);
     if (!commit || commit.by === 'person') return { ...row, by: 'person' };
@@ -65,7 +69,7 @@ export async function projectBlame(sources: BlameSources, input: { projectId: st
 }
 
 /** The prompt of each agent commit, by sha: one pass over each session's turns (a page of 200 per git process). */
-async function promptsOf(sources: BlameSources, commits: GitBlameCommit[]): Promise<Map<string, Prompt>> {
+async function promptsOf(sources: BlameSources, commits: GitBlameCommit[], early: ReadonlyMap<string, Promise<readonly TurnPrompt[]>>): Promise<Map<string, Prompt>> {
   const bySession = new Map<string, GitBlameCommit[]>();
   for (const commit of commits) {
     if (commit.by !== 'agent' || !commit.sessionId || !sources.hasSession(commit.sessionId)) continue;
@@ -74,7 +78,8 @@ async function promptsOf(sources: BlameSources, commits: GitBlameCommit[]): Prom
   const out = new Map<string, Prompt>();
   await Promise.all(
     [...bySession].map(async ([sessionId, wanted]) => {
-      for (const [sha, prompt] of await sessionPrompts(sources, sessionId, wanted).catch(() => new Map<string, Prompt>())) out.set(sha, prompt);
+      const turns = early.get(sessionId) ?? cachedTurnPrompts(sources, sessionId);
+      for (const [sha, prompt] of await sessionPrompts(turns, wanted).catch(() => new Map<string, Prompt>())) out.set(sha, prompt);
     }),
   );
   return out;
@@ -94,8 +99,8 @@ export async function sessionTurnPrompts(sources: Pick<BlameSources, 'listCommit
   return turnPromptsOf(turns, nodes, null);
 }
 
-async function sessionPrompts(sources: BlameSources, sessionId: string, wanted: GitBlameCommit[]): Promise<Map<string, Prompt>> {
-  const turns = await cachedTurnPrompts(sources, sessionId);
+async function sessionPrompts(reading: Promise<readonly TurnPrompt[]>, wanted: GitBlameCommit[]): Promise<Map<string, Prompt>> {
+  const turns = await reading;
   const byProjectCommit = new Map(turns.filter((entry) => entry.projectCommit).map((entry) => [entry.projectCommit!, entry]));
   const byNumber = new Map(turns.map((entry) => [entry.turn, entry]));
   const out = new Map<string, Prompt>();
