@@ -5,7 +5,8 @@ import type { ResumeFile, ResumeRequest } from '../lib/resume/index.js';
 import type { UsageQuery, UsageSummary } from '../lib/usage/index.js';
 import type { TokenCreateInput } from './token-scope-flags.js';
 
-export type ExportFormat = 'md' | 'json' | 'bundle';
+/** `agent-trace`: the session's attribution as Agent Trace records, JSON Lines (the route's `?format=agent-trace`). */
+export type ExportFormat = 'md' | 'json' | 'bundle' | 'agent-trace';
 
 export interface ExportRequest {
   sessionId: string;

@@ -1,10 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SessionStore } from '../lib/store/index.js';
-import { git, makeRepo } from '../lib/store/testing/project-repos.js';
+import { git } from '../lib/store/testing/project-repos.js';
 import { run } from './main.js';
+import { dataDirProject } from './testing/data-dir-project.js';
 
 async function cli(dataDir: string, ...args: string[]): Promise<{ code: number; out: string; err: string }> {
   const out: string[] = [];
@@ -20,14 +20,7 @@ describe('entity-memory blame, on a data directory no server holds', () => {
   it('finds the project by the file\'s folder and prints project.blame as TSV or JSON', async () => {
     const data = mkdtempSync(join(tmpdir(), 'em-blame-'));
     dirs.push(data);
-    const created = await cli(data, 'users', 'add', 'admin@blame.test', '--password', 'a long password', '--admin', '--json');
-    const userId = (JSON.parse(created.out) as { id: string }).id;
-    const workspace = join(data, 'workspaces', userId);
-    mkdirSync(join(workspace, 'app'), { recursive: true });
-    const projectDir = makeRepo({ 'README.md': 'hello\n' }, join(workspace, 'app'));
-    const store = await SessionStore.open({ stateDir: join(data, 'users', userId), workspaceRoot: workspace });
-    const project = await store.createProject(projectDir, 'App');
-    await store.createSession({ id: 's', projectId: project.id });
+    const { store, projectDir, project } = await dataDirProject(data);
     await store.beginTurn('s');
     await store.appendMessage('s', { role: 'user', content: 'write\tthe notes' });
     await store.snapshotBeforeEdit('s', 'notes.md');

@@ -9,7 +9,7 @@ import { CliError, type CliBackend, type ExportRequest, type ShownSession, type 
 import { redactMessage } from '../lib/redact/index.js';
 import { importInputs, type ImportInput, type ImportProgress, type ImportReport } from '../lib/import/index.js';
 import { defaultResumeFolder, prepareResume, type ResumeFile } from '../lib/resume/index.js';
-import { allSessionIds, ExportTooLargeError, markdownExport, sessionBundle, sessionJson, sessionsZip } from '../lib/export/index.js';
+import { agentTraceJsonl, allSessionIds, ExportTooLargeError, markdownExport, sessionBundle, sessionJson, sessionsZip } from '../lib/export/index.js';
 import { PriceBook, readPrices, summarize, UsageRollups, type UsageQuery, type UsageSummary } from '../lib/usage/index.js';
 import { tokenCreateRequest, type TokenCreateInput } from './token-scope-flags.js';
 
@@ -220,6 +220,7 @@ export class LocalBackend implements CliBackend {
       if (!store.hasSession(input.sessionId)) throw new CliError(`unknown session: ${input.sessionId}`, 'not_found');
       if (input.format === 'json') return sessionJson(store, input.sessionId);
       if (input.format === 'bundle') return (await sessionBundle(store, input.sessionId)).chunks;
+      if (input.format === 'agent-trace') return agentTraceJsonl(store, input.sessionId);
       const markdown = await markdownExport(store, input.sessionId, {
         toolCalls: input.toolCalls,
         reasoning: input.reasoning,

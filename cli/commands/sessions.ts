@@ -81,8 +81,8 @@ function progressReporter(output: Output, label: string): { update: (status: Ind
   };
 }
 
-const EXPORT_FORMATS: readonly ExportFormat[] = ['md', 'json', 'bundle'];
-const EXTENSION: Record<ExportFormat, string> = { md: 'md', json: 'json', bundle: 'bundle' };
+const EXPORT_FORMATS: readonly ExportFormat[] = ['md', 'json', 'bundle', 'agent-trace'];
+const EXTENSION: Record<ExportFormat, string> = { md: 'md', json: 'json', bundle: 'bundle', 'agent-trace': 'agent-trace.jsonl' };
 
 /**
  * Stream an export into `file`: written beside it first and renamed when complete, so a failed
@@ -184,8 +184,8 @@ export const SESSION_COMMANDS: Record<string, CommandSpec> = {
     },
   },
   'sessions export': {
-    usage: 'sessions export <id> [--format md|json|bundle] [-o FILE] [--no-tools] [--reasoning]',
-    summary: 'Markdown (the current branch), JSON (lossless, the default) or the session repo as a git bundle',
+    usage: 'sessions export <id> [--format md|json|bundle|agent-trace] [-o FILE] [--no-tools] [--reasoning]',
+    summary: 'Markdown (the current branch), JSON (lossless, the default), the session repo as a git bundle, or its attribution as Agent Trace records (JSON Lines)',
     async run(backend, args, values, output) {
       const sessionId = one(args, 'session id', this);
       const format = (values.format ?? 'json') as ExportFormat;

@@ -1,6 +1,6 @@
 import { runGit } from '../../git/git-cli.js';
 import { assertCommitId } from '../../ids.js';
-import { modelOfAgentName } from './git-blame.js';
+import { modelOfAgentName } from './commit-info.js';
 import { projectFolder, type ProjectLookup } from './project-files.js';
 
 /**

@@ -1,6 +1,10 @@
 import type { Message, TurnCommitInfo } from '../../types.js';
-import { gitBlame, type GitBlameCommit } from './git-blame.js';
+import { blameCache } from './blame-cache.js';
+import { blamePath, gitBlame, type GitBlameCommit } from './git-blame.js';
 import { projectFolder, type ProjectLookup } from './project-files.js';
+import { cachedTurnPrompts, turnPromptsOf, type Prompt, type TurnPrompt } from './turn-prompt-cache.js';
+
+export { promptText } from './turn-prompt-cache.js';
 
 /**
  * project.blame (DESIGN §14): each line of a project file → the commit that last changed it →
@@ -33,18 +37,21 @@ export interface ProjectBlame {
 
 /** What blame reads from the user's store (the SessionStore answers all of it). */
 export interface BlameSources extends ProjectLookup {
+  /** where the store keeps its state: blame keeps its cache under it (blame-cache.ts) */
+  readonly stateDir?: string;
   hasSession(id: string): boolean;
   listCommits(sessionId: string, options?: { limit?: number; cursor?: string | null }): Promise<{ commits: TurnCommitInfo[]; nextCursor: string | null }>;
   getNodesById(sessionId: string, ids: readonly string[]): Promise<Message[]>;
 }
 
-/** A long prompt is cut for the gutter's tooltip; the session holds it whole. */
-const PROMPT_CHARS = 2_000;
-
 export async function projectBlame(sources: BlameSources, input: { projectId: string; path: string; rev?: string }): Promise<ProjectBlame> {
   const project = await projectFolder(sources, input.projectId);
-  const blame = await gitBlame(project.path, input.path, input.rev);
-  const prompts = await promptsOf(sources, [...blame.commits.values()]);
+  const disk = sources.stateDir ? { stateDir: sources.stateDir, projectId: project.projectId } : undefined;
+  // The sessions the kept blame names read their new turns while git works: the blame after a turn mostly names the same ones.
+  const early = new Map(blameCache.sessionsAtTip(project.path, blamePath(input.path)).filter((id) => sources.hasSession(id)).map((id) => [id, cachedTurnPrompts(sources, id)]));
+  for (const reading of early.values()) reading.catch(() => undefined);
+  const blame = await gitBlame(project.path, input.path, input.rev, { repo: project.path, ...(disk ? { disk } : {}) });
+  const prompts = await promptsOf(sources, [...blame.commits.values()], early);
   const lines = blame.lines.map((row): BlameLine => {
     const commit = blame.commits.get(row.sha);
     if (!commit || commit.by === 'person') return { ...row, by: 'person' };
@@ -61,13 +68,8 @@ export async function projectBlame(sources: BlameSources, input: { projectId: st
   return { projectId: project.projectId, path: blame.path, rev: blame.rev, lines };
 }
 
-interface Prompt {
-  text: string;
-  messageId: string;
-}
-
 /** The prompt of each agent commit, by sha: one pass over each session's turns (a page of 200 per git process). */
-async function promptsOf(sources: BlameSources, commits: GitBlameCommit[]): Promise<Map<string, Prompt>> {
+async function promptsOf(sources: BlameSources, commits: GitBlameCommit[], early: ReadonlyMap<string, Promise<readonly TurnPrompt[]>>): Promise<Map<string, Prompt>> {
   const bySession = new Map<string, GitBlameCommit[]>();
   for (const commit of commits) {
     if (commit.by !== 'agent' || !commit.sessionId || !sources.hasSession(commit.sessionId)) continue;
@@ -76,7 +78,8 @@ async function promptsOf(sources: BlameSources, commits: GitBlameCommit[]): Prom
   const out = new Map<string, Prompt>();
   await Promise.all(
     [...bySession].map(async ([sessionId, wanted]) => {
-      for (const [sha, prompt] of await sessionPrompts(sources, sessionId, wanted).catch(() => new Map<string, Prompt>())) out.set(sha, prompt);
+      const turns = early.get(sessionId) ?? cachedTurnPrompts(sources, sessionId);
+      for (const [sha, prompt] of await sessionPrompts(turns, wanted).catch(() => new Map<string, Prompt>())) out.set(sha, prompt);
     }),
   );
   return out;
@@ -93,29 +96,18 @@ export async function sessionTurnPrompts(sources: Pick<BlameSources, 'listCommit
   } while (cursor);
   turns.reverse();
   const nodes = await sources.getNodesById(sessionId, turns.flatMap((turn) => turn.nodeIds));
-  const users = new Map(nodes.filter((node) => node.role === 'user').map((node) => [node.id, node]));
-  let last: Message | null = null;
-  return turns.map((turn) => {
-    const added = turn.nodeIds.map((id) => users.get(id)).filter((node) => node !== undefined);
-    if (added.length > 0) last = added[added.length - 1]!;
-    return { turn, prompt: last };
-  });
+  return turnPromptsOf(turns, nodes, null);
 }
 
-/** A prompt as blame and the traces show it: cut at PROMPT_CHARS. */
-export function promptText(user: Message): string {
-  return user.content.length > PROMPT_CHARS ? Array.from(user.content).slice(0, PROMPT_CHARS).join('') : user.content;
-}
-
-async function sessionPrompts(sources: BlameSources, sessionId: string, wanted: GitBlameCommit[]): Promise<Map<string, Prompt>> {
-  const turns = await sessionTurnPrompts(sources, sessionId);
-  const byProjectCommit = new Map(turns.filter(({ turn }) => turn.projectCommit).map((entry) => [entry.turn.projectCommit!, entry]));
-  const byNumber = new Map(turns.map((entry) => [entry.turn.turn, entry]));
+async function sessionPrompts(reading: Promise<readonly TurnPrompt[]>, wanted: GitBlameCommit[]): Promise<Map<string, Prompt>> {
+  const turns = await reading;
+  const byProjectCommit = new Map(turns.filter((entry) => entry.projectCommit).map((entry) => [entry.projectCommit!, entry]));
+  const byNumber = new Map(turns.map((entry) => [entry.turn, entry]));
   const out = new Map<string, Prompt>();
   for (const commit of wanted) {
     // The session commit that names this project commit; the trailer's turn number when none does (an imported turn).
-    const user = (byProjectCommit.get(commit.sha) ?? (commit.turn !== null ? byNumber.get(commit.turn) : undefined))?.prompt;
-    if (user) out.set(commit.sha, { text: promptText(user), messageId: user.id });
+    const prompt = (byProjectCommit.get(commit.sha) ?? (commit.turn !== null ? byNumber.get(commit.turn) : undefined))?.prompt;
+    if (prompt) out.set(commit.sha, prompt);
   }
   return out;
 }
