@@ -58,9 +58,11 @@ export function TrashList() {
       </p>
       <FormMessage error={message.error} success={message.success} />
       {message.restoredId ? (
-        <Link href={`/sessions/${message.restoredId}`} className="text-sm text-blue-700 underline dark:text-blue-400">
+        // A full load, not a client transition: the router may hold the page it fetched while the
+        // session was in the Trash (a 404), and a Link to it did nothing in the e2e runs.
+        <a href={`/sessions/${message.restoredId}`} className="text-sm text-blue-700 underline dark:text-blue-400">
           Open the restored session
-        </Link>
+        </a>
       ) : null}
       {rows.length === 0 ? (
         <p className="text-sm text-neutral-600 dark:text-neutral-400">The Trash is empty.</p>
