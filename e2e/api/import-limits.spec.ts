@@ -64,7 +64,9 @@ function zeroBomb(bytes: number): Promise<Buffer> {
 }
 
 test('a refusal in the middle of a large upload reaches the client, on a kept-alive connection too: the 413, not a reset', async ({ user }) => {
-  test.setTimeout(120_000);
+  // Each refusal comes ~30 s after the upload (serve.ts's readRestOfSmallBody waits out its 30 s
+  // for an end the consumed body never emits: a known defect, in stop 44's note), three in a row.
+  test.setTimeout(240_000);
   const { token } = await createToken(user.api);
   const bomb = await zeroBomb(1024 * 1024 * 1024);
   expect(bomb.length).toBeGreaterThan(512 * 1024);
