@@ -62,6 +62,8 @@ export default async function AdminPage() {
       </Card>
       <Card>
         <AdminAuditSection users={users} />
+      </Card>
+      <Card>
         <TitledSection id="retention-title" title="Retention">
           <InstanceRetentionSection initial={retention.instance} />
         </TitledSection>
