@@ -35,8 +35,8 @@ export default async function SettingsPage() {
       <Card>
         <TitledSection id="tokens-title" title="API tokens" className="space-y-4">
           <p className="text-sm text-neutral-600 dark:text-neutral-400">
-            Agents send a token as <code>Authorization: Bearer &lt;token&gt;</code>. A token can do everything you can, except manage tokens and
-            administer users.
+            Agents send a token as <code>Authorization: Bearer &lt;token&gt;</code>. A token does what its scopes allow, in one
+            project if you choose one; none can manage tokens or administer users.
           </p>
           <TokenCreateForm />
           <TokenList initialTokens={tokens} />
