@@ -67,7 +67,14 @@ export function parseIndex(buf: Buffer, hashLength = 20): IndexFile | null {
     entries.push({ path, mode, oid, stage: (flags >> 12) & 3 });
     previous = path;
   }
+  const extensions = readExtensions(buf, pos, hashLength);
+  return extensions && { entries, rootTree: extensions.rootTree };
+}
+
+/** The extensions after the entries: the cache-tree's root, or null for a split index. */
+function readExtensions(buf: Buffer, from: number, hashLength: number): { rootTree: string | null } | null {
   let rootTree: string | null = null;
+  let pos = from;
   while (pos + 8 <= buf.length - hashLength) {
     const signature = buf.toString('latin1', pos, pos + 4);
     const size = buf.readUInt32BE(pos + 4);
@@ -76,7 +83,7 @@ export function parseIndex(buf: Buffer, hashLength = 20): IndexFile | null {
     if (signature === 'TREE') rootTree = validRootTree(buf.subarray(pos + 8, pos + 8 + size), hashLength);
     pos += 8 + size;
   }
-  return { entries, rootTree };
+  return { rootTree };
 }
 
 /** The root entry of a TREE extension: `\0<entries> <subtrees>\n<oid>`, entries -1 when invalid. */
@@ -145,15 +152,8 @@ export function indexLayout(buf: Buffer): IndexLayout | null {
     at[n * 3 + 2] = end;
     pos = start + Math.ceil((end - start + 1) / 8) * 8;
   }
-  let rootTree: string | null = null;
-  while (pos + 8 <= buf.length - hashLength) {
-    const signature = buf.toString('latin1', pos, pos + 4);
-    const size = buf.readUInt32BE(pos + 4);
-    if (signature === 'link') return null;
-    if (signature === 'TREE') rootTree = validRootTree(buf.subarray(pos + 8, pos + 8 + size), hashLength);
-    pos += 8 + size;
-  }
-  return { buf, count, at, unusual, rootTree };
+  const extensions = readExtensions(buf, pos, hashLength);
+  return extensions && { buf, count, at, unusual, rootTree: extensions.rootTree };
 }
 
 /** Entry `n` of a layout, as parseIndex gives it (decoded only for what differs). */
