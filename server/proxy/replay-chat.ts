@@ -1,11 +1,10 @@
 import { TRPCError } from '@trpc/server';
 import { chatRequestOf } from '@/lib/proxy/chat-request';
 import { bodyToResend } from '@/lib/proxy/kept-request';
-import { NotFoundError, PreconditionError, type SessionStore } from '@/lib/store/index';
+import { PreconditionError, type SessionStore } from '@/lib/store/index';
 import { chatUsage } from '@/server/chat/chat-usage';
 import { getModelService } from '@/server/runtime';
-import type { Replayed } from './replay';
-import { keptExchangeOf } from './upstream-retry';
+import { replayableReply, type Replayed } from './replay';
 
 /**
  * Replay on the web chat's model (issue 35 item 4, DESIGN §14): the request the proxy kept for a
@@ -15,10 +14,7 @@ import { keptExchangeOf } from './upstream-retry';
  * offered them and the calls in the answer are recorded, never run. A refusal records nothing.
  */
 export async function replayThroughChatModel(store: SessionStore, sessionId: string, nodeId: string, requested: string | undefined): Promise<Replayed> {
-  const [node] = await store.getNodesById(sessionId, [nodeId]);
-  if (!node || node.role !== 'assistant') throw new NotFoundError(`no reply ${nodeId} in this session`);
-  const exchange = await keptExchangeOf(store, sessionId, nodeId);
-  if (!exchange) throw new PreconditionError('this reply has no kept request to replay: only the final reply of a turn the recording proxy saw (not too large, no base64 media) keeps one');
+  const { exchange } = await replayableReply(store, sessionId, nodeId);
   const service = getModelService();
   if (requested !== undefined) {
     const { models } = await service.chatChoices();

@@ -4,7 +4,7 @@ import { bodyToResend } from '@/lib/proxy/kept-request';
 import { NotFoundError, PreconditionError, type SessionStore } from '@/lib/store/index';
 import type { ForwardResult } from './forward';
 import { KIND_OF_WIRE } from './replay-offer';
-import { keptExchangeOf, resendThrough, sendableUpstream } from './upstream-retry';
+import { keptExchangeOf, resendThrough, sendableUpstream, type KeptExchange } from './upstream-retry';
 
 /**
  * Replay on another model (issue 35 item 4, DESIGN §14): the request the proxy kept for a reply,
@@ -48,11 +48,17 @@ export function upstreamMessage(result: ForwardResult): string {
   return text.trim().slice(0, 500) || 'no message';
 }
 
-export async function replayThroughUpstream(userId: string, store: SessionStore, sessionId: string, nodeId: string, target: ReplayTarget): Promise<Replayed> {
+/** The reply to replay and the request the proxy kept for it; NOT_FOUND / PRECONDITION_FAILED when there is none. */
+export async function replayableReply(store: SessionStore, sessionId: string, nodeId: string): Promise<{ node: { parentId: string | null }; exchange: KeptExchange }> {
   const [node] = await store.getNodesById(sessionId, [nodeId]);
   if (!node || node.role !== 'assistant') throw new NotFoundError(`no reply ${nodeId} in this session`);
   const exchange = await keptExchangeOf(store, sessionId, nodeId);
   if (!exchange) throw new PreconditionError('this reply has no kept request to replay: only the final reply of a turn the recording proxy saw (not too large, no base64 media) keeps one');
+  return { node, exchange };
+}
+
+export async function replayThroughUpstream(userId: string, store: SessionStore, sessionId: string, nodeId: string, target: ReplayTarget): Promise<Replayed> {
+  const { node, exchange } = await replayableReply(store, sessionId, nodeId);
   const name = target.upstream ?? exchange.upstream;
   const model = target.model ?? exchange.model;
   const through = sendableUpstream(userId, name);
